@@ -1,0 +1,38 @@
+# Shortcuts for the npm scripts and the local engines. Every target also works without make.
+.PHONY: start test test-integration lint typecheck build proto kafka-up kafka-down mongo-up mongo-down ci
+
+start:            ## single-machine mode: everything in one process
+	npm start
+
+test:             ## the README's test command
+	npm test
+
+test-integration: ## contract suites against real Kafka and a MongoDB-compatible server (started here)
+	bash scripts/with-engines.sh npm run test:integration
+
+lint:
+	npm run lint
+
+typecheck:
+	npm run typecheck
+
+build:
+	npm run build
+
+proto:            ## regenerate proto/src/gen from the .proto files
+	npm run proto
+
+kafka-up:
+	@bash tools/kafka/up.sh
+
+kafka-down:
+	@bash tools/kafka/down.sh
+
+mongo-up:         ## FerretDB (MongoDB wire protocol, SQLite underneath)
+	@bash tools/ferretdb/up.sh
+
+mongo-down:
+	@bash tools/ferretdb/down.sh
+
+ci:
+	bash .ci/run

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defaultPorts, platformConfigSchema, portSchema, type ServiceName } from '@kickstand/platform/config';
+
+const upstreamUrl = (service: ServiceName) =>
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default(`http://127.0.0.1:${defaultPorts[service]}`);
+
+export const gatewayConfigSchema = platformConfigSchema.extend({
+  PORT: portSchema.default(defaultPorts.gateway),
+  WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+  AUTH_URL: upstreamUrl('auth'),
+  COMMANDS_URL: upstreamUrl('commands'),
+  KICK_LINK_URL: upstreamUrl('kick-link'),
+  BOT_RUNNER_URL: upstreamUrl('bot-runner'),
+  GAMES_URL: upstreamUrl('games'),
+  REALTIME_URL: upstreamUrl('realtime'),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export function upstreamsFrom(config: GatewayConfig): Record<ServiceName, string> {
+  return {
+    auth: config.AUTH_URL,
+    commands: config.COMMANDS_URL,
+    'kick-link': config.KICK_LINK_URL,
+    'bot-runner': config.BOT_RUNNER_URL,
+    games: config.GAMES_URL,
+    realtime: config.REALTIME_URL,
+  };
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { RequestHandler } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { ServiceName } from '@kickstand/platform/config';
+import type { Logger } from '@kickstand/platform/log';
+
+export interface ServiceProxy {
+  handle: RequestHandler;
+  upgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void;
+}
+
+/**
+ * One proxy per upstream service. Mounted without a path so that req.url reaches the service
+ * unchanged; bodies are streamed untouched (the gateway never parses them).
+ */
+export function createServiceProxy(service: ServiceName, target: string, log: Logger): ServiceProxy {
+  const proxy = createProxyMiddleware<IncomingMessage & { id?: unknown }, ServerResponse>({
+    target,
+    ws: service === 'realtime',
+    xfwd: true,
+    proxyTimeout: 30_000,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        if (typeof req.id === 'string') proxyReq.setHeader('x-request-id', req.id);
+      },
+      error: (error, req, res) => {
+        log.warn({ err: error, upstream: service, url: req.url }, 'upstream unreachable');
+        // For websocket upgrades `res` is the raw socket: there is no HTTP answer to give.
+        if (!('writeHead' in res)) {
+          (res as Socket).destroy();
+          return;
+        }
+        if (!res.headersSent) {
+          res.writeHead(502, { 'content-type': 'application/json' });
+        }
+        res.end(
+          JSON.stringify({ success: false, error: `The ${service} service is unavailable. Please try again shortly.` }),
+        );
+      },
+    },
+  });
+  return {
+    handle: proxy as unknown as RequestHandler,
+    upgrade: (req, socket, head) => proxy.upgrade(req, socket, head),
+  };
+}

@@ -1,0 +1,39 @@
+import type { ServiceName } from '@kickstand/platform/config';
+
+export interface Route {
+  /** `:name` matches one path segment; a trailing `/*` matches the path itself and anything below it. */
+  path: string;
+  service: ServiceName;
+}
+
+/**
+ * THE route table: which service answers which /api path. The spec's paths span several services
+ * (`/api/platform/login` → auth, `/api/platform/kick/*` → kick-link), so the first matching row
+ * wins and rows go most specific first; route-table.test.ts checks that no row hides another.
+ */
+export const routeTable: readonly Route[] = [
+  { path: '/api/platform/kick/*', service: 'kick-link' },
+  { path: '/api/platform/bot/*', service: 'bot-runner' },
+  { path: '/api/platform/*', service: 'auth' },
+  { path: '/api/admin/users/:id/webhooks/*', service: 'kick-link' },
+  { path: '/api/admin/users/:id/bot/*', service: 'bot-runner' },
+  { path: '/api/admin/*', service: 'auth' },
+  { path: '/api/commands/*', service: 'commands' },
+  { path: '/api/kick/*', service: 'kick-link' },
+  { path: '/api/games/*', service: 'games' },
+  { path: '/api/realtime/*', service: 'realtime' },
+];
+
+function compile(path: string): RegExp {
+  const hasWildcard = path.endsWith('/*');
+  const segments = (hasWildcard ? path.slice(0, -2) : path).split('/').slice(1);
+  const body = segments
+    .map((segment) => (segment.startsWith(':') ? '/[^/]+' : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+    .join('');
+  return new RegExp(`^${body}${hasWildcard ? '(?:/.*)?' : ''}$`);
+}
+
+export function createRouteMatcher(table: readonly Route[] = routeTable): (path: string) => Route | undefined {
+  const compiled = table.map((route) => ({ route, pattern: compile(route.path) }));
+  return (path) => compiled.find(({ pattern }) => pattern.test(path))?.route;
+}

@@ -1,0 +1,214 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serviceNames, type ServiceName } from '@kickstand/platform/config';
+import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
+import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
+import { createGateway } from './service';
+
+interface Echo {
+  service: string;
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A stand-in upstream that answers with what it received, so tests can see what was forwarded. */
+async function startEcho(service: string, readyStatus = 200): Promise<Server> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url === '/readyz') {
+        res.writeHead(readyStatus, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
+      const echo: Echo = {
+        service,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(echo));
+    });
+  });
+  server.on('upgrade', (req, socket) => {
+    socket.end(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Echo-Url: ${req.url}\r\n\r\n`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe('gateway', () => {
+  let upstreams: Record<ServiceName, Server>;
+  let platform: TestPlatform;
+  let gateway: RunningService;
+  let base: string;
+  let webDir: string;
+
+  beforeAll(async () => {
+    upstreams = Object.fromEntries(
+      await Promise.all(serviceNames.map(async (name) => [name, await startEcho(name, name === 'games' ? 503 : 200)])),
+    ) as Record<ServiceName, Server>;
+    webDir = await mkdtemp(path.join(tmpdir(), 'kickstand-web-'));
+    await mkdir(path.join(webDir, 'assets'));
+    await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>Kickstand</title>');
+    await writeFile(path.join(webDir, 'assets', 'app.js'), 'console.log("app")');
+    platform = await createTestPlatform('gateway');
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, urlOf(upstreams[name])])) as Record<
+      ServiceName,
+      string
+    >;
+    gateway = await startHttpService(createGateway(platform, { upstreams: upstreamUrls, webDistDir: webDir }), {
+      port: 0,
+      host: '127.0.0.1',
+    });
+    base = `http://127.0.0.1:${gateway.port}`;
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await platform.close();
+    await Promise.all(Object.values(upstreams).map(close));
+    await rm(webDir, { recursive: true, force: true });
+  });
+
+  test('when /api/platform/login is called, then auth receives the same path, body bytes and a request id', async () => {
+    const body = '{"email":"a@b.c", "password": "not parsed by the gateway"';
+    const response = await fetch(`${base}/api/platform/login?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'rid-1' },
+      body,
+    });
+    const echo = (await response.json()) as Echo;
+    expect(echo).toMatchObject({ service: 'auth', method: 'POST', url: '/api/platform/login?x=1', body });
+    expect(echo.headers['x-request-id']).toBe('rid-1');
+    expect(echo.headers['x-forwarded-for']).toBeDefined();
+    expect(response.headers.get('x-request-id')).toBe('rid-1');
+  });
+
+  test('when a request has no request id, then the gateway makes one and forwards it', async () => {
+    const response = await fetch(`${base}/api/commands`);
+    const echo = (await response.json()) as Echo;
+    expect(echo.service).toBe('commands');
+    expect(echo.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-request-id')).toBe(echo.headers['x-request-id']);
+  });
+
+  test.each([
+    ['/api/platform/kick/status', 'kick-link'],
+    ['/api/platform/bot/status', 'bot-runner'],
+    ['/api/admin/users/u1/webhooks/subscribe-all', 'kick-link'],
+    ['/api/admin/users/u1/bot/enable', 'bot-runner'],
+    ['/api/admin/users?page=1&limit=200', 'auth'],
+  ])('when %s is called, then %s answers', async (url, service) => {
+    const echo = (await (await fetch(`${base}${url}`)).json()) as Echo;
+    expect(echo).toMatchObject({ service, url });
+  });
+
+  test('when socket.io polls over HTTP, then realtime answers with the full path', async () => {
+    const echo = (await (await fetch(`${base}/socket.io/?EIO=4&transport=polling`)).json()) as Echo;
+    expect(echo).toMatchObject({ service: 'realtime', url: '/socket.io/?EIO=4&transport=polling' });
+  });
+
+  test('when a websocket upgrade for socket.io arrives, then it is proxied to realtime', async () => {
+    const upgraded = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${base}/socket.io/?EIO=4&transport=websocket`, {
+        headers: {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
+      req.on('upgrade', (res, socket) => {
+        socket.destroy();
+        resolve(res);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(upgraded.statusCode).toBe(101);
+    expect(upgraded.headers['x-echo-url']).toBe('/socket.io/?EIO=4&transport=websocket');
+  });
+
+  test('when /api/health is called and one service is not ready, then 503 lists each service', async () => {
+    const response = await fetch(`${base}/api/health`);
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as {
+      success: boolean;
+      error: string;
+      data: { services: { name: string; status: string }[] };
+    };
+    expect(body.success).toBe(false);
+    expect(body.error).toBe('Services down: games');
+    expect(body.data.services.map(({ name, status }) => [name, status])).toEqual([
+      ['auth', 'up'],
+      ['commands', 'up'],
+      ['kick-link', 'up'],
+      ['bot-runner', 'up'],
+      ['games', 'down'],
+      ['realtime', 'up'],
+    ]);
+  });
+
+  test('when an /api path matches no service, then a JSON 404', async () => {
+    const response = await fetch(`${base}/api/nothing-here`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, error: 'Not found: GET /api/nothing-here' });
+  });
+
+  test('when a browser opens a client-side route, then index.html is served', async () => {
+    const response = await fetch(`${base}/dashboard?kick_linked=true`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('<!doctype html><title>Kickstand</title>');
+  });
+
+  test('when a built asset is asked for, then the file is served', async () => {
+    const response = await fetch(`${base}/assets/app.js`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('console.log("app")');
+  });
+
+  test('when the gateway itself is probed, then /healthz and /readyz answer', async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('gateway with an upstream down', () => {
+  test('when the service does not answer, then 502 with a JSON message and no stack', async () => {
+    const platform = await createTestPlatform('gateway');
+    const dead = await startEcho('auth');
+    const deadUrl = urlOf(dead);
+    await close(dead);
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, deadUrl])) as Record<ServiceName, string>;
+    const gateway = await startHttpService(
+      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent' }),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/profile`);
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({
+        success: false,
+        error: 'The auth service is unavailable. Please try again shortly.',
+      });
+      const page = await fetch(`http://127.0.0.1:${gateway.port}/`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(503);
+      expect(await page.text()).toMatch(/npm run build/);
+    } finally {
+      await gateway.stop();
+      await platform.close();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+// One jest run for the whole monorepo: a project per workspace. Tests import workspace packages
+// from their TypeScript sources (moduleNameMapper), so `npm test` needs no build first.
+const path = require('node:path');
+
+const root = __dirname;
+const services = ['auth', 'commands', 'kick-link', 'bot-runner', 'games', 'realtime'];
+
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const moduleNameMapper = {
+  '^@kickstand/platform/(.*)$': `${root}/packages/platform/src/$1`,
+  '^@kickstand/proto$': `${root}/proto/src`,
+  '^@kickstand/gateway$': `${root}/gateway/src/service.ts`,
+  '^@kickstand/kick-sandbox$': `${root}/tools/kick-sandbox/src/service.ts`,
+  [`^@kickstand/(${services.join('|')})$`]: `${root}/services/$1/src/service.ts`,
+};
+
+function nodeProject(dir) {
+  return {
+    displayName: path.basename(dir),
+    rootDir: path.join(root, dir),
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/src/**/*.test.ts'],
+    transform: { '^.+\\.(t|j)sx?$': swcTransform },
+    moduleNameMapper,
+  };
+}
+
+module.exports = {
+  testTimeout: 30000,
+  projects: [
+    nodeProject('proto'),
+    nodeProject('packages/platform'),
+    nodeProject('packages/single-machine'),
+    nodeProject('gateway'),
+    ...services.map((s) => nodeProject(`services/${s}`)),
+    nodeProject('tools/kick-sandbox'),
+    {
+      displayName: 'web',
+      rootDir: path.join(root, 'web'),
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+      transform: { '^.+\\.(t|j)sx?$': swcTransform },
+      moduleNameMapper: {
+        ...moduleNameMapper,
+        '^.+/config/env$': '<rootDir>/src/config/env.jest.ts',
+        '\\.(css|svg|png)$': '<rootDir>/src/testing/file-stub.ts',
+      },
+      setupFilesAfterEnv: ['<rootDir>/src/testing/setup-tests.ts'],
+    },
+  ],
+};

@@ -1,0 +1,79 @@
+import type { DescMessage, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+
+/**
+ * The event bus port. Messages are protobuf messages (proto/), one schema per topic, and travel
+ * encoded on every adapter so that encoding is always exercised.
+ *
+ * Delivery is at least once: a handler may see a message again after a crash or a rebalance, so
+ * handlers must be idempotent. A handler that throws is retried with backoff; after the last
+ * attempt the message goes to the dead-letter topic `<group>.dlq` and the group moves on.
+ *
+ * Groups: subscribers that share a group share the messages (each message reaches one of them);
+ * every group receives every message. Messages with the same key are handled in publish order.
+ */
+
+/** Topic name → the proto message schema that travels on it. */
+export type TopicRegistry = Record<string, DescMessage>;
+
+export type TopicName<R extends TopicRegistry> = keyof R & string;
+
+/** What a handler receives next to the decoded message. */
+export interface DeliveryInfo {
+  topic: string;
+  key: string;
+  /** 1 on the first delivery, then 2, 3… on retries. */
+  attempt: number;
+}
+
+export type MessageHandler<M> = (message: M, info: DeliveryInfo) => Promise<void>;
+
+export interface Subscription {
+  /** Stops receiving: waits for the handler call in flight, then leaves the group. */
+  stop(): Promise<void>;
+}
+
+/** A message that failed every attempt, as read back from `<group>.dlq`. */
+export interface DeadLetter {
+  group: string;
+  originalTopic: string;
+  key: string;
+  /** The original protobuf bytes, untouched. */
+  value: Uint8Array;
+  /** The last error's message. */
+  error: string;
+  attempts: number;
+}
+
+export interface RetryPolicy {
+  /** Total handler calls for one message, the first included. */
+  maxAttempts: number;
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 5, initialBackoffMs: 200, maxBackoffMs: 5000 };
+
+export interface Bus<R extends TopicRegistry> {
+  /** Resolves once the message is accepted by the bus (not once it is handled). */
+  publish<T extends TopicName<R>>(topic: T, key: string, message: MessageInitShape<R[T]>): Promise<void>;
+  subscribe<T extends TopicName<R>>(
+    topic: T,
+    group: string,
+    handler: MessageHandler<MessageShape<R[T]>>,
+  ): Promise<Subscription>;
+  /** Reads the dead-letter topic of a group (operators' tooling and tests). */
+  subscribeDeadLetters(group: string, handler: (deadLetter: DeadLetter) => Promise<void>): Promise<Subscription>;
+  /** Throws when the bus cannot be reached (used by /readyz). */
+  ping(): Promise<void>;
+  /** Stops every subscription and disconnects; waits for handler calls in flight. */
+  stop(): Promise<void>;
+}
+
+/** Delay before attempt `attempt + 1`, doubling from the initial backoff up to the maximum. */
+export function backoffMs(policy: RetryPolicy, attempt: number): number {
+  return Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** (attempt - 1));
+}
+
+export function deadLetterTopic(group: string): string {
+  return `${group}.dlq`;
+}

@@ -1,0 +1,395 @@
+import { create, fromBinary, toBinary, type DescMessage } from '@bufbuild/protobuf';
+import { createSilentLogger, type Logger } from '../log/logger';
+import {
+  backoffMs,
+  deadLetterTopic,
+  defaultRetryPolicy,
+  type Bus,
+  type DeadLetter,
+  type DeliveryInfo,
+  type RetryPolicy,
+  type Subscription,
+  type TopicName,
+  type TopicRegistry,
+} from './bus';
+
+/**
+ * The default bus adapter, for single-machine mode: every service in the process shares ONE
+ * instance. It is modelled on Kafka so that code tested against it behaves the same on Kafka:
+ *
+ * - each topic has N partitions (default 12); a message goes to partition hash(key) % N, so one
+ *   key's messages stay in order;
+ * - each (topic, group) spreads the partitions over its current members (round robin in join
+ *   order) and re-spreads them when a member joins or leaves;
+ * - each (group, partition) is handled strictly one message at a time, in order; a failing
+ *   handler is retried in place (the partition waits, as on Kafka), then the message is
+ *   dead-lettered and the partition moves on;
+ * - a brand-new group does NOT see messages published before its first subscriber (Kafka's
+ *   `latest` start for a new group). Once a group exists, it keeps receiving: messages published
+ *   while all its members are gone wait in its partitions until a member comes back, the way
+ *   committed offsets make a Kafka group resume where it stopped.
+ *
+ * Messages travel as protobuf bytes, encoded once per publish and decoded once per delivery, so
+ * encoding is exercised exactly as on Kafka. Nothing is durable: stopping the process loses the
+ * queues (single-machine mode keeps durable state in the store, not on the bus).
+ */
+
+export interface InProcessBusOptions<R extends TopicRegistry> {
+  topics: R;
+  retry?: RetryPolicy;
+  /** Partitions per topic; 12 unless told. */
+  partitions?: number;
+  log?: Logger;
+}
+
+export type InProcessBus<R extends TopicRegistry> = Bus<R> & {
+  /**
+   * Publishes bytes as they are, without encoding: to re-drive a dead letter to its original
+   * topic, and for tests of undecodable messages.
+   */
+  publishRaw(topic: TopicName<R>, key: string, value: Uint8Array): Promise<void>;
+};
+
+/** Dead letters kept per group; the oldest go first (a retention limit, as Kafka has one). */
+const deadLettersKeptPerGroup = 10_000;
+
+/** FNV-1a over the key's UTF-16 code units: stable, fast, spreads short ids well. */
+export function partitionFor(key: string, partitions: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % partitions;
+}
+
+interface Entry {
+  key: string;
+  value: Uint8Array;
+}
+
+/** A FIFO queue with O(1) shift, compacted now and then. */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): void {
+    this.head++;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** Runs the handler on an already decoded message; built per delivery by `Member.prepare`. */
+type PreparedCall = (info: DeliveryInfo) => Promise<void>;
+
+interface Member {
+  /** Decodes the bytes (throws when they are not a message of the topic's schema). */
+  prepare(value: Uint8Array): PreparedCall;
+  inFlight: number;
+  onIdle: Array<() => void>;
+}
+
+interface Partition {
+  queue: Fifo<Entry>;
+  owner: Member | undefined;
+  isDraining: boolean;
+  /** Ends the current backoff wait early (the owner changed); undefined when not waiting. */
+  wake: (() => void) | undefined;
+}
+
+interface Group {
+  name: string;
+  topic: string;
+  schema: DescMessage;
+  members: Member[];
+  partitions: Partition[];
+}
+
+interface DeadLetterReader {
+  isActive: boolean;
+  /** Calls are chained so a reader sees dead letters one at a time, in order. */
+  chain: Promise<void>;
+  handler: (deadLetter: DeadLetter) => Promise<void>;
+}
+
+interface DeadLetterLog {
+  letters: DeadLetter[];
+  readers: Set<DeadLetterReader>;
+}
+
+export function createInProcessBus<R extends TopicRegistry>(options: InProcessBusOptions<R>): InProcessBus<R> {
+  const { topics } = options;
+  const retry = options.retry ?? defaultRetryPolicy;
+  const partitionCount = options.partitions ?? 12;
+  const log = options.log ?? createSilentLogger();
+  if (!Number.isInteger(partitionCount) || partitionCount < 1) {
+    throw new Error(`partitions must be a positive integer, got ${partitionCount}`);
+  }
+
+  /** topic → group name → group. A group appears with its first subscriber and then stays. */
+  const groupsByTopic = new Map<string, Map<string, Group>>();
+  const deadLetterLogs = new Map<string, DeadLetterLog>();
+  const members = new Set<{ stop(): Promise<void> }>();
+  let isStopped = false;
+
+  function assertRunning(): void {
+    if (isStopped) throw new Error('The bus is stopped');
+  }
+
+  function enqueue(topic: string, key: string, value: Uint8Array): void {
+    const groups = groupsByTopic.get(topic);
+    if (!groups) return; // no group has ever subscribed: nobody to deliver to
+    const entry: Entry = { key, value };
+    const partitionIndex = partitionFor(key, partitionCount);
+    for (const group of groups.values()) {
+      const partition = group.partitions[partitionIndex];
+      if (!partition) continue;
+      partition.queue.push(entry);
+      schedule(group, partition);
+    }
+  }
+
+  function schedule(group: Group, partition: Partition): void {
+    if (partition.isDraining || !partition.owner || partition.queue.size === 0) return;
+    partition.isDraining = true;
+    // A microtask, not a timer: handlers never run inside publish(), and the hot path stays
+    // free of timers.
+    queueMicrotask(() => {
+      drain(group, partition).catch((error: unknown) => {
+        partition.isDraining = false;
+        log.error({ err: error, topic: group.topic, group: group.name }, 'in-process bus: partition loop failed');
+      });
+    });
+  }
+
+  async function drain(group: Group, partition: Partition): Promise<void> {
+    try {
+      for (;;) {
+        const member = partition.owner;
+        const entry = partition.queue.peek();
+        if (!member || entry === undefined) return;
+        const isDone = await deliver(group, partition, member, entry);
+        // Not done means the member left during the retries: the next owner starts the
+        // message over (at-least-once, like a Kafka rebalance before the commit).
+        if (isDone) partition.queue.shift();
+      }
+    } finally {
+      partition.isDraining = false;
+    }
+  }
+
+  /** Returns true once the message is handled or dead-lettered, false if the member left. */
+  async function deliver(group: Group, partition: Partition, member: Member, entry: Entry): Promise<boolean> {
+    let call: PreparedCall;
+    try {
+      call = member.prepare(entry.value);
+    } catch (error) {
+      deadLetter(group, entry, `cannot decode ${group.schema.typeName}: ${errorMessage(error)}`, 0);
+      return true;
+    }
+    for (let attempt = 1; ; attempt++) {
+      if (partition.owner !== member) return false;
+      member.inFlight++;
+      try {
+        await call({ topic: group.topic, key: entry.key, attempt });
+        return true;
+      } catch (error) {
+        if (attempt >= retry.maxAttempts) {
+          deadLetter(group, entry, errorMessage(error), attempt);
+          return true;
+        }
+        log.debug({ err: error, topic: group.topic, group: group.name, attempt }, 'in-process bus: handler failed, retrying');
+      } finally {
+        member.inFlight--;
+        if (member.inFlight === 0) for (const resolve of member.onIdle.splice(0)) resolve();
+      }
+      await backoff(partition, backoffMs(retry, attempt));
+    }
+  }
+
+  function backoff(partition: Partition, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        partition.wake = undefined;
+        resolve();
+      }, ms);
+      partition.wake = () => {
+        clearTimeout(timer);
+        partition.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  function deadLetter(group: Group, entry: Entry, error: string, attempts: number): void {
+    const letter: DeadLetter = {
+      group: group.name,
+      originalTopic: group.topic,
+      key: entry.key,
+      value: entry.value.slice(), // a copy: the entry's bytes are shared with other groups
+      error,
+      attempts,
+    };
+    log.warn(
+      { topic: group.topic, group: group.name, key: entry.key, attempts, error, deadLetterTopic: deadLetterTopic(group.name) },
+      'in-process bus: message dead-lettered',
+    );
+    const deadLetters = deadLetterLogOf(group.name);
+    deadLetters.letters.push(letter);
+    if (deadLetters.letters.length > deadLettersKeptPerGroup) deadLetters.letters.shift();
+    for (const reader of deadLetters.readers) read(reader, letter);
+  }
+
+  function deadLetterLogOf(group: string): DeadLetterLog {
+    let deadLetters = deadLetterLogs.get(group);
+    if (!deadLetters) {
+      deadLetters = { letters: [], readers: new Set() };
+      deadLetterLogs.set(group, deadLetters);
+    }
+    return deadLetters;
+  }
+
+  function read(reader: DeadLetterReader, letter: DeadLetter): void {
+    reader.chain = reader.chain.then(async () => {
+      if (!reader.isActive) return;
+      try {
+        await reader.handler(letter);
+      } catch (error) {
+        // A dead-letter reader is tooling: its failure is reported, never retried or re-queued.
+        log.error({ err: error, group: letter.group }, 'in-process bus: dead-letter handler failed');
+      }
+    });
+  }
+
+  /** Spreads the partitions over the members, round robin in join order. */
+  function rebalance(group: Group): void {
+    const count = group.members.length;
+    group.partitions.forEach((partition, index) => {
+      const owner = count === 0 ? undefined : group.members[index % count];
+      if (owner === partition.owner) return;
+      partition.owner = owner;
+      partition.wake?.(); // a retry wait of the previous owner ends; the new owner starts over
+      schedule(group, partition);
+    });
+  }
+
+  function groupOf(topic: string, name: string, schema: DescMessage): Group {
+    let groups = groupsByTopic.get(topic);
+    if (!groups) {
+      groups = new Map();
+      groupsByTopic.set(topic, groups);
+    }
+    let group = groups.get(name);
+    if (!group) {
+      group = { name, topic, schema, members: [], partitions: [] };
+      for (let i = 0; i < partitionCount; i++) {
+        group.partitions.push({ queue: new Fifo(), owner: undefined, isDraining: false, wake: undefined });
+      }
+      groups.set(name, group);
+    }
+    return group;
+  }
+
+  const bus: InProcessBus<R> = {
+    async publish(topic, key, message) {
+      assertRunning();
+      const schema = topics[topic];
+      if (!schema) throw unknownTopic(topic);
+      enqueue(topic, key, toBinary(schema, create(schema, message)));
+    },
+
+    async publishRaw(topic, key, value) {
+      assertRunning();
+      if (!topics[topic]) throw unknownTopic(topic);
+      enqueue(topic, key, value);
+    },
+
+    async subscribe(topic, groupName, handler) {
+      assertRunning();
+      const schema = topics[topic];
+      if (!schema) throw unknownTopic(topic);
+      const group = groupOf(topic, groupName, schema);
+      const member: Member = {
+        prepare: (value) => {
+          const message = fromBinary(schema, value);
+          return (info) => handler(message, info);
+        },
+        inFlight: 0,
+        onIdle: [],
+      };
+      let stopping: Promise<void> | undefined;
+      const subscription: Subscription = {
+        stop() {
+          stopping ??= (async () => {
+            const index = group.members.indexOf(member);
+            if (index >= 0) group.members.splice(index, 1);
+            rebalance(group); // the member owns nothing from here on, so it gets no further call
+            members.delete(subscription);
+            if (member.inFlight > 0) await new Promise<void>((resolve) => member.onIdle.push(resolve));
+          })();
+          return stopping;
+        },
+      };
+      group.members.push(member);
+      members.add(subscription);
+      rebalance(group);
+      return subscription;
+    },
+
+    async subscribeDeadLetters(group, handler) {
+      assertRunning();
+      const deadLetters = deadLetterLogOf(group);
+      const reader: DeadLetterReader = { isActive: true, chain: Promise.resolve(), handler };
+      // Like a Kafka reader starting at the beginning of `<group>.dlq`: the kept ones first.
+      for (const letter of deadLetters.letters) read(reader, letter);
+      deadLetters.readers.add(reader);
+      const subscription: Subscription = {
+        async stop() {
+          reader.isActive = false;
+          deadLetters.readers.delete(reader);
+          members.delete(subscription);
+          await reader.chain;
+        },
+      };
+      members.add(subscription);
+      return subscription;
+    },
+
+    async ping() {
+      assertRunning();
+    },
+
+    async stop() {
+      isStopped = true;
+      await Promise.all([...members].map((subscription) => subscription.stop()));
+      groupsByTopic.clear();
+    },
+  };
+  return bus;
+}
+
+function unknownTopic(topic: string): Error {
+  return new Error(`Unknown topic "${topic}": it is not in the bus's topic registry`);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

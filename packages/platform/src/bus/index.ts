@@ -1,0 +1,22 @@
+export {
+  backoffMs,
+  deadLetterTopic,
+  defaultRetryPolicy,
+  type Bus,
+  type DeadLetter,
+  type DeliveryInfo,
+  type MessageHandler,
+  type RetryPolicy,
+  type Subscription,
+  type TopicName,
+  type TopicRegistry,
+} from './bus';
+export { createInProcessBus, type InProcessBus, type InProcessBusOptions } from './in-process-bus';
+export {
+  createKafkaBus,
+  deadLetterHeaders,
+  type KafkaBus,
+  type KafkaBusOptions,
+  type KafkaConsumerTuning,
+} from './kafka-bus';
+export * from './topics';

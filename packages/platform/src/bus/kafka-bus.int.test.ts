@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { StartedTestContainer } from 'testcontainers';
+import { busContract, contractRetryPolicy, testTopics, type ContractBus } from './bus.contract';
+import { createKafkaBus, type KafkaConsumerTuning } from './kafka-bus';
+
+/**
+ * Runs the bus contract against a real Kafka broker:
+ * - KAFKA_BROKERS when set (e.g. `eval "$(bash tools/kafka/up.sh)"`), with a fresh topic prefix
+ *   per run so runs sharing a broker never see each other's messages;
+ * - else apache/kafka in Docker through testcontainers, when a Docker engine answers;
+ * - else the suite is skipped with one line (or fails when CI=true and REQUIRE_INTEGRATION=1).
+ */
+
+const kafkaImage = 'apache/kafka:3.9.1';
+const skipLine = 'kafka-bus contract skipped: set KAFKA_BROKERS or start a Docker engine';
+
+/** Short timeouts so joins, leaves and rebalances take well under a second on a local broker. */
+const testConsumer: KafkaConsumerTuning = {
+  sessionTimeout: 6000,
+  heartbeatInterval: 500,
+  rebalanceTimeout: 3000,
+  maxWaitTimeInMs: 200,
+};
+
+/** Asks testcontainers, in a child process, whether a container runtime answers (sync, for describe). */
+function isDockerReachable(): boolean {
+  const probe = `require('testcontainers').getContainerRuntimeClient().then(() => process.exit(0), () => process.exit(1))`;
+  const result = spawnSync(process.execPath, ['-e', probe], { cwd: __dirname, timeout: 10_000, stdio: 'ignore' });
+  return result.status === 0;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A single-node KRaft broker advertised on a host port chosen up front. */
+async function startKafkaContainer(): Promise<{ container: StartedTestContainer; brokers: string[] }> {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const port = await freePort();
+  const container = await new GenericContainer(kafkaImage)
+    .withExposedPorts({ container: 9092, host: port })
+    .withEnvironment({
+      KAFKA_NODE_ID: '1',
+      KAFKA_PROCESS_ROLES: 'broker,controller',
+      KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
+      KAFKA_ADVERTISED_LISTENERS: `PLAINTEXT://localhost:${port}`,
+      KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+      KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+      KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
+      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1',
+      KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+    })
+    .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
+    .withStartupTimeout(90_000)
+    .start();
+  return { container, brokers: [`localhost:${port}`] };
+}
+
+const brokersFromEnv = process.env.KAFKA_BROKERS?.split(',')
+  .map((broker) => broker.trim())
+  .filter(Boolean);
+const source: 'env' | 'docker' | 'none' = brokersFromEnv?.length ? 'env' : isDockerReachable() ? 'docker' : 'none';
+const isRequired = process.env.CI === 'true' && process.env.REQUIRE_INTEGRATION === '1';
+
+if (source === 'none') {
+  if (isRequired) {
+    test('kafka is available (CI=true and REQUIRE_INTEGRATION=1)', () => {
+      throw new Error('kafka-bus contract cannot run: set KAFKA_BROKERS or start a Docker engine');
+    });
+  } else {
+    console.log(skipLine);
+    test.skip(skipLine, () => undefined);
+  }
+} else {
+  describe(`kafka bus (${source === 'env' ? 'KAFKA_BROKERS' : kafkaImage})`, () => {
+    // Every topic and group of this run lives under its own prefix on the broker.
+    const topicPrefix = `kickstand-test-${randomUUID().slice(0, 8)}.`;
+    let brokers: string[] = brokersFromEnv ?? [];
+    let container: StartedTestContainer | undefined;
+
+    beforeAll(async () => {
+      if (source === 'docker') ({ container, brokers } = await startKafkaContainer());
+    }, 120_000);
+
+    afterAll(async () => {
+      await container?.stop();
+    });
+
+    const makeBus = (fromBeginning: boolean): Promise<ContractBus> =>
+      createKafkaBus({
+        topics: testTopics,
+        brokers,
+        clientId: 'kafka-bus-int-test',
+        topicPrefix,
+        retry: contractRetryPolicy,
+        fromBeginning,
+        consumer: testConsumer,
+      });
+
+    busContract('kafka bus', () => makeBus(true), { deliveryTimeoutMs: 20_000, quietMs: 1000 });
+
+    describe('kafka bus with fromBeginning false (the default)', () => {
+      test('when a group subscribes for the first time, then it gets what is published after subscribe, not before', async () => {
+        // Arrange
+        const bus = await makeBus(false);
+        const key = `latest-${randomUUID().slice(0, 8)}`;
+        const group = `latest-${randomUUID().slice(0, 8)}`;
+        await bus.publish('test.count', key, { value: 1 });
+        const seen: number[] = [];
+        // Act
+        await bus.subscribe('test.count', group, async (message, info) => {
+          if (info.key === key) seen.push(message.value);
+        });
+        await bus.publish('test.count', key, { value: 2 });
+        // Assert
+        const deadline = Date.now() + 20_000;
+        while (seen.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(seen).toEqual([2]);
+        await bus.stop();
+      });
+    });
+  });
+}

@@ -1,0 +1,550 @@
+import { randomUUID } from 'node:crypto';
+import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import {
+  AssignerProtocol,
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Admin,
+  type Consumer,
+  type EachBatchPayload,
+  type IHeaders,
+  type KafkaMessage,
+  type LogEntry,
+  type PartitionAssigner,
+  type Producer,
+} from 'kafkajs';
+import { createSilentLogger, type Logger } from '../log/logger';
+import {
+  backoffMs,
+  deadLetterTopic,
+  defaultRetryPolicy,
+  type Bus,
+  type DeadLetter,
+  type MessageHandler,
+  type RetryPolicy,
+  type Subscription,
+  type TopicName,
+  type TopicRegistry,
+} from './bus';
+
+/**
+ * The Kafka adapter of the bus port; kafkajs is used in this file only.
+ *
+ * - Topics are created explicitly (admin client) before anything is produced to or consumed
+ *   from them, with `partitions(topic)` partitions; the broker's auto-creation is never relied on.
+ * - One kafkajs consumer per subscribe call, consumer group = the bus group. Messages are handled
+ *   with `eachBatch` and `eachBatchAutoResolve: false`: an offset is resolved only once its
+ *   handler succeeded or the message went to `<group>.dlq`, and kafkajs commits the resolved
+ *   offsets after each batch. A stop or a rebalance in the middle of a message therefore leaves
+ *   it uncommitted, and the next owner of the partition gets it again (at least once).
+ * - Retries happen in place: the partition waits through the backoff (heartbeating), the way the
+ *   in-process bus does it.
+ * - Partitions of one group are spread by a subscription-aware assigner (see
+ *   `subscriptionAwareAssigner`), because kafkajs's own round-robin assigner breaks a group whose
+ *   members subscribe to different topics.
+ * - `topicPrefix` goes in front of every topic and group name on the broker, so test runs that
+ *   share a broker never see each other; handlers and dead letters always see the plain names.
+ */
+
+export interface KafkaConsumerTuning {
+  /** kafkajs default 30000. Tests use a few seconds so a departed member is noticed quickly. */
+  sessionTimeout?: number;
+  /** kafkajs default 3000; must stay well under sessionTimeout. */
+  heartbeatInterval?: number;
+  /** kafkajs default 60000: how long the broker waits for members to rejoin during a rebalance. */
+  rebalanceTimeout?: number;
+  /**
+   * kafkajs default 5000: the longest a fetch waits for data. A member only notices a rebalance
+   * between fetches, so a short wait makes joins and leaves faster (at the cost of more polling).
+   */
+  maxWaitTimeInMs?: number;
+}
+
+export interface KafkaBusOptions<R extends TopicRegistry> {
+  topics: R;
+  brokers: string[];
+  clientId: string;
+  /** Put in front of every topic and group name on the broker (e.g. a per-test-run namespace). */
+  topicPrefix?: string;
+  /** Partitions for a topic created by the bus, given its plain name: 12 for chat.*, else 3. */
+  partitions?: (topic: string) => number;
+  retry?: RetryPolicy;
+  log?: Logger;
+  /**
+   * Where a group with no committed offset starts. false (the default): at the end of the topic
+   * as of the subscribe call, like the in-process bus. true: at the beginning (tests with fresh,
+   * prefixed topics).
+   */
+  fromBeginning?: boolean;
+  consumer?: KafkaConsumerTuning;
+  /** How long `subscribe` waits for the consumer to join its group; 30 s unless told. */
+  joinTimeoutMs?: number;
+}
+
+export type KafkaBus<R extends TopicRegistry> = Bus<R> & {
+  /**
+   * Publishes bytes as they are, without encoding: to re-drive a dead letter to its original
+   * topic, and for tests of undecodable messages.
+   */
+  publishRaw(topic: TopicName<R>, key: string, value: Uint8Array): Promise<void>;
+};
+
+/** Headers of a message in `<group>.dlq`; the value and key are the original ones. */
+export const deadLetterHeaders = {
+  originalTopic: 'dlq-original-topic',
+  originalKey: 'dlq-original-key',
+  originalPartition: 'dlq-original-partition',
+  originalOffset: 'dlq-original-offset',
+  group: 'dlq-group',
+  error: 'dlq-error',
+  attempts: 'dlq-attempts',
+} as const;
+
+export function defaultPartitions(topic: string): number {
+  return topic.startsWith('chat.') ? 12 : 3;
+}
+
+const pingTimeoutMs = 3000;
+const maxErrorLength = 2000;
+
+export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusOptions<R>): Promise<KafkaBus<R>> {
+  const { topics, clientId } = options;
+  const prefix = options.topicPrefix ?? '';
+  const partitionsOf = options.partitions ?? defaultPartitions;
+  const retry = options.retry ?? defaultRetryPolicy;
+  const log = options.log ?? createSilentLogger();
+  const fromBeginning = options.fromBeginning ?? false;
+  const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
+
+  const kafka = new Kafka({
+    clientId,
+    brokers: options.brokers,
+    logLevel: logLevel.WARN,
+    logCreator: pinoLogCreator(log),
+    connectionTimeout: 3000,
+  });
+  const admin = kafka.admin();
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    // Named explicitly: Java-compatible murmur2 (kafkajs 2's default), and no warning about it.
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  try {
+    await admin.connect();
+    await producer.connect();
+  } catch (error) {
+    await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    throw error;
+  }
+
+  /** Broker topic name → creation in progress or done. */
+  const ensuredTopics = new Map<string, Promise<void>>();
+  const subscriptions = new Set<Subscription>();
+  const assigner = subscriptionAwareAssigner(admin);
+  let isStopped = false;
+
+  const onBroker = (name: string): string => `${prefix}${name}`;
+
+  function ensureTopic(name: string): Promise<void> {
+    const topic = onBroker(name);
+    let ensured = ensuredTopics.get(topic);
+    if (!ensured) {
+      ensured = admin
+        .createTopics({ topics: [{ topic, numPartitions: partitionsOf(name) }], waitForLeaders: true })
+        .then(() => undefined);
+      // A failed creation is tried again next time rather than cached.
+      ensured.catch(() => ensuredTopics.delete(topic));
+      ensuredTopics.set(topic, ensured);
+    }
+    return ensured;
+  }
+
+  function assertRunning(): void {
+    if (isStopped) throw new Error('The bus is stopped');
+  }
+
+  async function send(name: string, key: string, value: Uint8Array, headers?: IHeaders): Promise<void> {
+    await ensureTopic(name);
+    await producer.send({
+      topic: onBroker(name),
+      acks: -1,
+      messages: [{ key, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), headers }],
+    });
+  }
+
+  function consumerFor(groupId: string): Consumer {
+    return kafka.consumer({
+      groupId,
+      partitionAssigners: [assigner],
+      allowAutoTopicCreation: false,
+      ...options.consumer,
+    });
+  }
+
+  /**
+   * A brand-new group (no committed offset) starts where the topic ends at this moment, so that
+   * everything published after subscribe() resolved is delivered. Without this, kafkajs would
+   * resolve "latest" only at the first fetch, after the join, and miss what came in between.
+   */
+  async function startNewGroupAtEnd(groupId: string, topic: string): Promise<void> {
+    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const isNewGroup = (offsets?.partitions ?? []).every((partition) => Number(partition.offset) < 0);
+    if (!isNewGroup) return;
+    try {
+      await admin.resetOffsets({ groupId, topic, earliest: false });
+    } catch (error) {
+      // Another member joined first and owns the start: nothing to do.
+      log.debug({ err: error, groupId, topic }, 'kafka bus: group start not pinned');
+    }
+  }
+
+  /** Connects, subscribes and runs a consumer; resolves once it has joined and been assigned. */
+  async function startConsumer(
+    consumer: Consumer,
+    topic: string,
+    run: Parameters<Consumer['run']>[0],
+    startAtBeginning: boolean,
+  ): Promise<void> {
+    let removeListeners: Array<() => void> = [];
+    const joined = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`Consumer did not join its group within ${joinTimeoutMs} ms`)),
+        joinTimeoutMs,
+      );
+      removeListeners = [
+        consumer.on(consumer.events.GROUP_JOIN, () => {
+          clearTimeout(timer);
+          resolve();
+        }),
+        consumer.on(consumer.events.CRASH, (event) => {
+          if (event.payload.restart) return; // kafkajs restarts it; the join may still come
+          clearTimeout(timer);
+          reject(event.payload.error);
+        }),
+      ];
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: startAtBeginning });
+      await consumer.run(run);
+      await joined;
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    } finally {
+      for (const remove of removeListeners) remove();
+    }
+  }
+
+  function errorMessage(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    return message.length > maxErrorLength ? `${message.slice(0, maxErrorLength)}…` : message;
+  }
+
+  const bus: KafkaBus<R> = {
+    async publish(topic, key, message) {
+      assertRunning();
+      const schema = topics[topic];
+      if (!schema) throw unknownTopic(topic);
+      await send(topic, key, toBinary(schema, create(schema, message)));
+    },
+
+    async publishRaw(topic, key, value) {
+      assertRunning();
+      if (!topics[topic]) throw unknownTopic(topic);
+      await send(topic, key, value);
+    },
+
+    async subscribe(topic, group, handler) {
+      assertRunning();
+      const schema = topics[topic];
+      if (!schema) throw unknownTopic(topic);
+      await Promise.all([ensureTopic(topic), ensureTopic(deadLetterTopic(group))]);
+      const brokerTopic = onBroker(topic);
+      const groupId = onBroker(group);
+      if (!fromBeginning) await startNewGroupAtEnd(groupId, brokerTopic);
+
+      const consumer = consumerFor(groupId);
+      const worker = createWorker({
+        topic,
+        group,
+        schema,
+        handler,
+        retry,
+        log,
+        errorMessage,
+        deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
+      });
+      await startConsumer(
+        consumer,
+        brokerTopic,
+        {
+          autoCommit: true,
+          eachBatchAutoResolve: false,
+          // Different partitions (keys) are handled in parallel; one partition stays sequential.
+          partitionsConsumedConcurrently: Math.max(1, partitionsOf(topic)),
+          eachBatch: worker.eachBatch,
+        },
+        fromBeginning,
+      );
+
+      let stopping: Promise<void> | undefined;
+      const subscription: Subscription = {
+        stop() {
+          stopping ??= (async () => {
+            worker.stop(); // no handler call starts from here on; a retry wait ends now
+            await consumer.disconnect(); // waits for the batch in flight, commits, leaves the group
+            await worker.idle();
+            subscriptions.delete(subscription);
+          })();
+          return stopping;
+        },
+      };
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async subscribeDeadLetters(group, handler) {
+      assertRunning();
+      const name = deadLetterTopic(group);
+      await ensureTopic(name);
+      // A throwaway group that commits nothing: every reader reads the whole dead-letter topic,
+      // and leaves no group state behind.
+      const consumer = consumerFor(onBroker(`${name}.reader.${randomUUID()}`));
+      let isActive = true;
+      await startConsumer(
+        consumer,
+        onBroker(name),
+        {
+          autoCommit: false,
+          eachMessage: async ({ message }) => {
+            if (!isActive) return;
+            try {
+              await handler(readDeadLetter(group, message));
+            } catch (error) {
+              log.error({ err: error, group }, 'kafka bus: dead-letter handler failed');
+            }
+          },
+        },
+        true,
+      );
+      let stopping: Promise<void> | undefined;
+      const subscription: Subscription = {
+        stop() {
+          stopping ??= (async () => {
+            isActive = false;
+            await consumer.disconnect();
+            subscriptions.delete(subscription);
+          })();
+          return stopping;
+        },
+      };
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async ping() {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          admin.describeCluster(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`Kafka did not answer within ${pingTimeoutMs} ms`)), pingTimeoutMs);
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async stop() {
+      if (isStopped) return;
+      isStopped = true;
+      await Promise.allSettled([...subscriptions].map((subscription) => subscription.stop()));
+      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    },
+  };
+  return bus;
+}
+
+interface WorkerOptions<S extends DescMessage> {
+  topic: string;
+  group: string;
+  schema: S;
+  handler: MessageHandler<MessageShape<S>>;
+  retry: RetryPolicy;
+  log: Logger;
+  errorMessage: (error: unknown) => string;
+  deadLetter: (key: string, value: Uint8Array, headers: IHeaders) => Promise<void>;
+}
+
+/** The per-subscription message loop: decode, call the handler, retry, dead-letter. */
+function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
+  const { topic, group, schema, handler, retry, log, errorMessage } = options;
+  let isStopping = false;
+  let inFlight = 0;
+  const onIdle: Array<() => void> = [];
+  const wakes = new Set<() => void>();
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        wakes.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      wakes.add(wake);
+    });
+  }
+
+  async function deadLetter(message: KafkaMessage, partition: number, key: string, value: Uint8Array, error: string, attempts: number) {
+    log.warn({ topic, group, key, attempts, error, deadLetterTopic: deadLetterTopic(group) }, 'kafka bus: message dead-lettered');
+    await options.deadLetter(key, value, {
+      [deadLetterHeaders.originalTopic]: topic,
+      [deadLetterHeaders.originalKey]: key,
+      [deadLetterHeaders.originalPartition]: String(partition),
+      [deadLetterHeaders.originalOffset]: message.offset,
+      [deadLetterHeaders.group]: group,
+      [deadLetterHeaders.error]: error,
+      [deadLetterHeaders.attempts]: String(attempts),
+    });
+  }
+
+  /** Returns true once the message is handled or dead-lettered, false when stopping first. */
+  async function handle(message: KafkaMessage, partition: number, heartbeat: () => Promise<void>): Promise<boolean> {
+    const key = message.key?.toString('utf8') ?? '';
+    const value: Uint8Array = message.value ?? new Uint8Array(0);
+    let decoded: MessageShape<S>;
+    try {
+      decoded = fromBinary(schema, value);
+    } catch (error) {
+      await deadLetter(message, partition, key, value, `cannot decode ${schema.typeName}: ${errorMessage(error)}`, 0);
+      return true;
+    }
+    for (let attempt = 1; ; attempt++) {
+      if (isStopping) return false;
+      inFlight++;
+      try {
+        await handler(decoded, { topic, key, attempt });
+        return true;
+      } catch (error) {
+        if (attempt >= retry.maxAttempts) {
+          await deadLetter(message, partition, key, value, errorMessage(error), attempt);
+          return true;
+        }
+        log.debug({ err: error, topic, group, attempt }, 'kafka bus: handler failed, retrying');
+      } finally {
+        inFlight--;
+        if (inFlight === 0) for (const resolve of onIdle.splice(0)) resolve();
+      }
+      await sleep(backoffMs(retry, attempt));
+      // Keeps the session alive through long retries; throws when the group is rebalancing,
+      // which ends this batch with the message unresolved (the next owner gets it again).
+      await heartbeat();
+    }
+  }
+
+  return {
+    async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+      for (const message of batch.messages) {
+        if (isStopping || !isRunning() || isStale()) return;
+        if (!(await handle(message, batch.partition, heartbeat))) return;
+        resolveOffset(message.offset);
+        await heartbeat();
+      }
+    },
+    stop(): void {
+      isStopping = true;
+      for (const wake of [...wakes]) wake();
+    },
+    idle(): Promise<void> {
+      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve));
+    },
+  };
+}
+
+function readDeadLetter(group: string, message: KafkaMessage): DeadLetter {
+  const header = (name: string): string => {
+    const value = message.headers?.[name];
+    const first = Array.isArray(value) ? value[0] : value;
+    return first === undefined ? '' : first.toString();
+  };
+  return {
+    group,
+    originalTopic: header(deadLetterHeaders.originalTopic),
+    key: header(deadLetterHeaders.originalKey) || (message.key?.toString('utf8') ?? ''),
+    // A plain Uint8Array (not a Buffer), as the in-process bus hands out.
+    value: new Uint8Array(message.value ?? new Uint8Array(0)),
+    error: header(deadLetterHeaders.error),
+    attempts: Number(header(deadLetterHeaders.attempts)),
+  };
+}
+
+/**
+ * kafkajs's round-robin assigner spreads the partitions of the leader's own topics over every
+ * member of the group, whatever each member subscribed to. With one consumer per subscribe call,
+ * a group that reads two topics (auth reads kick.account, command.changed and bot.status) would
+ * get partitions handed to members that drop them. This one spreads each topic's partitions,
+ * round robin, over the members that subscribed to that topic only.
+ */
+function subscriptionAwareAssigner(admin: Admin): PartitionAssigner {
+  const name = 'KickstandSubscriptionRoundRobin';
+  const version = 0;
+  return () => ({
+    name,
+    version,
+    protocol({ topics }) {
+      return { name, metadata: AssignerProtocol.MemberMetadata.encode({ version, topics, userData: Buffer.alloc(0) }) };
+    },
+    async assign({ members }) {
+      const subscribers = new Map<string, string[]>();
+      for (const { memberId, memberMetadata } of members) {
+        for (const topic of AssignerProtocol.MemberMetadata.decode(memberMetadata)?.topics ?? []) {
+          subscribers.set(topic, [...(subscribers.get(topic) ?? []), memberId]);
+        }
+      }
+      const metadata = await admin.fetchTopicMetadata({ topics: [...subscribers.keys()] });
+      const assignments = new Map<string, Record<string, number[]>>();
+      for (const { name: topic, partitions } of metadata.topics) {
+        const memberIds = [...(subscribers.get(topic) ?? [])].sort();
+        const partitionIds = partitions.map((partition) => partition.partitionId).sort((a, b) => a - b);
+        partitionIds.forEach((partitionId, index) => {
+          const memberId = memberIds[index % memberIds.length];
+          if (memberId === undefined) return;
+          const assignment = assignments.get(memberId) ?? {};
+          assignment[topic] = [...(assignment[topic] ?? []), partitionId];
+          assignments.set(memberId, assignment);
+        });
+      }
+      return members.map(({ memberId }) => ({
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version,
+          assignment: assignments.get(memberId) ?? {},
+          userData: Buffer.alloc(0),
+        }),
+      }));
+    },
+  });
+}
+
+/** Routes kafkajs's own logging to pino instead of the console. */
+function pinoLogCreator(log: Logger): () => (entry: LogEntry) => void {
+  const kafkaLog = log.child({ component: 'kafkajs' });
+  return () =>
+    ({ namespace, level, log: { message, timestamp: _timestamp, ...extra } }) => {
+      const fields = { namespace, ...extra };
+      if (level === logLevel.ERROR) kafkaLog.error(fields, message);
+      else if (level === logLevel.WARN) kafkaLog.warn(fields, message);
+      else if (level === logLevel.INFO) kafkaLog.info(fields, message);
+      else kafkaLog.debug(fields, message);
+    };
+}
+
+function unknownTopic(topic: string): Error {
+  return new Error(`Unknown topic "${topic}": it is not in the bus's topic registry`);
+}

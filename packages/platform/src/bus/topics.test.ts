@@ -1,0 +1,46 @@
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import type { ChatReceived } from '@kickstand/proto';
+import { kickstandTopics } from './topics';
+import type { KickstandTopicName, TopicMessage } from './topics';
+
+// The topics of the design (shared/ARCHITECTURE.md, docs/topics.md).
+const designTopics = [
+  'chat.received',
+  'chat.send',
+  'chat.sent',
+  'command.executed',
+  'command.changed',
+  'bot.status',
+  'bot.control',
+  'user.changed',
+  'kick.account',
+  'kick.event',
+  'game.event',
+];
+
+describe('kickstandTopics', () => {
+  test('when the registry is listed, then it holds exactly the topics of the design', () => {
+    expect(Object.keys(kickstandTopics).sort()).toEqual([...designTopics].sort());
+  });
+
+  test('when two topics are compared, then each maps to a distinct message type', () => {
+    const typeNames = Object.values(kickstandTopics).map((schema) => schema.typeName);
+    expect(new Set(typeNames).size).toBe(typeNames.length);
+  });
+
+  test.each(Object.entries(kickstandTopics))(
+    'when %s is looked up, then its message is a kickstand.events.v1 event with event_id and occurred_at',
+    (_topic, schema) => {
+      expect(schema.typeName).toMatch(/^kickstand\.events\.v1\.[A-Z]\w+$/);
+      expect(schema.field.eventId?.number).toBe(1);
+      expect(schema.field.occurredAt?.number).toBe(2);
+    },
+  );
+
+  test("when a message is typed by its topic, then TopicMessage<'chat.received'> is ChatReceived", () => {
+    const topic: KickstandTopicName = 'chat.received';
+    const message: TopicMessage<typeof topic> = create(kickstandTopics[topic], { messageId: 'm-1' });
+    const decoded: ChatReceived = fromBinary(kickstandTopics[topic], toBinary(kickstandTopics[topic], message));
+    expect(decoded.messageId).toBe('m-1');
+  });
+});

@@ -1,0 +1,12 @@
+export {
+  ConfigError,
+  booleanFlagSchema,
+  brokerListSchema,
+  loadConfig,
+  loadConfigOrExit,
+  optionalString,
+  platformConfigSchema,
+  portSchema,
+  type PlatformConfig,
+} from './load-config';
+export { defaultPorts, serviceNames, type ServiceName } from './service-catalog';

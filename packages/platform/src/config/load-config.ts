@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(`Invalid configuration:\n${lines.map((line) => `  ${line}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads the environment once through a zod schema and returns a frozen, typed object.
+ * Every bad or missing variable is listed by name, so an operator knows what to fix.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): Readonly<z.infer<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path.join('.') || '(environment)';
+        const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
+        const shown = value === undefined ? 'missing' : `got "${value}"`;
+        return `${name}: ${issue.message} (${shown})`;
+      }),
+    );
+  }
+  return Object.freeze(result.data);
+}
+
+/** Treats an empty string as unset: `FOO= npm start` means "no FOO", not "FOO is the empty string". */
+export function optionalString() {
+  return z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
+}
+
+export const portSchema = z.coerce.number().int().min(0).max(65535);
+
+/** A comma-separated list of host:port pairs, e.g. `localhost:9092,localhost:9093`. */
+export const brokerListSchema = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((broker) => broker.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'each broker must be host:port')).min(1))
+    .optional(),
+);
+
+export const booleanFlagSchema = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * What every Kickstand process reads. Each service's config.ts extends it with its own variables.
+ * KAFKA_BROKERS and MONGO_URL choose the real engines; without them the embedded defaults run.
+ */
+export const platformConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  KAFKA_BROKERS: brokerListSchema,
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dots, hyphens and underscores only')
+    .default(''),
+  MONGO_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+      .optional(),
+  ),
+  MONGO_DB_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('kickstand-'),
+  DATA_DIR: z.string().min(1).default('data'),
+  HTTP_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/, 'a size such as 100kb or 1mb')
+    .default('100kb'),
+});
+
+export type PlatformConfig = z.infer<typeof platformConfigSchema>;
+
+/** For a process entry: the config, or the list of bad variables on stderr and exit code 1. */
+export function loadConfigOrExit<S extends z.ZodType>(schema: S, processName: string): Readonly<z.infer<S>> {
+  try {
+    return loadConfig(schema);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${processName}: ${error.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,10 @@
+export {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  unauthorized,
+  validationFailed,
+  type ErrorDetail,
+} from './app-error';

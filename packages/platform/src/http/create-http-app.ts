@@ -1,0 +1,65 @@
+import express, { type Express, type Router } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '../log';
+import { createErrorHandler, notFoundHandler } from './error-handler';
+import { healthRoutes, type ReadinessCheck } from './health';
+import { requestIdOf } from './request-id';
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The exact bytes of a JSON body, kept for signature checks (Kick webhooks). */
+    rawBody?: Buffer;
+  }
+}
+
+export interface HttpAppOptions {
+  service: string;
+  log: Logger;
+  routes: readonly Router[];
+  readiness: readonly ReadinessCheck[];
+  /** e.g. '100kb'. */
+  bodyLimit?: string;
+  /** The gateway streams bodies to upstreams untouched, so it turns JSON parsing off. */
+  parseJson?: boolean;
+  /** Mounted after the routes and before the JSON 404 (the gateway's SPA fallback). */
+  fallback?: readonly Router[];
+}
+
+/** helmet → request id + request log → JSON body (size-limited) → health → routes → 404 → error handler. */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(helmet());
+  app.use(
+    pinoHttp({
+      logger: options.log,
+      genReqId: (req, res) => {
+        const id = requestIdOf(req);
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customAttributeKeys: { reqId: 'requestId' },
+      quietReqLogger: true,
+      // Probes hit these every few seconds; logging them would drown the useful lines.
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  if (options.parseJson !== false) {
+    app.use(
+      express.json({
+        limit: options.bodyLimit ?? '100kb',
+        verify: (req, _res, buffer) => {
+          req.rawBody = buffer;
+        },
+      }),
+    );
+  }
+  app.use(healthRoutes(options.service, options.readiness));
+  for (const router of options.routes) app.use(router);
+  for (const router of options.fallback ?? []) app.use(router);
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(options.log));
+  return app;
+}

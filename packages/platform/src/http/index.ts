@@ -1,0 +1,5 @@
+export { createHttpApp, type HttpAppOptions } from './create-http-app';
+export { createErrorHandler, notFoundHandler, type ErrorBody } from './error-handler';
+export { healthRoutes, type ReadinessCheck } from './health';
+export { parseBody, parseParams, parseQuery } from './parse';
+export { requestIdOf } from './request-id';

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { createInProcessBus, createKafkaBus, kickstandTopics, type KickstandBus } from '../bus';
+import { systemClock, type Clock } from '../clock';
+import type { PlatformConfig } from '../config';
+import type { Logger } from '../log';
+import { createEmbeddedStore, createMongoStore, type Store } from '../store';
+
+/** What every service factory receives: ports, never engines. */
+export interface PlatformDeps {
+  service: string;
+  log: Logger;
+  bus: KickstandBus;
+  store: Store;
+  clock: Clock;
+}
+
+export interface ConnectedPlatform extends PlatformDeps {
+  /** Closes what connectPlatform opened (a bus passed in is left alone: its owner closes it). */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  service: string;
+  log: Logger;
+  /** Single-machine mode shares one in-process bus between every service. */
+  bus?: KickstandBus;
+  clock?: Clock;
+}
+
+/** Kafka when KAFKA_BROKERS is set, else the in-process bus. */
+export async function createBusFromConfig(
+  config: PlatformConfig,
+  clientId: string,
+  log: Logger,
+): Promise<KickstandBus> {
+  if (config.KAFKA_BROKERS) {
+    return createKafkaBus({
+      topics: kickstandTopics,
+      brokers: config.KAFKA_BROKERS,
+      clientId,
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      log,
+    });
+  }
+  return createInProcessBus({ topics: kickstandTopics, log });
+}
+
+/**
+ * Chooses the adapters from the configuration: Kafka when KAFKA_BROKERS is set, else the
+ * in-process bus; MongoDB (one database per service) when MONGO_URL is set, else the embedded
+ * store under DATA_DIR/<service>.
+ */
+export async function connectPlatform(config: PlatformConfig, options: ConnectOptions): Promise<ConnectedPlatform> {
+  const { service, log } = options;
+  const clock = options.clock ?? systemClock;
+  const ownsBus = options.bus === undefined;
+  const bus = options.bus ?? (await createBusFromConfig(config, service, log));
+  const store = config.MONGO_URL
+    ? await createMongoStore({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${service}`, clock, log })
+    : await createEmbeddedStore({ dir: path.resolve(config.DATA_DIR, service), clock, log });
+  log.info(
+    { bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process', store: config.MONGO_URL ? 'mongodb' : 'embedded' },
+    'platform connected',
+  );
+  return {
+    service,
+    log,
+    bus,
+    store,
+    clock,
+    close: async () => {
+      if (ownsBus) await bus.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,11 @@
+export {
+  connectPlatform,
+  createBusFromConfig,
+  type ConnectOptions,
+  type ConnectedPlatform,
+  type PlatformDeps,
+} from './connect-platform';
+export { runProcess, type ProcessOptions } from './run-process';
+export { isPrettyLogging, runServiceProcess, type ServiceProcessOptions } from './run-service';
+export { closeServer, listen, startHttpService, type RunningService, type Service } from './start-http-service';
+export { platformReadiness } from './readiness';

@@ -1,0 +1,66 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
+
+/** What every service factory returns: `createXService(deps) → { app, start, stop }`, no I/O at import. */
+export interface Service {
+  app: Express;
+  /** Subscribes to the bus, creates indexes, starts timers. */
+  start(): Promise<void>;
+  /** Stops only what start() started (in single-machine mode the bus and stores are shared). */
+  stop(): Promise<void>;
+  /** HTTP upgrade requests (websockets), for the gateway's socket.io proxy and realtime. */
+  onUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+export interface RunningService {
+  server: Server;
+  port: number;
+  /** Stops taking requests, lets requests in flight finish (briefly), then stops the service. */
+  stop(): Promise<void>;
+}
+
+const requestDrainMs = 3000;
+
+export function listen(server: Server, port: number, host?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), requestDrainMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export async function startHttpService(
+  service: Service,
+  options: { port: number; host?: string },
+): Promise<RunningService> {
+  await service.start();
+  const server = createServer(service.app);
+  // Keep-alive sockets from the gateway's proxy must outlive its own idle timeout, or requests race a close.
+  server.keepAliveTimeout = 65_000;
+  if (service.onUpgrade) server.on('upgrade', service.onUpgrade);
+  const port = await listen(server, options.port, options.host);
+  return {
+    server,
+    port,
+    stop: async () => {
+      await closeServer(server);
+      await service.stop();
+    },
+  };
+}

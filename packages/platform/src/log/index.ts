@@ -1,0 +1,1 @@
+export { createLogger, createSilentLogger, type Logger, type LoggerSettings } from './logger';

@@ -1,0 +1,113 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createFakeClock } from '../testing/fake-clock';
+import { createEmbeddedStore } from './embedded-store';
+import { DuplicateKeyError, type Document } from './store';
+import { storeContract, storeContractSweepIntervalMs } from './store.contract';
+
+const tempDirs: string[] = [];
+
+async function freshDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-store-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+storeContract(
+  'embedded (NeDB)',
+  async (clock) => createEmbeddedStore({ dir: await freshDir(), clock, sweepIntervalMs: storeContractSweepIntervalMs }),
+  async () => {
+    await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  },
+);
+
+interface Game extends Document {
+  channel: string;
+  hp: number;
+  startedAt: Date;
+  outbox: string[];
+}
+
+describe('embedded store on disk', () => {
+  afterAll(async () => {
+    await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  test('when the store is closed and reopened on the same directory, then what it wrote is there', async () => {
+    const dir = await freshDir();
+    const first = await createEmbeddedStore({ dir });
+    const games = first.collection<Game>('games');
+    await games.createIndex({ fields: { channel: 1 }, unique: true });
+    await games.insertOne({
+      _id: 'g1',
+      channel: 'c1',
+      hp: 100,
+      startedAt: new Date('2026-05-01T20:00:00Z'),
+      outbox: [],
+    });
+    await games.updateOne({ _id: 'g1' }, { $inc: { hp: -30 }, $push: { outbox: 'hit' } });
+    await games.insertOne({ _id: 'g2', channel: 'c2', hp: 1, startedAt: new Date('2026-05-01T21:00:00Z'), outbox: [] });
+    await games.deleteOne({ _id: 'g2' });
+    await first.close();
+
+    const second = await createEmbeddedStore({ dir });
+    const reopened = second.collection<Game>('games');
+    expect(await reopened.find({})).toEqual([
+      { _id: 'g1', channel: 'c1', hp: 70, startedAt: new Date('2026-05-01T20:00:00Z'), outbox: ['hit'] },
+    ]);
+    expect((await reopened.findOne({ _id: 'g1' }))?.startedAt).toBeInstanceOf(Date);
+    // the unique index came back from the datafile, before any createIndex call
+    await expect(
+      reopened.insertOne({ channel: 'c1', hp: 1, startedAt: new Date(), outbox: [] }),
+    ).rejects.toBeInstanceOf(DuplicateKeyError);
+    await reopened.createIndex({ fields: { channel: 1 }, unique: true });
+    await second.close();
+  });
+
+  test('when the store closes, then each datafile is compacted to one line per live document', async () => {
+    const dir = await freshDir();
+    const store = await createEmbeddedStore({ dir });
+    const counters = store.collection<Document & { n: number }>('counters');
+    await counters.insertOne({ _id: 'c', n: 0 });
+    for (let i = 0; i < 5; i += 1) await counters.updateOne({ _id: 'c' }, { $inc: { n: 1 } });
+    await counters.insertOne({ _id: 'gone', n: 0 });
+    await counters.deleteOne({ _id: 'gone' });
+    await store.close();
+
+    expect(await readdir(dir)).toEqual(['counters.db']);
+    const lines = (await readFile(path.join(dir, 'counters.db'), 'utf8')).split('\n').filter((line) => line !== '');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ _id: 'c', n: 5 }]);
+  });
+
+  test('when the store is closed, then further calls are refused', async () => {
+    const store = await createEmbeddedStore({ dir: await freshDir() });
+    await store.close();
+    await store.close();
+    await expect(store.collection('items').findOne({})).rejects.toThrow(/closed/);
+    await expect(store.collection('items').insertOne({})).rejects.toThrow(/closed/);
+    await expect(store.ping()).rejects.toThrow(/closed/);
+  });
+
+  test('when a collection name could escape the directory, then it is refused', async () => {
+    const store = await createEmbeddedStore({ dir: await freshDir() });
+    expect(() => store.collection('../outside')).toThrow(/invalid collection name/);
+    await store.close();
+  });
+
+  test('when expired documents were swept, then reopening the directory does not bring them back', async () => {
+    const dir = await freshDir();
+    const clock = createFakeClock();
+    const first = await createEmbeddedStore({ dir, clock, sweepIntervalMs: 20 });
+    const sessions = first.collection<Document & { seenAt: Date }>('sessions');
+    await sessions.createIndex({ fields: { seenAt: 1 }, expireAfterSeconds: 60 });
+    await sessions.insertOne({ _id: 's', seenAt: clock.now() });
+    clock.advance(61_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await first.close();
+
+    const second = await createEmbeddedStore({ dir, clock: createFakeClock() });
+    expect(await second.collection('sessions').count()).toBe(0);
+    await second.close();
+  });
+});

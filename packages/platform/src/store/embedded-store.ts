@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { access, constants, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import Datastore from '@seald-io/nedb';
+import { systemClock, type Clock } from '../clock/clock';
+import { createSilentLogger, type Logger } from '../log/logger';
+import { createExpiry, retryAfterPurgingExpired, startSweeper } from './expiry';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type Document,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Store,
+  type Update,
+  type UpdateResult,
+} from './store';
+import { checkUpdate, isPlainObject, setPath, upsertSeed } from './update';
+import { createWriteQueue } from './write-queue';
+
+export interface EmbeddedStoreOptions {
+  /** One datafile per collection is kept here (services pass `data/<service>/`). */
+  dir: string;
+  clock?: Clock;
+  /** How often expired documents are deleted and datafiles compacted; 30 s by default. */
+  sweepIntervalMs?: number;
+  log?: Logger;
+}
+
+type Raw = Record<string, unknown> & { _id: string };
+
+interface Applied {
+  before: Raw | null;
+  after: Raw | null;
+  isUpserted: boolean;
+}
+
+interface CollectionState {
+  datastore: Datastore<Raw>;
+  loaded: Promise<void>;
+  /** Written since the last compaction. */
+  isDirty: boolean;
+}
+
+// collection names become file names
+const collectionNamePattern = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+
+/**
+ * The on-disk default adapter, on NeDB. One process owns the directory: NeDB keeps the data in
+ * memory and appends every write to `<dir>/<collection>.db`, so two processes sharing a directory
+ * would overwrite each other. Writes to one collection run one after another (NeDB has no
+ * findOneAndUpdate), which makes every read-modify-write below atomic within the process.
+ */
+export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promise<Store> {
+  const { dir, clock = systemClock, sweepIntervalMs = 30_000, log = createSilentLogger() } = options;
+  await mkdir(dir, { recursive: true });
+  const expiry = createExpiry(clock);
+  const states = new Map<string, CollectionState>();
+  const queue = createWriteQueue();
+  let isClosed = false;
+
+  const closedError = (): Error => new Error('the embedded store is closed');
+
+  function stateOf(name: string): CollectionState {
+    const existing = states.get(name);
+    if (existing) return existing;
+    let loadError: Error | undefined;
+    const datastore = new Datastore<Raw>({
+      filename: path.join(dir, `${name}.db`),
+      autoload: true,
+      // with an onload handler NeDB does not throw a load error out of nowhere; the ops rethrow it instead
+      onload: (error) => {
+        loadError = error ?? undefined;
+      },
+    });
+    const loaded = (datastore.autoloadPromise ?? Promise.resolve()).catch(() => {
+      throw loadError ?? new Error(`could not load collection ${name}`);
+    });
+    // keeps an unobserved load failure from becoming an unhandled rejection; every op still sees it
+    loaded.catch(() => undefined);
+    const state: CollectionState = { datastore, loaded, isDirty: false };
+    states.set(name, state);
+    return state;
+  }
+
+  function liveFilter(name: string, filter: Filter): Filter {
+    const nedbFilter = toNedbFilter(filter);
+    const expired = expiry.expiredConditions(name);
+    const [only] = expired;
+    if (only === undefined) return nedbFilter;
+    const notExpired = { $not: expired.length === 1 ? only : { $or: expired } };
+    return '$not' in nedbFilter ? { $and: [nedbFilter, notExpired] } : { ...nedbFilter, ...notExpired };
+  }
+
+  /** Queues a write behind the collection's other writes. */
+  function write<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R> {
+    if (isClosed) return Promise.reject(closedError());
+    const state = stateOf(name);
+    return queue.run(name, async () => {
+      await state.loaded;
+      state.isDirty = true;
+      return translateErrors(name, () => run(state.datastore));
+    });
+  }
+
+  async function read<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R> {
+    if (isClosed) throw closedError();
+    const state = stateOf(name);
+    await state.loaded;
+    return run(state.datastore);
+  }
+
+  function purgeExpired(name: string, datastore: Datastore<Raw>): Promise<number> {
+    const expired = expiry.expiredConditions(name);
+    if (expired.length === 0) return Promise.resolve(0);
+    return datastore.removeAsync({ $or: expired }, { multi: true });
+  }
+
+  async function applyToOne(
+    name: string,
+    datastore: Datastore<Raw>,
+    filter: Filter,
+    update: Update,
+    isUpsert: boolean,
+  ): Promise<Applied> {
+    const { $setOnInsert: setOnInsert, ...modifiers } = update;
+    const hasModifiers = Object.keys(modifiers).length > 0;
+    const before: Raw | null = await datastore.findOneAsync(liveFilter(name, filter));
+    if (before) {
+      if (!hasModifiers) return { before, after: before, isUpserted: false };
+      const { affectedDocuments } = await datastore.updateAsync({ _id: before._id }, modifiers, {
+        returnUpdatedDocs: true,
+      });
+      return { before, after: affectedDocuments, isUpserted: false };
+    }
+    if (!isUpsert) return { before: null, after: null, isUpserted: false };
+
+    const seed = upsertSeed(filter);
+    for (const [field, value] of Object.entries(setOnInsert ?? {})) setPath(seed, field, value);
+    if (seed._id === undefined) seed._id = randomUUID();
+    if (!hasModifiers) {
+      return { before: null, after: await datastore.insertAsync(seed as Raw), isUpserted: true };
+    }
+    // NeDB's own upsert applies the modifiers to the seed and inserts the result in one write. It
+    // first looks for a document matching its query: `$not: {}` matches nothing, so it always
+    // inserts (a taken _id fails as in MongoDB), and NeDB leaves $-keys out of the inserted document.
+    const { affectedDocuments } = await datastore.updateAsync({ ...seed, $not: {} }, modifiers, {
+      upsert: true,
+      returnUpdatedDocs: true,
+    });
+    return { before: null, after: affectedDocuments, isUpserted: true };
+  }
+
+  function collection<T extends Document>(name: string): Collection<T> {
+    if (!collectionNamePattern.test(name)) throw new Error(`invalid collection name "${name}"`);
+    const hasExpiry = (): boolean => expiry.expiredConditions(name).length > 0;
+    const applyOnce = (filter: Filter, update: Update, isUpsert: boolean): Promise<Applied> => {
+      checkUpdate(update);
+      return write(name, (datastore) =>
+        retryAfterPurgingExpired(
+          hasExpiry(),
+          () => purgeExpired(name, datastore),
+          () => translateErrors(name, () => applyToOne(name, datastore, filter, update, isUpsert)),
+        ),
+      );
+    };
+
+    return {
+      insertOne: (doc) =>
+        write(name, async (datastore) => {
+          const toInsert = { ...doc, _id: doc._id ?? randomUUID() };
+          const inserted = await retryAfterPurgingExpired(
+            hasExpiry(),
+            () => purgeExpired(name, datastore),
+            () => translateErrors(name, () => datastore.insertAsync(toInsert)),
+          );
+          return inserted as unknown as T;
+        }),
+
+      findOne: (filter) =>
+        read(name, async (datastore) => {
+          const found: Raw | null = await datastore.findOneAsync(liveFilter(name, filter));
+          return found as T | null;
+        }),
+
+      find: (filter, findOptions?: FindOptions) =>
+        read(name, async (datastore) => {
+          let cursor = datastore.findAsync(liveFilter(name, filter));
+          if (findOptions?.sort) cursor = cursor.sort(findOptions.sort);
+          if (findOptions?.skip) cursor = cursor.skip(findOptions.skip);
+          // 0 means no limit, as in MongoDB
+          if (findOptions?.limit) cursor = cursor.limit(findOptions.limit);
+          const found: Raw[] = await cursor;
+          return found as unknown as T[];
+        }),
+
+      count: (filter = {}) =>
+        read(name, async (datastore) => {
+          const counted: number = await datastore.countAsync(liveFilter(name, filter));
+          return counted;
+        }),
+
+      updateOne: async (filter, update, updateOptions) => {
+        const { before, after, isUpserted } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
+        const result: UpdateResult = {
+          matchedCount: before ? 1 : 0,
+          modifiedCount: before && !isDeepStrictEqual(before, after) ? 1 : 0,
+        };
+        if (isUpserted && after) result.upsertedId = after._id;
+        return result;
+      },
+
+      updateMany: (filter, update) => {
+        checkUpdate(update);
+        return write(name, async (datastore): Promise<UpdateResult> => {
+          const { $setOnInsert: _ignoredWithoutUpsert, ...modifiers } = update;
+          const before: Raw[] = await datastore.findAsync(liveFilter(name, filter));
+          if (before.length === 0 || Object.keys(modifiers).length === 0) {
+            return { matchedCount: before.length, modifiedCount: 0 };
+          }
+          const ids = before.map((doc) => doc._id);
+          // one NeDB write: it applies to every document or, on a unique-key failure, to none
+          const { affectedDocuments } = await datastore.updateAsync({ _id: { $in: ids } }, modifiers, {
+            multi: true,
+            returnUpdatedDocs: true,
+          });
+          const beforeById = new Map(before.map((doc) => [doc._id, doc]));
+          const after: Raw[] = affectedDocuments ?? [];
+          const modifiedCount = after.filter((doc) => !isDeepStrictEqual(beforeById.get(doc._id), doc)).length;
+          return { matchedCount: before.length, modifiedCount };
+        });
+      },
+
+      findOneAndUpdate: async (filter, update, updateOptions) => {
+        const { before, after } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
+        const returned = updateOptions?.returnDocument === 'before' ? before : after;
+        return returned as T | null;
+      },
+
+      // expired documents count as gone here too, so the numbers agree with count()
+      deleteOne: (filter) =>
+        write(name, (datastore) => datastore.removeAsync(liveFilter(name, filter), { multi: false })),
+
+      deleteMany: (filter) =>
+        write(name, (datastore) => datastore.removeAsync(liveFilter(name, filter), { multi: true })),
+
+      createIndex: (spec: IndexSpec) =>
+        write(name, async (datastore) => {
+          expiry.register(name, spec);
+          const fields = Object.keys(spec.fields);
+          const [only] = fields;
+          // NeDB's own TTL would expire by wall-clock time, so expiry is left to the injected clock.
+          // NeDB keeps the index (and its unique flag) in the datafile and ignores a second creation.
+          await datastore.ensureIndexAsync({
+            fieldName: fields.length === 1 && only !== undefined ? only : fields,
+            unique: spec.unique ?? false,
+          });
+        }),
+    };
+  }
+
+  async function sweep(): Promise<void> {
+    for (const name of expiry.collections()) {
+      if (isClosed) return;
+      if (states.has(name)) await write(name, (datastore) => purgeExpired(name, datastore));
+    }
+    // NeDB appends every write to the datafile; rewriting it now and then keeps it from growing without bound
+    for (const state of states.values()) {
+      if (isClosed) return;
+      if (!state.isDirty) continue;
+      state.isDirty = false;
+      await state.datastore.compactDatafileAsync();
+    }
+  }
+
+  const sweeper = startSweeper(sweepIntervalMs, sweep, log);
+
+  return {
+    collection,
+
+    ping: async () => {
+      if (isClosed) throw closedError();
+      await access(dir, constants.W_OK);
+    },
+
+    close: async () => {
+      if (isClosed) return;
+      isClosed = true;
+      await sweeper.stop();
+      await queue.idle();
+      let firstError: unknown;
+      for (const [name, state] of states) {
+        try {
+          await state.loaded;
+        } catch {
+          continue; // never loaded, so nothing to flush
+        }
+        try {
+          await state.datastore.compactDatafileAsync();
+        } catch (err) {
+          // the other collections still get flushed
+          log.error({ err, collection: name }, 'could not compact the datafile on close');
+          firstError ??= err;
+        }
+      }
+      if (firstError !== undefined) throw firstError;
+    },
+  };
+}
+
+async function translateErrors<R>(collection: string, run: () => Promise<R>): Promise<R> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error && 'errorType' in error && error.errorType === 'uniqueViolated') {
+      throw new DuplicateKeyError(collection, `duplicate key in ${collection}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Rewrites the parts of the port's filter language that NeDB lacks or reads differently: NeDB has
+ * no $eq, and in MongoDB `null` equality also matches a missing field while `$ne: null` does not.
+ */
+function toNedbFilter(filter: Filter): Filter {
+  const rewritten: Filter = {};
+  const clauses: Filter[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if ((key === '$and' || key === '$or') && Array.isArray(value)) {
+      rewritten[key] = value.map((clause: unknown) => (isPlainObject(clause) ? toNedbFilter(clause) : clause));
+      continue;
+    }
+    if (key.startsWith('$')) {
+      rewritten[key] = value;
+      continue;
+    }
+    if (!isPlainObject(value) || !Object.keys(value).some((k) => k.startsWith('$'))) {
+      if (value === null) clauses.push(nullOrMissing(key));
+      else rewritten[key] = value;
+      continue;
+    }
+    const { $eq: equal, $ne: notEqual, ...rest } = value;
+    if ('$eq' in value) clauses.push(equal === null ? nullOrMissing(key) : { [key]: equal });
+    if ('$ne' in value)
+      clauses.push(notEqual === null ? { [key]: { $exists: true, $ne: null } } : { [key]: { $ne: notEqual } });
+    if (Object.keys(rest).length > 0) rewritten[key] = rest;
+  }
+  if (clauses.length === 0) return rewritten;
+  const existingAnd: unknown[] = Array.isArray(rewritten.$and) ? rewritten.$and : [];
+  return { ...rewritten, $and: [...existingAnd, ...clauses] };
+}
+
+function nullOrMissing(key: string): Filter {
+  return { $or: [{ [key]: null }, { [key]: { $exists: false } }] };
+}

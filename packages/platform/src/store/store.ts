@@ -1,0 +1,93 @@
+/**
+ * The document store port: what Kickstand's services need from a document database, with two
+ * adapters (embedded on-disk default, MongoDB through mongoose) that pass one contract suite.
+ *
+ * Filters and updates use MongoDB's query language, limited to this subset so that both adapters
+ * agree:
+ *   filter: equality on a field or a dot path, $eq $ne $in $nin $gt $gte $lt $lte $exists $regex (RegExp), $and $or
+ *   update: $set $unset $inc $push (a value, or { $each: [...] }) $pull (a value or an equality filter) $setOnInsert
+ * A single-document write is atomic on both adapters; there are no multi-document transactions.
+ */
+
+export interface Document {
+  _id: string;
+}
+
+export type Filter = Record<string, unknown>;
+
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, true>;
+  $inc?: Record<string, number>;
+  $push?: Record<string, unknown>;
+  $pull?: Record<string, unknown>;
+  $setOnInsert?: Record<string, unknown>;
+}
+
+export type SortOrder = 1 | -1;
+
+export interface FindOptions {
+  sort?: Record<string, SortOrder>;
+  skip?: number;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  fields: Record<string, SortOrder>;
+  unique?: boolean;
+  /**
+   * Makes the index a TTL index on its single date field: a document expires this many seconds
+   * after the date it holds. Expired documents are never returned by reads and are deleted by a
+   * periodic sweep.
+   */
+  expireAfterSeconds?: number;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  /** Set when the update inserted a new document. */
+  upsertedId?: string;
+}
+
+/** Without `_id`, the store assigns a random UUID. */
+export type NewDocument<T extends Document> = Omit<T, '_id'> & { _id?: string };
+
+export interface Collection<T extends Document> {
+  /** Throws DuplicateKeyError when a unique index already holds the value. */
+  insertOne(doc: NewDocument<T>): Promise<T>;
+  findOne(filter: Filter): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter?: Filter): Promise<number>;
+  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Atomic: returns the document after the update (or before, if asked), or null when none matched. */
+  findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options?: { upsert?: boolean; returnDocument?: 'before' | 'after' },
+  ): Promise<T | null>;
+  /** Returns how many documents were deleted. */
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+  /** Idempotent: creating the same index again is a no-op. */
+  createIndex(spec: IndexSpec): Promise<void>;
+}
+
+export interface Store {
+  collection<T extends Document>(name: string): Collection<T>;
+  /** Throws when the store cannot be reached (used by /readyz). */
+  ping(): Promise<void>;
+  /** Flushes what is pending and closes. */
+  close(): Promise<void>;
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    message = `duplicate key in ${collection}`,
+  ) {
+    super(message);
+    this.name = 'DuplicateKeyError';
+  }
+}

@@ -1,0 +1,2 @@
+export { createFakeClock, type FakeClock } from './fake-clock';
+export { createTestPlatform, type TestPlatform } from './test-platform';

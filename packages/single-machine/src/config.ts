@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defaultPorts, optionalString, platformConfigSchema, portSchema } from '@kickstand/platform/config';
+
+export const singleMachineConfigSchema = platformConfigSchema.extend({
+  /** The gateway: the one URL a person opens. */
+  PORT: portSchema.default(defaultPorts.gateway),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+  AUTH_PORT: portSchema.default(defaultPorts.auth),
+  COMMANDS_PORT: portSchema.default(defaultPorts.commands),
+  KICK_LINK_PORT: portSchema.default(defaultPorts['kick-link']),
+  BOT_RUNNER_PORT: portSchema.default(defaultPorts['bot-runner']),
+  GAMES_PORT: portSchema.default(defaultPorts.games),
+  REALTIME_PORT: portSchema.default(defaultPorts.realtime),
+  KICK_SANDBOX_PORT: portSchema.default(defaultPorts['kick-sandbox']),
+  /** With Kick credentials the product talks to real Kick; without them the bundled sandbox starts. */
+  KICK_CLIENT_ID: optionalString(),
+});
+
+export type SingleMachineConfig = z.infer<typeof singleMachineConfigSchema>;

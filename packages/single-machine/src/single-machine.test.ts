@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@kickstand/platform/config';
+import { createSilentLogger } from '@kickstand/platform/log';
+import { singleMachineConfigSchema } from './config';
+import { startSingleMachine, type SingleMachine } from './single-machine';
+
+const anyFreePorts = {
+  PORT: '0',
+  AUTH_PORT: '0',
+  COMMANDS_PORT: '0',
+  KICK_LINK_PORT: '0',
+  BOT_RUNNER_PORT: '0',
+  GAMES_PORT: '0',
+  REALTIME_PORT: '0',
+  KICK_SANDBOX_PORT: '0',
+};
+
+describe('single-machine mode', () => {
+  let dataDir: string;
+  let webDir: string;
+  let kickstand: SingleMachine;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));
+    webDir = await mkdtemp(path.join(tmpdir(), 'kickstand-web-'));
+    await writeFile(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    const config = loadConfig(singleMachineConfigSchema, { ...anyFreePorts, DATA_DIR: dataDir, WEB_DIST_DIR: webDir });
+    kickstand = await startSingleMachine(config, createSilentLogger());
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(webDir, { recursive: true, force: true });
+  });
+
+  test('when everything has started, then /api/health lists the six services up', async () => {
+    const response = await fetch(`${kickstand.url}/api/health`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { status: string; services: { name: string; status: string }[] } };
+    expect(body.data.status).toBe('up');
+    expect(body.data.services.map(({ name, status }) => `${name}:${status}`)).toEqual([
+      'auth:up',
+      'commands:up',
+      'kick-link:up',
+      'bot-runner:up',
+      'games:up',
+      'realtime:up',
+    ]);
+  });
+
+  test('when the page is opened, then the web app is served', async () => {
+    const response = await fetch(`${kickstand.url}/`, { headers: { accept: 'text/html' } });
+    expect(await response.text()).toContain('<div id="root"></div>');
+  });
+
+  test('when no Kick credentials are set, then the Kick sandbox runs too', async () => {
+    const sandboxPort = kickstand.ports['kick-sandbox'];
+    expect(sandboxPort).toBeGreaterThan(0);
+    expect((await fetch(`http://127.0.0.1:${sandboxPort}/healthz`)).status).toBe(200);
+  });
+
+  test('when stopped, then nothing answers any more and every service wrote its store under DATA_DIR', async () => {
+    await kickstand.stop();
+    await expect(fetch(`${kickstand.url}/healthz`)).rejects.toThrow();
+    for (const service of ['gateway', 'auth', 'commands', 'kick-link', 'bot-runner', 'games', 'realtime']) {
+      expect(existsSync(path.join(dataDir, service))).toBe(true);
+    }
+  });
+});
+
+describe('single-machine mode with Kick credentials', () => {
+  test('when KICK_CLIENT_ID is set, then the sandbox does not start', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));
+    const config = loadConfig(singleMachineConfigSchema, {
+      ...anyFreePorts,
+      DATA_DIR: dataDir,
+      KICK_CLIENT_ID: 'real-client',
+    });
+    const kickstand = await startSingleMachine(config, createSilentLogger());
+    try {
+      expect(kickstand.ports['kick-sandbox']).toBeUndefined();
+    } finally {
+      await kickstand.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('when a port is taken, then start fails and what had started is stopped again', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));
+    const first = await startSingleMachine(
+      loadConfig(singleMachineConfigSchema, { ...anyFreePorts, DATA_DIR: path.join(dataDir, 'a') }),
+      createSilentLogger(),
+    );
+    try {
+      const clash = loadConfig(singleMachineConfigSchema, {
+        ...anyFreePorts,
+        DATA_DIR: path.join(dataDir, 'b'),
+        GAMES_PORT: String(first.ports.games),
+      });
+      await expect(startSingleMachine(clash, createSilentLogger())).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await first.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

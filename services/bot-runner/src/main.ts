@@ -1,0 +1,9 @@
+import { runServiceProcess } from '@kickstand/platform/lifecycle';
+import { botRunnerConfigSchema } from './config';
+import { createBotRunnerService } from './service';
+
+runServiceProcess({
+  service: 'bot-runner',
+  configSchema: botRunnerConfigSchema,
+  create: (deps) => createBotRunnerService(deps),
+});

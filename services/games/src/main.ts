@@ -1,0 +1,5 @@
+import { runServiceProcess } from '@kickstand/platform/lifecycle';
+import { gamesConfigSchema } from './config';
+import { createGamesService } from './service';
+
+runServiceProcess({ service: 'games', configSchema: gamesConfigSchema, create: (deps) => createGamesService(deps) });

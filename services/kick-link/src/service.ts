@@ -1,0 +1,12 @@
+import { createHttpApp } from '@kickstand/platform/http';
+import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+
+/** Kick OAuth link, encrypted Kick tokens, webhook ingress, webhook subscriptions, sending chat to Kick. The HTTP routes and bus handlers are not wired in yet. */
+export function createKickLinkService(deps: PlatformDeps): Service {
+  const app = createHttpApp({ service: deps.service, log: deps.log, routes: [], readiness: platformReadiness(deps) });
+  return {
+    app,
+    start: async () => undefined,
+    stop: async () => undefined,
+  };
+}

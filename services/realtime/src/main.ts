@@ -1,0 +1,9 @@
+import { runServiceProcess } from '@kickstand/platform/lifecycle';
+import { realtimeConfigSchema } from './config';
+import { createRealtimeService } from './service';
+
+runServiceProcess({
+  service: 'realtime',
+  configSchema: realtimeConfigSchema,
+  create: (deps) => createRealtimeService(deps),
+});

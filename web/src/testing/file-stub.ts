@@ -1,0 +1,2 @@
+// Stands in for CSS and image imports under jest.
+export default 'file-stub';

@@ -1,0 +1,2 @@
+// Runs after the jsdom environment is set up, before each web test file.
+import '@testing-library/jest-dom';

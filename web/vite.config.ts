@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// In development the gateway serves /api and /socket.io; Vite serves everything else.
+// In production the gateway serves web/dist itself, so no proxy is involved.
+const gatewayUrl = `http://localhost:${process.env.GATEWAY_PORT ?? 3000}`;
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  server: {
+    proxy: {
+      '/api': { target: gatewayUrl, changeOrigin: true },
+      '/socket.io': { target: gatewayUrl, changeOrigin: true, ws: true },
+    },
+  },
+});
