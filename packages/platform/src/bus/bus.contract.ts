@@ -73,9 +73,11 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
         nested: { list: [1, 'two', false], deeper: { ok: 'yes' } },
       });
       const received: Array<{ json: unknown; info: DeliveryInfo }> = [];
-      await track(bus.subscribe('test.greeting', run.group('a'), async (message, info) => {
-        if (run.isMine(info)) received.push({ json: toJson(StructSchema, message), info });
-      }));
+      await track(
+        bus.subscribe('test.greeting', run.group('a'), async (message, info) => {
+          if (run.isMine(info)) received.push({ json: toJson(StructSchema, message), info });
+        }),
+      );
       // Act
       await bus.publish('test.greeting', run.key('1'), sent);
       // Assert
@@ -91,9 +93,11 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const run = newRun();
       const byGroup = { a: [] as number[], b: [] as number[] };
       for (const group of ['a', 'b'] as const) {
-        await track(bus.subscribe('test.count', run.group(group), async (message, info) => {
-          if (run.isMine(info)) byGroup[group].push(message.value);
-        }));
+        await track(
+          bus.subscribe('test.count', run.group(group), async (message, info) => {
+            if (run.isMine(info)) byGroup[group].push(message.value);
+          }),
+        );
       }
       // Act
       for (let i = 0; i < 10; i++) await bus.publish('test.count', run.key(String(i % 4)), { value: i });
@@ -113,9 +117,11 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const run = newRun();
       const bySubscriber = { first: [] as number[], second: [] as number[] };
       for (const subscriber of ['first', 'second'] as const) {
-        await track(bus.subscribe('test.count', run.group('shared'), async (message, info) => {
-          if (run.isMine(info)) bySubscriber[subscriber].push(message.value);
-        }));
+        await track(
+          bus.subscribe('test.count', run.group('shared'), async (message, info) => {
+            if (run.isMine(info)) bySubscriber[subscriber].push(message.value);
+          }),
+        );
       }
       // Act: 40 messages over 24 keys, so both members own some of them
       for (let i = 0; i < 40; i++) await bus.publish('test.count', run.key(String(i % 24)), { value: i });
@@ -134,12 +140,16 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const group = run.group('both');
       const greetings: string[] = [];
       const counts: number[] = [];
-      await track(bus.subscribe('test.greeting', group, async (message, info) => {
-        if (run.isMine(info)) greetings.push(info.key);
-      }));
-      await track(bus.subscribe('test.count', group, async (message, info) => {
-        if (run.isMine(info)) counts.push(message.value);
-      }));
+      await track(
+        bus.subscribe('test.greeting', group, async (message, info) => {
+          if (run.isMine(info)) greetings.push(info.key);
+        }),
+      );
+      await track(
+        bus.subscribe('test.count', group, async (message, info) => {
+          if (run.isMine(info)) counts.push(message.value);
+        }),
+      );
       // Act
       for (let i = 0; i < 6; i++) {
         await bus.publish('test.greeting', run.key(`g${i}`), fromJson(StructSchema, { i }));
@@ -152,6 +162,32 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       });
     });
 
+    test('when every member of a group has left, then what is published meanwhile waits for its next member', async () => {
+      // Arrange: the group exists (it handled a message), then its only member leaves
+      const run = newRun();
+      const group = run.group('comeback');
+      const seen: number[] = [];
+      const first = await track(
+        bus.subscribe('test.count', group, async (message, info) => {
+          if (run.isMine(info)) seen.push(message.value);
+        }),
+      );
+      await bus.publish('test.count', run.key('0'), { value: 0 });
+      await eventually(() => expect(seen).toEqual([0]));
+      await first.stop();
+      // Act
+      for (let i = 1; i <= 6; i++) await bus.publish('test.count', run.key(String(i)), { value: i });
+      const later: number[] = [];
+      await track(
+        bus.subscribe('test.count', group, async (message, info) => {
+          if (run.isMine(info)) later.push(message.value);
+        }),
+      );
+      // Assert
+      await eventually(() => expect(sorted(later)).toEqual([1, 2, 3, 4, 5, 6]));
+      expect(seen).toEqual([0]);
+    });
+
     test('when 50 messages over 5 keys meet handlers with random delays, then each key is handled in publish order, one at a time', async () => {
       // Arrange
       const run = newRun();
@@ -159,15 +195,17 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const seen = new Map<string, number[]>(keys.map((key) => [key, []]));
       const inFlight = new Map<string, number>();
       let mostInFlightForOneKey = 0;
-      await track(bus.subscribe('test.count', run.group('ordered'), async (message, info) => {
-        if (!run.isMine(info)) return;
-        const now = (inFlight.get(info.key) ?? 0) + 1;
-        inFlight.set(info.key, now);
-        mostInFlightForOneKey = Math.max(mostInFlightForOneKey, now);
-        await delay(Math.floor(Math.random() * 5));
-        seen.get(info.key)?.push(message.value);
-        inFlight.set(info.key, now - 1);
-      }));
+      await track(
+        bus.subscribe('test.count', run.group('ordered'), async (message, info) => {
+          if (!run.isMine(info)) return;
+          const now = (inFlight.get(info.key) ?? 0) + 1;
+          inFlight.set(info.key, now);
+          mostInFlightForOneKey = Math.max(mostInFlightForOneKey, now);
+          await delay(Math.floor(Math.random() * 5));
+          seen.get(info.key)?.push(message.value);
+          inFlight.set(info.key, now - 1);
+        }),
+      );
       // Act
       const published = new Map<string, number[]>(keys.map((key) => [key, []]));
       for (let i = 0; i < 50; i++) {
@@ -186,12 +224,14 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const run = newRun();
       const attempts: number[] = [];
       const processed: number[] = [];
-      await track(bus.subscribe('test.count', run.group('flaky'), async (message, info) => {
-        if (!run.isMine(info)) return;
-        attempts.push(info.attempt);
-        if (info.attempt < 3) throw new Error(`flaky ${info.attempt}`);
-        processed.push(message.value);
-      }));
+      await track(
+        bus.subscribe('test.count', run.group('flaky'), async (message, info) => {
+          if (!run.isMine(info)) return;
+          attempts.push(info.attempt);
+          if (info.attempt < 3) throw new Error(`flaky ${info.attempt}`);
+          processed.push(message.value);
+        }),
+      );
       // Act
       await bus.publish('test.count', run.key('1'), { value: 7 });
       // Assert
@@ -208,14 +248,16 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const key = run.key('1');
       const attempts: number[] = [];
       const processed: number[] = [];
-      await track(bus.subscribe('test.count', group, async (message, info) => {
-        if (!run.isMine(info)) return;
-        if (message.value === 1) {
-          attempts.push(info.attempt);
-          throw new Error('poison 1');
-        }
-        processed.push(message.value);
-      }));
+      await track(
+        bus.subscribe('test.count', group, async (message, info) => {
+          if (!run.isMine(info)) return;
+          if (message.value === 1) {
+            attempts.push(info.attempt);
+            throw new Error('poison 1');
+          }
+          processed.push(message.value);
+        }),
+      );
       // Act: the same key, so the second message waits behind the first
       await bus.publish('test.count', key, { value: 1 });
       await bus.publish('test.count', key, { value: 2 });
@@ -223,9 +265,11 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       await eventually(() => expect(processed).toEqual([2]));
       expect(attempts).toEqual([1, 2, 3]);
       const deadLetters: DeadLetter[] = [];
-      await track(bus.subscribeDeadLetters(group, async (deadLetter) => {
-        deadLetters.push(deadLetter);
-      }));
+      await track(
+        bus.subscribeDeadLetters(group, async (deadLetter) => {
+          deadLetters.push(deadLetter);
+        }),
+      );
       await eventually(() => expect(deadLetters).toHaveLength(1));
       expect(deadLetters[0]).toEqual({
         group,
@@ -243,13 +287,17 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const group = run.group('undecodable');
       const key = run.key('1');
       const processed: number[] = [];
-      await track(bus.subscribe('test.count', group, async (message, info) => {
-        if (run.isMine(info)) processed.push(message.value);
-      }));
+      await track(
+        bus.subscribe('test.count', group, async (message, info) => {
+          if (run.isMine(info)) processed.push(message.value);
+        }),
+      );
       const deadLetters: DeadLetter[] = [];
-      await track(bus.subscribeDeadLetters(group, async (deadLetter) => {
-        deadLetters.push(deadLetter);
-      }));
+      await track(
+        bus.subscribeDeadLetters(group, async (deadLetter) => {
+          deadLetters.push(deadLetter);
+        }),
+      );
       // field 1, length-delimited, says 5 bytes follow but only 1 does
       const garbage = new Uint8Array([0x0a, 0x05, 0x61]);
       // Act
@@ -279,13 +327,15 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       const calls: number[] = [];
       let callsAfterStop = 0;
       let isStopped = false;
-      const subscription = await track(bus.subscribe('test.count', run.group('stopping'), async (message, info) => {
-        if (isStopped) callsAfterStop++;
-        if (!run.isMine(info)) return;
-        calls.push(message.value);
-        started.resolve();
-        await release.promise;
-      }));
+      const subscription = await track(
+        bus.subscribe('test.count', run.group('stopping'), async (message, info) => {
+          if (isStopped) callsAfterStop++;
+          if (!run.isMine(info)) return;
+          calls.push(message.value);
+          started.resolve();
+          await release.promise;
+        }),
+      );
       for (let i = 1; i <= 3; i++) await bus.publish('test.count', key, { value: i });
       await started.promise;
       // Act

@@ -50,23 +50,6 @@ describe('in-process bus', () => {
     await bus.stop();
   });
 
-  test('when every member of a group has left, then its messages wait for the next member, in order', async () => {
-    // Arrange
-    const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });
-    const first = await bus.subscribe('test.count', 'g', async () => undefined);
-    await first.stop();
-    // Act
-    for (let i = 1; i <= 3; i++) await bus.publish('test.count', 'k', { value: i });
-    const seen: number[] = [];
-    await bus.subscribe('test.count', 'g', async (message) => {
-      seen.push(message.value);
-    });
-    await settle();
-    // Assert
-    expect(seen).toEqual([1, 2, 3]);
-    await bus.stop();
-  });
-
   test('when a group subscribes for the first time, then messages published before are not replayed to it', async () => {
     // Arrange
     const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });

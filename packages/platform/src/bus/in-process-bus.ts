@@ -216,7 +216,10 @@ export function createInProcessBus<R extends TopicRegistry>(options: InProcessBu
           deadLetter(group, entry, errorMessage(error), attempt);
           return true;
         }
-        log.debug({ err: error, topic: group.topic, group: group.name, attempt }, 'in-process bus: handler failed, retrying');
+        log.debug(
+          { err: error, topic: group.topic, group: group.name, attempt },
+          'in-process bus: handler failed, retrying',
+        );
       } finally {
         member.inFlight--;
         if (member.inFlight === 0) for (const resolve of member.onIdle.splice(0)) resolve();
@@ -249,7 +252,14 @@ export function createInProcessBus<R extends TopicRegistry>(options: InProcessBu
       attempts,
     };
     log.warn(
-      { topic: group.topic, group: group.name, key: entry.key, attempts, error, deadLetterTopic: deadLetterTopic(group.name) },
+      {
+        topic: group.topic,
+        group: group.name,
+        key: entry.key,
+        attempts,
+        error,
+        deadLetterTopic: deadLetterTopic(group.name),
+      },
       'in-process bus: message dead-lettered',
     );
     const deadLetters = deadLetterLogOf(group.name);

@@ -12,7 +12,6 @@ import {
   type KafkaMessage,
   type LogEntry,
   type PartitionAssigner,
-  type Producer,
 } from 'kafkajs';
 import { createSilentLogger, type Logger } from '../log/logger';
 import {
@@ -38,6 +37,8 @@ import {
  *   handler succeeded or the message went to `<group>.dlq`, and kafkajs commits the resolved
  *   offsets after each batch. A stop or a rebalance in the middle of a message therefore leaves
  *   it uncommitted, and the next owner of the partition gets it again (at least once).
+ * - A brand-new group starts at the end of the topic as of the subscribe call (unless
+ *   `fromBeginning`); `subscribe` resolves once the consumer has joined and been assigned.
  * - Retries happen in place: the partition waits through the backoff (heartbeating), the way the
  *   in-process bus does it.
  * - Partitions of one group are spread by a subscription-aware assigner (see
@@ -55,8 +56,10 @@ export interface KafkaConsumerTuning {
   /** kafkajs default 60000: how long the broker waits for members to rejoin during a rebalance. */
   rebalanceTimeout?: number;
   /**
-   * kafkajs default 5000: the longest a fetch waits for data. A member only notices a rebalance
-   * between fetches, so a short wait makes joins and leaves faster (at the cost of more polling).
+   * The longest a fetch waits for data: 1000 here (kafkajs's own default is 5000). A member only
+   * notices a rebalance, and a stop only completes, between fetches, so this bounds how long a
+   * join, a leave or a shutdown waits; an idle consumer polls once per this period. Messages are
+   * not delayed by it: a fetch returns as soon as data arrives.
    */
   maxWaitTimeInMs?: number;
 }
@@ -72,9 +75,10 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
   retry?: RetryPolicy;
   log?: Logger;
   /**
-   * Where a group with no committed offset starts. false (the default): at the end of the topic
-   * as of the subscribe call, like the in-process bus. true: at the beginning (tests with fresh,
-   * prefixed topics).
+   * Where a group that has never committed an offset on a topic starts. false (the default): at
+   * the end of the topic as of the subscribe call, like the in-process bus. true: at the beginning
+   * (tests with fresh, prefixed topics). Either way, a group that exists resumes where it stopped,
+   * and its partitions without a committed offset are read from their beginning.
    */
   fromBeginning?: boolean;
   consumer?: KafkaConsumerTuning;
@@ -180,34 +184,30 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       groupId,
       partitionAssigners: [assigner],
       allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 1000,
       ...options.consumer,
     });
   }
 
   /**
-   * A brand-new group (no committed offset) starts where the topic ends at this moment, so that
-   * everything published after subscribe() resolved is delivered. Without this, kafkajs would
-   * resolve "latest" only at the first fetch, after the join, and miss what came in between.
+   * For a group that has never committed an offset on this topic: where each partition ends right
+   * now. Its consumer skips (and commits past) everything before, so a new group starts at
+   * subscribe time: what is published after subscribe() resolved is delivered, what came before is
+   * not, as on the in-process bus. (Starting kafkajs at "latest" instead would resolve the end
+   * only at the first fetch, after the join, and miss what came in between; kafkajs's seek and
+   * admin.setOffsets, the other ways to pin a start, crash on a rebalance during the first fetch
+   * and never commit, respectively.)
    */
-  async function startNewGroupAtEnd(groupId: string, topic: string): Promise<void> {
+  async function endOffsetsIfNewGroup(groupId: string, topic: string): Promise<Map<number, bigint> | undefined> {
     const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
     const isNewGroup = (offsets?.partitions ?? []).every((partition) => Number(partition.offset) < 0);
-    if (!isNewGroup) return;
-    try {
-      await admin.resetOffsets({ groupId, topic, earliest: false });
-    } catch (error) {
-      // Another member joined first and owns the start: nothing to do.
-      log.debug({ err: error, groupId, topic }, 'kafka bus: group start not pinned');
-    }
+    if (!isNewGroup) return undefined;
+    const ends = await admin.fetchTopicOffsets(topic);
+    return new Map(ends.map(({ partition, high }) => [partition, BigInt(high)]));
   }
 
   /** Connects, subscribes and runs a consumer; resolves once it has joined and been assigned. */
-  async function startConsumer(
-    consumer: Consumer,
-    topic: string,
-    run: Parameters<Consumer['run']>[0],
-    startAtBeginning: boolean,
-  ): Promise<void> {
+  async function startConsumer(consumer: Consumer, topic: string, run: Parameters<Consumer['run']>[0]): Promise<void> {
     let removeListeners: Array<() => void> = [];
     const joined = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
@@ -228,7 +228,10 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     });
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics: [topic], fromBeginning: startAtBeginning });
+      // Partitions without a committed offset start at their beginning: in a group that exists,
+      // nothing published while all its members were away is lost (as on the in-process bus);
+      // a brand-new group skips what predates it (see endOffsetsIfNewGroup).
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
       await consumer.run(run);
       await joined;
     } catch (error) {
@@ -237,6 +240,13 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     } finally {
       for (const remove of removeListeners) remove();
     }
+  }
+
+  /** The bus was stopped while this subscription was joining: it must not outlive the bus. */
+  async function stopIfBusStopped(subscription: Subscription): Promise<void> {
+    if (!isStopped) return;
+    await subscription.stop();
+    throw new Error('The bus is stopped');
   }
 
   function errorMessage(error: unknown): string {
@@ -265,7 +275,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       await Promise.all([ensureTopic(topic), ensureTopic(deadLetterTopic(group))]);
       const brokerTopic = onBroker(topic);
       const groupId = onBroker(group);
-      if (!fromBeginning) await startNewGroupAtEnd(groupId, brokerTopic);
+      const skipBefore = fromBeginning ? undefined : await endOffsetsIfNewGroup(groupId, brokerTopic);
 
       const consumer = consumerFor(groupId);
       const worker = createWorker({
@@ -276,20 +286,16 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         retry,
         log,
         errorMessage,
+        skipBefore,
         deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
       });
-      await startConsumer(
-        consumer,
-        brokerTopic,
-        {
-          autoCommit: true,
-          eachBatchAutoResolve: false,
-          // Different partitions (keys) are handled in parallel; one partition stays sequential.
-          partitionsConsumedConcurrently: Math.max(1, partitionsOf(topic)),
-          eachBatch: worker.eachBatch,
-        },
-        fromBeginning,
-      );
+      await startConsumer(consumer, brokerTopic, {
+        autoCommit: true,
+        eachBatchAutoResolve: false,
+        // Different partitions (keys) are handled in parallel; one partition stays sequential.
+        partitionsConsumedConcurrently: Math.max(1, partitionsOf(topic)),
+        eachBatch: worker.eachBatch,
+      });
 
       let stopping: Promise<void> | undefined;
       const subscription: Subscription = {
@@ -304,6 +310,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         },
       };
       subscriptions.add(subscription);
+      await stopIfBusStopped(subscription);
       return subscription;
     },
 
@@ -315,22 +322,17 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       // and leaves no group state behind.
       const consumer = consumerFor(onBroker(`${name}.reader.${randomUUID()}`));
       let isActive = true;
-      await startConsumer(
-        consumer,
-        onBroker(name),
-        {
-          autoCommit: false,
-          eachMessage: async ({ message }) => {
-            if (!isActive) return;
-            try {
-              await handler(readDeadLetter(group, message));
-            } catch (error) {
-              log.error({ err: error, group }, 'kafka bus: dead-letter handler failed');
-            }
-          },
+      await startConsumer(consumer, onBroker(name), {
+        autoCommit: false,
+        eachMessage: async ({ message }) => {
+          if (!isActive) return;
+          try {
+            await handler(readDeadLetter(group, message));
+          } catch (error) {
+            log.error({ err: error, group }, 'kafka bus: dead-letter handler failed');
+          }
         },
-        true,
-      );
+      });
       let stopping: Promise<void> | undefined;
       const subscription: Subscription = {
         stop() {
@@ -343,6 +345,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         },
       };
       subscriptions.add(subscription);
+      await stopIfBusStopped(subscription);
       return subscription;
     },
 
@@ -352,7 +355,10 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         await Promise.race([
           admin.describeCluster(),
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`Kafka did not answer within ${pingTimeoutMs} ms`)), pingTimeoutMs);
+            timer = setTimeout(
+              () => reject(new Error(`Kafka did not answer within ${pingTimeoutMs} ms`)),
+              pingTimeoutMs,
+            );
           }),
         ]);
       } finally {
@@ -378,6 +384,8 @@ interface WorkerOptions<S extends DescMessage> {
   retry: RetryPolicy;
   log: Logger;
   errorMessage: (error: unknown) => string;
+  /** Partition → first offset to handle; earlier ones are skipped (a new group's start). */
+  skipBefore: Map<number, bigint> | undefined;
   deadLetter: (key: string, value: Uint8Array, headers: IHeaders) => Promise<void>;
 }
 
@@ -401,8 +409,18 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
     });
   }
 
-  async function deadLetter(message: KafkaMessage, partition: number, key: string, value: Uint8Array, error: string, attempts: number) {
-    log.warn({ topic, group, key, attempts, error, deadLetterTopic: deadLetterTopic(group) }, 'kafka bus: message dead-lettered');
+  async function deadLetter(
+    message: KafkaMessage,
+    partition: number,
+    key: string,
+    value: Uint8Array,
+    error: string,
+    attempts: number,
+  ) {
+    log.warn(
+      { topic, group, key, attempts, error, deadLetterTopic: deadLetterTopic(group) },
+      'kafka bus: message dead-lettered',
+    );
     await options.deadLetter(key, value, {
       [deadLetterHeaders.originalTopic]: topic,
       [deadLetterHeaders.originalKey]: key,
@@ -442,6 +460,7 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
         if (inFlight === 0) for (const resolve of onIdle.splice(0)) resolve();
       }
       await sleep(backoffMs(retry, attempt));
+      if (isStopping) return false;
       // Keeps the session alive through long retries; throws when the group is rebalancing,
       // which ends this batch with the message unresolved (the next owner gets it again).
       await heartbeat();
@@ -450,8 +469,13 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
 
   return {
     async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+      const start = options.skipBefore?.get(batch.partition);
       for (const message of batch.messages) {
         if (isStopping || !isRunning() || isStale()) return;
+        if (start !== undefined && BigInt(message.offset) < start) {
+          resolveOffset(message.offset); // published before the group existed
+          continue;
+        }
         if (!(await handle(message, batch.partition, heartbeat))) return;
         resolveOffset(message.offset);
         await heartbeat();
@@ -538,7 +562,10 @@ function pinoLogCreator(log: Logger): () => (entry: LogEntry) => void {
   return () =>
     ({ namespace, level, log: { message, timestamp: _timestamp, ...extra } }) => {
       const fields = { namespace, ...extra };
-      if (level === logLevel.ERROR) kafkaLog.error(fields, message);
+      // A rebalance is routine (a member joined or left), yet kafkajs's connection logs the
+      // broker's "rebalancing" answer to a heartbeat as an error; the Runner's warning says enough.
+      if (namespace === 'Connection' && String(extra.error).includes('rebalancing')) kafkaLog.debug(fields, message);
+      else if (level === logLevel.ERROR) kafkaLog.error(fields, message);
       else if (level === logLevel.WARN) kafkaLog.warn(fields, message);
       else if (level === logLevel.INFO) kafkaLog.info(fields, message);
       else kafkaLog.debug(fields, message);

@@ -35,13 +35,11 @@ export function healthRoutes(service: string, checks: readonly ReadinessCheck[])
     if (down.length === 0) {
       res.json({ success: true, data: { service, status: 'ready', checks: results } });
     } else {
-      res
-        .status(503)
-        .json({
-          success: false,
-          error: `Not ready: ${down.join(', ')} unreachable`,
-          data: { service, status: 'not-ready', checks: results },
-        });
+      res.status(503).json({
+        success: false,
+        error: `Not ready: ${down.join(', ')} unreachable`,
+        data: { service, status: 'not-ready', checks: results },
+      });
     }
   });
   return router;
