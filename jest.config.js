@@ -38,6 +38,7 @@ function nodeProject(dir) {
 
 module.exports = {
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/scripts/jest-file-counts-reporter.js'],
   projects: [
     nodeProject('proto'),
     nodeProject('packages/platform'),
