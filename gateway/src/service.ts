@@ -35,6 +35,7 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
+    http: deps.http,
     parseJson: false,
     routes: [healthRoute(options.upstreams), apiRoutes],
     fallback: [spaRoutes(options.webDistDir)],

@@ -6,6 +6,7 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import * as contracts from './index';
 import {
+  AuditRecordedSchema,
   BotConnectionStatus,
   BotControlAction,
   BotControlSchema,
@@ -139,6 +140,18 @@ const fixtures: Fixture[] = [
     status: BotConnectionStatus.ERROR,
     commandCount: 3,
     error: 'Kick refused the chat subscription',
+    botEnabled: true,
+  }),
+  fixture(AuditRecordedSchema, {
+    eventId: 'evt-audit-1',
+    occurredAt: at('2026-03-02T18:30:00Z'),
+    actorUserId: 'admin-1',
+    actorUsername: 'admin',
+    action: 'webhook.subscribed',
+    targetType: 'user',
+    targetId: 'user-1',
+    targetUsername: 'some_streamer',
+    details: { event: 'chat.message.sent', subscriptionId: '01JK7Z8Q4W2M6B3T5N9R1C0XYZ' },
   }),
   fixture(BotControlSchema, {
     eventId: 'evt-7',
@@ -152,11 +165,10 @@ const fixtures: Fixture[] = [
     eventId: 'evt-8',
     occurredAt: at('2026-03-01T10:00:00Z'),
     userId: 'user-1',
-    kind: UserChangeKind.BOT_ENABLED,
+    kind: UserChangeKind.DEACTIVATED,
     username: 'some_streamer',
     role: UserRole.SUPER_ADMIN,
     isActive: true,
-    botEnabled: true,
   }),
   fixture(KickAccountSchema, {
     eventId: 'evt-9',
@@ -273,7 +285,7 @@ describe('event contracts', () => {
       .filter((schema) => schema.fields.some((field) => field.name === 'event_id'))
       .map((schema) => schema.name)
       .sort();
-    expect(eventMessages).toHaveLength(11);
+    expect(eventMessages).toHaveLength(12);
     expect([...new Set(fixtures.map((f) => f.schema.name))].sort()).toEqual(eventMessages);
   });
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { defaultPorts, optionalString, platformConfigSchema, portSchema } from '@kickstand/platform/config';
+import {
+  defaultPorts,
+  jwtPrivateKeySchema,
+  optionalString,
+  platformConfigSchema,
+  portSchema,
+} from '@kickstand/platform/config';
 
 export const singleMachineConfigSchema = platformConfigSchema.extend({
   /** The gateway: the one URL a person opens. */
@@ -15,6 +21,8 @@ export const singleMachineConfigSchema = platformConfigSchema.extend({
   KICK_SANDBOX_PORT: portSchema.default(defaultPorts['kick-sandbox']),
   /** With Kick credentials the product talks to real Kick; without them the bundled sandbox starts. */
   KICK_CLIENT_ID: optionalString(),
+  /** With JWT_PUBLIC_KEY: auth's signing key; without both, a key pair is made once under DATA_DIR/keys. */
+  JWT_PRIVATE_KEY: jwtPrivateKeySchema,
 });
 
 export type SingleMachineConfig = z.infer<typeof singleMachineConfigSchema>;

@@ -15,8 +15,10 @@ import {
   type RunningService,
   type Service,
 } from '@kickstand/platform/lifecycle';
+import { loadOrCreateJwtKeyPair, type JwtKeyPair } from '@kickstand/platform/auth';
 import type { Logger } from '@kickstand/platform/log';
 import { createRealtimeService } from '@kickstand/realtime';
+import path from 'node:path';
 import type { SingleMachineConfig } from './config';
 
 const serviceFactories: Record<ServiceName, (deps: PlatformDeps) => Service> = {
@@ -51,6 +53,7 @@ export interface SingleMachine {
  * still listens on its own port, so the gateway proxies exactly as it does in distributed mode.
  */
 export async function startSingleMachine(config: SingleMachineConfig, log: Logger): Promise<SingleMachine> {
+  const keys = await jwtKeys(config);
   const bus = await createBusFromConfig(config, 'kickstand', log);
   const platforms: ConnectedPlatform[] = [];
   const running: RunningService[] = [];
@@ -73,7 +76,12 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       ports['kick-sandbox'] = sandbox.port;
     }
     for (const service of serviceNames) {
-      const platform = await connectPlatform(config, { service, log: log.child({ service }), bus });
+      const platform = await connectPlatform(config, {
+        service,
+        log: log.child({ service }),
+        bus,
+        jwtPublicKey: keys.publicKeyPem,
+      });
       platforms.push(platform);
       const started = await startHttpService(serviceFactories[service](platform), {
         port: portOf(config, service),
@@ -89,6 +97,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       service: 'gateway',
       log: log.child({ service: 'gateway' }),
       bus,
+      jwtPublicKey: keys.publicKeyPem,
     });
     platforms.push(gatewayPlatform);
     const gateway = await startHttpService(
@@ -107,4 +116,12 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
 
   const shownHost = config.HOST === '127.0.0.1' || config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
   return { url: `http://${shownHost}:${ports.gateway}`, ports, stop: stopAll };
+}
+
+/** The sign-in token keys: from JWT_PRIVATE_KEY/JWT_PUBLIC_KEY when set, else made once under DATA_DIR/keys. */
+async function jwtKeys(config: SingleMachineConfig): Promise<JwtKeyPair> {
+  if (config.JWT_PRIVATE_KEY && config.JWT_PUBLIC_KEY) {
+    return { privateKeyPem: config.JWT_PRIVATE_KEY, publicKeyPem: config.JWT_PUBLIC_KEY };
+  }
+  return loadOrCreateJwtKeyPair(path.resolve(config.DATA_DIR, 'keys'));
 }

@@ -3,7 +3,13 @@ import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/p
 
 /** Raid boss, guess my balance and Dota 2 lookups. The HTTP routes and bus handlers are not wired in yet. */
 export function createGamesService(deps: PlatformDeps): Service {
-  const app = createHttpApp({ service: deps.service, log: deps.log, routes: [], readiness: platformReadiness(deps) });
+  const app = createHttpApp({
+    service: deps.service,
+    log: deps.log,
+    http: deps.http,
+    routes: [],
+    readiness: platformReadiness(deps),
+  });
   return {
     app,
     start: async () => undefined,

@@ -16,6 +16,7 @@ const designTopics = [
   'kick.account',
   'kick.event',
   'game.event',
+  'audit.recorded',
 ];
 
 describe('kickstandTopics', () => {

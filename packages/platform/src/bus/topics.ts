@@ -1,5 +1,6 @@
 import type { MessageShape } from '@bufbuild/protobuf';
 import {
+  AuditRecordedSchema,
   BotControlSchema,
   BotStatusSchema,
   ChatReceivedSchema,
@@ -37,6 +38,7 @@ import type { Bus, TopicRegistry } from './bus';
  * | kick.account     | kick-link         | auth                          | user_id             |
  * | kick.event       | kick-link         | — (none yet)                  | broadcaster_user_id |
  * | game.event       | games             | — (none yet)                  | broadcaster_user_id |
+ * | audit.recorded   | auth, bot-runner, kick-link | auth                | target_id (user)    |
  *
  * Consumer groups are the service name, except realtime's `realtime.<instance-id>` (every
  * instance reads every event); dead letters go to `<group>.dlq`.
@@ -53,6 +55,7 @@ export const kickstandTopics = {
   'kick.account': KickAccountSchema,
   'kick.event': KickEventSchema,
   'game.event': GameEventSchema,
+  'audit.recorded': AuditRecordedSchema,
 } as const satisfies TopicRegistry;
 
 export type KickstandTopics = typeof kickstandTopics;

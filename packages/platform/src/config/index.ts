@@ -2,6 +2,7 @@ export {
   ConfigError,
   booleanFlagSchema,
   brokerListSchema,
+  jwtPrivateKeySchema,
   loadConfig,
   loadConfigOrExit,
   optionalString,

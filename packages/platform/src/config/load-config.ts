@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodePem, isPrivateKeyPem, isPublicKeyPem } from '../auth/keys';
 
 export class ConfigError extends Error {
   constructor(readonly lines: string[]) {
@@ -52,6 +53,12 @@ export const booleanFlagSchema = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** auth's private signing key (PEM, or base64 of it). */
+export const jwtPrivateKeySchema = z.preprocess(
+  (value) => (value === '' || value === undefined ? undefined : decodePem(String(value))),
+  z.string().refine(isPrivateKeyPem, 'must be an RSA private key in PEM (or base64 of the PEM)').optional(),
+);
+
 /**
  * What every Kickstand process reads. Each service's config.ts extends it with its own variables.
  * KAFKA_BROKERS and MONGO_URL choose the real engines; without them the embedded defaults run.
@@ -77,10 +84,17 @@ export const platformConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('kickstand-'),
   DATA_DIR: z.string().min(1).default('data'),
+  /** auth's public key (PEM, or base64 of it): every service verifies sign-in tokens with it. */
+  JWT_PUBLIC_KEY: z.preprocess(
+    (value) => (value === '' || value === undefined ? undefined : decodePem(String(value))),
+    z.string().refine(isPublicKeyPem, 'must be an RSA public key in PEM (or base64 of the PEM)').optional(),
+  ),
   HTTP_BODY_LIMIT: z
     .string()
     .regex(/^\d+(b|kb|mb)$/, 'a size such as 100kb or 1mb')
     .default('100kb'),
+  /** Which proxies in front may set X-Forwarded-For: "loopback" (single machine), a hop count, or CIDRs. */
+  TRUST_PROXY: z.string().min(1).default('loopback'),
 });
 
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;

@@ -48,7 +48,13 @@ async function start(readiness: ReadinessCheck[] = []): Promise<Started> {
     },
   });
   const log = pino({ level: 'info' }, sink);
-  const app = createHttpApp({ service: 'test', log, routes: [testRoutes()], readiness, bodyLimit: '1kb' });
+  const app = createHttpApp({
+    service: 'test',
+    log,
+    routes: [testRoutes()],
+    readiness,
+    http: { bodyLimit: '1kb', trustProxy: 'loopback' },
+  });
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -13,13 +13,22 @@ declare module 'http' {
   }
 }
 
+/** HTTP settings from the platform configuration (HTTP_BODY_LIMIT, TRUST_PROXY). */
+export interface HttpSettings {
+  /** e.g. '100kb'. */
+  bodyLimit: string;
+  /** Express's `trust proxy`: which hops may set X-Forwarded-For (per-IP rate limits read it). */
+  trustProxy: string;
+}
+
+export const defaultHttpSettings: HttpSettings = { bodyLimit: '100kb', trustProxy: 'loopback' };
+
 export interface HttpAppOptions {
   service: string;
   log: Logger;
   routes: readonly Router[];
   readiness: readonly ReadinessCheck[];
-  /** e.g. '100kb'. */
-  bodyLimit?: string;
+  http?: HttpSettings;
   /** The gateway streams bodies to upstreams untouched, so it turns JSON parsing off. */
   parseJson?: boolean;
   /** Mounted after the routes and before the JSON 404 (the gateway's SPA fallback). */
@@ -28,9 +37,10 @@ export interface HttpAppOptions {
 
 /** helmet → request id + request log → JSON body (size-limited) → health → routes → 404 → error handler. */
 export function createHttpApp(options: HttpAppOptions): Express {
+  const http = options.http ?? defaultHttpSettings;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', trustProxyValue(http.trustProxy));
   app.use(helmet());
   app.use(
     pinoHttp({
@@ -49,7 +59,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (options.parseJson !== false) {
     app.use(
       express.json({
-        limit: options.bodyLimit ?? '100kb',
+        limit: http.bodyLimit,
         verify: (req, _res, buffer) => {
           req.rawBody = buffer;
         },
@@ -62,4 +72,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(notFoundHandler);
   app.use(createErrorHandler(options.log));
   return app;
+}
+
+/** "true"/"false", a hop count, or Express's named/CIDR list ("loopback", "10.0.0.0/8, uniquelocal"). */
+function trustProxyValue(setting: string): boolean | number | string {
+  if (setting === 'true') return true;
+  if (setting === 'false') return false;
+  if (/^\d+$/.test(setting)) return Number(setting);
+  return setting;
 }

@@ -1,4 +1,4 @@
-export { createHttpApp, type HttpAppOptions } from './create-http-app';
+export { createHttpApp, defaultHttpSettings, type HttpAppOptions, type HttpSettings } from './create-http-app';
 export { createErrorHandler, notFoundHandler, type ErrorBody } from './error-handler';
 export { healthRoutes, type ReadinessCheck } from './health';
 export { parseBody, parseParams, parseQuery } from './parse';

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { createInProcessBus, createKafkaBus, kickstandTopics, type KickstandBus } from '../bus';
+import { createTokenVerifier, type TokenVerifier } from '../auth';
 import { systemClock, type Clock } from '../clock';
-import type { PlatformConfig } from '../config';
+import { ConfigError, type PlatformConfig } from '../config';
+import type { HttpSettings } from '../http';
 import type { Logger } from '../log';
 import { createEmbeddedStore, createMongoStore, type Store } from '../store';
 
@@ -12,6 +14,10 @@ export interface PlatformDeps {
   bus: KickstandBus;
   store: Store;
   clock: Clock;
+  /** Checks sign-in tokens with auth's public key. */
+  tokens: TokenVerifier;
+  /** For createHttpApp: body size limit and trusted proxies. */
+  http: HttpSettings;
 }
 
 export interface ConnectedPlatform extends PlatformDeps {
@@ -25,6 +31,8 @@ export interface ConnectOptions {
   /** Single-machine mode shares one in-process bus between every service. */
   bus?: KickstandBus;
   clock?: Clock;
+  /** Single-machine mode hands over the key it made; otherwise JWT_PUBLIC_KEY is required. */
+  jwtPublicKey?: string;
 }
 
 /** Kafka when KAFKA_BROKERS is set, else the in-process bus. */
@@ -53,6 +61,10 @@ export async function createBusFromConfig(
 export async function connectPlatform(config: PlatformConfig, options: ConnectOptions): Promise<ConnectedPlatform> {
   const { service, log } = options;
   const clock = options.clock ?? systemClock;
+  const jwtPublicKey = options.jwtPublicKey ?? config.JWT_PUBLIC_KEY;
+  if (!jwtPublicKey) {
+    throw new ConfigError(["JWT_PUBLIC_KEY: required: auth's public key, to verify sign-in tokens (missing)"]);
+  }
   const ownsBus = options.bus === undefined;
   const bus = options.bus ?? (await createBusFromConfig(config, service, log));
   const store = config.MONGO_URL
@@ -68,6 +80,8 @@ export async function connectPlatform(config: PlatformConfig, options: ConnectOp
     bus,
     store,
     clock,
+    tokens: createTokenVerifier(jwtPublicKey, clock),
+    http: { bodyLimit: config.HTTP_BODY_LIMIT, trustProxy: config.TRUST_PROXY },
     close: async () => {
       if (ownsBus) await bus.stop();
       await store.close();

@@ -1,3 +1,3 @@
 export { createFakeClock, type FakeClock } from './fake-clock';
-export { createTestPlatform, type TestPlatform } from './test-platform';
+export { createTestPlatform, testKeyPair, type TestPlatform } from './test-platform';
 export { recordPublished, type PublishedMessage, type RecordedBus } from './recorded-bus';

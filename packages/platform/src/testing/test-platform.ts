@@ -1,13 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createTokenSigner, createTokenVerifier, generateJwtKeyPair, type Identity } from '../auth';
 import { createInProcessBus, kickstandTopics } from '../bus';
 import { systemClock, type Clock } from '../clock';
 import type { PlatformDeps } from '../lifecycle';
+import { defaultHttpSettings } from '../http';
 import { createSilentLogger } from '../log';
 import { createEmbeddedStore } from '../store';
 
 export interface TestPlatform extends PlatformDeps {
+  /** A token for this identity, signed with the key that `tokens` trusts. */
+  signToken(identity: Identity): string;
+  /** The test key pair's public key, for a second service in the same test. */
+  jwtPublicKey: string;
   /** Stops the bus, closes the store and deletes its files. */
   close(): Promise<void>;
 }
@@ -26,16 +32,29 @@ export async function createTestPlatform(service: string, options: { clock?: Clo
     retry: { maxAttempts: 3, initialBackoffMs: 5, maxBackoffMs: 20 },
   });
   const store = await createEmbeddedStore({ dir, clock, log });
+  const keys = testKeyPair();
+  const signer = createTokenSigner(keys.privateKeyPem, { expiresInSeconds: 3600, clock });
   return {
     service,
     log,
     bus,
     store,
     clock,
+    tokens: createTokenVerifier(keys.publicKeyPem, clock),
+    http: defaultHttpSettings,
+    signToken: (identity) => signer.sign(identity),
+    jwtPublicKey: keys.publicKeyPem,
     close: async () => {
       await bus.stop();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+// RSA key generation takes tens of milliseconds: one pair serves every test platform of a run.
+let sharedKeyPair: ReturnType<typeof generateJwtKeyPair> | undefined;
+export function testKeyPair(): ReturnType<typeof generateJwtKeyPair> {
+  sharedKeyPair ??= generateJwtKeyPair();
+  return sharedKeyPair;
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/user_changed.proto.
  */
 export const file_kickstand_events_v1_user_changed: GenFile = /*@__PURE__*/
-  fileDesc("CiZraWNrc3RhbmQvZXZlbnRzL3YxL3VzZXJfY2hhbmdlZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSL7AQoLVXNlckNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSMQoEa2luZBgEIAEoDjIjLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlckNoYW5nZUtpbmQSEAoIdXNlcm5hbWUYBSABKAkSKwoEcm9sZRgGIAEoDjIdLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlclJvbGUSEQoJaXNfYWN0aXZlGAcgASgIEhMKC2JvdF9lbmFibGVkGAggASgIKvUBCg5Vc2VyQ2hhbmdlS2luZBIgChxVU0VSX0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYVVNFUl9DSEFOR0VfS0lORF9DUkVBVEVEEAESHgoaVVNFUl9DSEFOR0VfS0lORF9BQ1RJVkFURUQQAhIgChxVU0VSX0NIQU5HRV9LSU5EX0RFQUNUSVZBVEVEEAMSIAocVVNFUl9DSEFOR0VfS0lORF9CT1RfRU5BQkxFRBAEEiEKHVVTRVJfQ0hBTkdFX0tJTkRfQk9UX0RJU0FCTEVEEAUSHAoYVVNFUl9DSEFOR0VfS0lORF9ERUxFVEVEEAYqVAoIVXNlclJvbGUSGQoVVVNFUl9ST0xFX1VOU1BFQ0lGSUVEEAASEgoOVVNFUl9ST0xFX1VTRVIQARIZChVVU0VSX1JPTEVfU1VQRVJfQURNSU4QAmIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiZraWNrc3RhbmQvZXZlbnRzL3YxL3VzZXJfY2hhbmdlZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSLmAQoLVXNlckNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSMQoEa2luZBgEIAEoDjIjLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlckNoYW5nZUtpbmQSEAoIdXNlcm5hbWUYBSABKAkSKwoEcm9sZRgGIAEoDjIdLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlclJvbGUSEQoJaXNfYWN0aXZlGAcgASgIKrABCg5Vc2VyQ2hhbmdlS2luZBIgChxVU0VSX0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYVVNFUl9DSEFOR0VfS0lORF9DUkVBVEVEEAESHgoaVVNFUl9DSEFOR0VfS0lORF9BQ1RJVkFURUQQAhIgChxVU0VSX0NIQU5HRV9LSU5EX0RFQUNUSVZBVEVEEAMSHAoYVVNFUl9DSEFOR0VfS0lORF9ERUxFVEVEEAQqVAoIVXNlclJvbGUSGQoVVVNFUl9ST0xFX1VOU1BFQ0lGSUVEEAASEgoOVVNFUl9ST0xFX1VTRVIQARIZChVVU0VSX1JPTEVfU1VQRVJfQURNSU4QAmIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * Topic user.changed — a Kickstand user was created, (de)activated, had the bot enabled or
@@ -61,13 +61,6 @@ export type UserChanged = Message<"kickstand.events.v1.UserChanged"> & {
    * @generated from field: bool is_active = 7;
    */
   isActive: boolean;
-
-  /**
-   * The administrator's per-user bot switch (the spec's botEnabled).
-   *
-   * @generated from field: bool bot_enabled = 8;
-   */
-  botEnabled: boolean;
 };
 
 /**
@@ -102,19 +95,9 @@ export enum UserChangeKind {
   DEACTIVATED = 3,
 
   /**
-   * @generated from enum value: USER_CHANGE_KIND_BOT_ENABLED = 4;
+   * @generated from enum value: USER_CHANGE_KIND_DELETED = 4;
    */
-  BOT_ENABLED = 4,
-
-  /**
-   * @generated from enum value: USER_CHANGE_KIND_BOT_DISABLED = 5;
-   */
-  BOT_DISABLED = 5,
-
-  /**
-   * @generated from enum value: USER_CHANGE_KIND_DELETED = 6;
-   */
-  DELETED = 6,
+  DELETED = 4,
 }
 
 /**

@@ -1,0 +1,19 @@
+export { adminRequiredMessage, currentUser, requireAdmin, requireUser } from './current-user';
+export {
+  decodePem,
+  generateJwtKeyPair,
+  isPrivateKeyPem,
+  isPublicKeyPem,
+  loadOrCreateJwtKeyPair,
+  type JwtKeyPair,
+} from './keys';
+export {
+  bearerToken,
+  createTokenSigner,
+  createTokenVerifier,
+  roles,
+  type Identity,
+  type Role,
+  type TokenSigner,
+  type TokenVerifier,
+} from './tokens';

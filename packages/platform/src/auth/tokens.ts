@@ -1,0 +1,78 @@
+import jwt from 'jsonwebtoken';
+import { z } from 'zod';
+import type { Clock } from '../clock';
+import { unauthorized } from '../errors';
+
+export const roles = ['USER', 'SUPER_ADMIN'] as const;
+export type Role = (typeof roles)[number];
+
+/** Who is calling: what a verified token says. */
+export interface Identity {
+  userId: string;
+  username: string;
+  role: Role;
+}
+
+const issuer = 'kickstand-auth';
+const audience = 'kickstand';
+// Only RS256: a token that names another algorithm (`none`, HS256 with the public key as secret) is refused.
+const algorithms: jwt.Algorithm[] = ['RS256'];
+
+const claimsSchema = z.object({
+  sub: z.string().min(1),
+  username: z.string().min(1),
+  role: z.enum(roles),
+});
+
+export interface TokenVerifier {
+  /** The identity in a valid token; throws a 401 AppError for a missing, malformed, expired or forged one. */
+  verify(token: string | undefined): Identity;
+}
+
+export interface TokenSigner {
+  sign(identity: Identity): string;
+}
+
+export function createTokenVerifier(publicKeyPem: string, clock?: Clock): TokenVerifier {
+  return {
+    verify(token) {
+      if (!token) throw unauthorized('Authentication required');
+      let payload: unknown;
+      try {
+        payload = jwt.verify(token, publicKeyPem, {
+          algorithms,
+          issuer,
+          audience,
+          clockTimestamp: clock ? Math.floor(clock.now().getTime() / 1000) : undefined,
+        });
+      } catch {
+        throw unauthorized('Invalid or expired token');
+      }
+      const claims = claimsSchema.safeParse(payload);
+      if (!claims.success) throw unauthorized('Invalid or expired token');
+      return { userId: claims.data.sub, username: claims.data.username, role: claims.data.role };
+    },
+  };
+}
+
+export function createTokenSigner(
+  privateKeyPem: string,
+  options: { expiresInSeconds: number; clock?: Clock },
+): TokenSigner {
+  return {
+    sign(identity) {
+      const issuedAt = Math.floor((options.clock?.now().getTime() ?? Date.now()) / 1000);
+      return jwt.sign(
+        { username: identity.username, role: identity.role, iat: issuedAt, exp: issuedAt + options.expiresInSeconds },
+        privateKeyPem,
+        { algorithm: 'RS256', subject: identity.userId, issuer, audience },
+      );
+    },
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if there is one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match?.[1];
+}
