@@ -34,6 +34,17 @@ grep -q '<div id="root">' <<<"$page" || { echo "smoke: the page at / is not the 
 grep -q 'Kickstand is running: open http://localhost:'"$port" "$log_file" || { echo "smoke: the URL was not printed"; exit 1; }
 echo "smoke: the web app is served at /"
 
+register="$(curl -sS -X POST -H 'content-type: application/json' \
+  -d '{"email":"smoke@example.com","username":"smoke_user","password":"Sm0ke!Test"}' \
+  "http://127.0.0.1:$port/api/platform/register")"
+token="$(node -e 'const b = JSON.parse(process.argv[1]); if (!b.success) { console.error(b.error); process.exit(1) } console.log(b.data.token)' "$register")" \
+  || { echo "smoke: register failed: $register"; exit 1; }
+profile="$(curl -fsS -H "authorization: Bearer $token" "http://127.0.0.1:$port/api/platform/profile")"
+grep -q '"username":"smoke_user"' <<<"$profile" || { echo "smoke: profile did not answer: $profile"; exit 1; }
+echo "smoke: registered and read the profile through the gateway"
+[ "$(stat -c %a "$data_dir/admin-credentials.txt")" = "600" ] || { echo "smoke: no first super admin credentials file (mode 600)"; exit 1; }
+echo "smoke: first super administrator created, credentials in DATA_DIR/admin-credentials.txt (mode 600)"
+
 started=$(date +%s)
 kill -INT "$pid"
 status=0

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { defaultPorts, platformConfigSchema, portSchema, type ServiceName } from '@kickstand/platform/config';
 
@@ -7,6 +8,11 @@ const upstreamUrl = (service: ServiceName) =>
 export const gatewayConfigSchema = platformConfigSchema.extend({
   PORT: portSchema.default(defaultPorts.gateway),
   WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+  /** Names this instance's consumer group; defaults to the host name (the pod name on Kubernetes). */
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dots, hyphens and underscores only')
+    .default(hostname().replace(/[^A-Za-z0-9._-]/g, '-')),
   AUTH_URL: upstreamUrl('auth'),
   COMMANDS_URL: upstreamUrl('commands'),
   KICK_LINK_URL: upstreamUrl('kick-link'),

@@ -5,5 +5,10 @@ import { createGateway } from './service';
 runServiceProcess({
   service: 'gateway',
   configSchema: gatewayConfigSchema,
-  create: (deps, config) => createGateway(deps, { upstreams: upstreamsFrom(config), webDistDir: config.WEB_DIST_DIR }),
+  create: (deps, config) =>
+    createGateway(deps, {
+      upstreams: upstreamsFrom(config),
+      webDistDir: config.WEB_DIST_DIR,
+      instanceId: config.INSTANCE_ID,
+    }),
 });

@@ -3,36 +3,41 @@ import { createRouteMatcher, routeTable } from './route-table';
 const match = createRouteMatcher();
 
 // Every call of the spec's call tables (section 7), plus the product's own public doors.
-const specCalls: [method: string, path: string, service: string][] = [
-  ['POST', '/api/platform/login', 'auth'],
-  ['POST', '/api/platform/register', 'auth'],
-  ['GET', '/api/platform/profile', 'auth'],
-  ['GET', '/api/platform/kick/status', 'kick-link'],
-  ['POST', '/api/platform/kick/link', 'kick-link'],
-  ['DELETE', '/api/platform/kick/unlink', 'kick-link'],
-  ['GET', '/api/commands', 'commands'],
-  ['POST', '/api/commands', 'commands'],
-  ['DELETE', '/api/commands', 'commands'],
-  ['POST', '/api/platform/bot/start', 'bot-runner'],
-  ['POST', '/api/platform/bot/stop', 'bot-runner'],
-  ['GET', '/api/platform/bot/status', 'bot-runner'],
-  ['GET', '/api/admin/users', 'auth'],
-  ['PATCH', '/api/admin/users/u-42/status', 'auth'],
-  ['POST', '/api/admin/users/u-42/bot/enable', 'bot-runner'],
-  ['POST', '/api/admin/users/u-42/bot/disable', 'bot-runner'],
-  ['GET', '/api/admin/users/u-42/webhooks', 'kick-link'],
-  ['POST', '/api/admin/users/u-42/webhooks', 'kick-link'],
-  ['POST', '/api/admin/users/u-42/webhooks/subscribe-batch', 'kick-link'],
-  ['POST', '/api/admin/users/u-42/webhooks/subscribe-all', 'kick-link'],
-  ['POST', '/api/admin/users/u-42/webhooks/unsubscribe-all', 'kick-link'],
-  ['DELETE', '/api/admin/users/u-42/webhooks/01JK7Z8Q4W2M6B3T5N9R1C0XYZ', 'kick-link'],
-  ['POST', '/api/kick/webhook', 'kick-link'],
-  ['GET', '/api/kick/oauth/callback', 'kick-link'],
+const specCalls: [method: string, path: string, service: string, access: string][] = [
+  ['POST', '/api/platform/login', 'auth', 'public'],
+  ['POST', '/api/platform/register', 'auth', 'public'],
+  ['GET', '/api/platform/profile', 'auth', 'user'],
+  ['GET', '/api/platform/kick/status', 'kick-link', 'user'],
+  ['POST', '/api/platform/kick/link', 'kick-link', 'user'],
+  ['DELETE', '/api/platform/kick/unlink', 'kick-link', 'user'],
+  ['GET', '/api/commands', 'commands', 'user'],
+  ['POST', '/api/commands', 'commands', 'user'],
+  ['DELETE', '/api/commands', 'commands', 'user'],
+  ['POST', '/api/platform/bot/start', 'bot-runner', 'user'],
+  ['POST', '/api/platform/bot/stop', 'bot-runner', 'user'],
+  ['GET', '/api/platform/bot/status', 'bot-runner', 'user'],
+  ['GET', '/api/admin/users', 'auth', 'admin'],
+  ['PATCH', '/api/admin/users/u-42/status', 'auth', 'admin'],
+  ['POST', '/api/admin/users/u-42/bot/enable', 'bot-runner', 'admin'],
+  ['POST', '/api/admin/users/u-42/bot/disable', 'bot-runner', 'admin'],
+  ['GET', '/api/admin/users/u-42/webhooks', 'kick-link', 'admin'],
+  ['POST', '/api/admin/users/u-42/webhooks', 'kick-link', 'admin'],
+  ['POST', '/api/admin/users/u-42/webhooks/subscribe-batch', 'kick-link', 'admin'],
+  ['POST', '/api/admin/users/u-42/webhooks/subscribe-all', 'kick-link', 'admin'],
+  ['POST', '/api/admin/users/u-42/webhooks/unsubscribe-all', 'kick-link', 'admin'],
+  ['DELETE', '/api/admin/users/u-42/webhooks/01JK7Z8Q4W2M6B3T5N9R1C0XYZ', 'kick-link', 'admin'],
+  ['POST', '/api/kick/webhook', 'kick-link', 'public'],
+  ['GET', '/api/kick/oauth/callback', 'kick-link', 'public'],
 ];
 
 describe('route table', () => {
-  test.each(specCalls)('when %s %s is called, then %s answers', (_method, path, service) => {
-    expect(match(path)?.service).toBe(service);
+  test.each(specCalls)('when %s %s is called, then %s answers (%s)', (_method, path, service, access) => {
+    expect(match(path)).toMatchObject({ service, access });
+  });
+
+  test('when a path is under /api/admin, then only administrators may call it', () => {
+    for (const route of routeTable.filter((row) => row.path.startsWith('/api/admin')))
+      expect(route.access).toBe('admin');
   });
 
   test('when a row is sampled, then no earlier, broader row hides it', () => {

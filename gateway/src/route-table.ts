@@ -1,9 +1,13 @@
 import type { ServiceName } from '@kickstand/platform/config';
 
+/** Who may call: anyone, a signed-in user, or a super administrator. */
+export type Access = 'public' | 'user' | 'admin';
+
 export interface Route {
   /** `:name` matches one path segment; a trailing `/*` matches the path itself and anything below it. */
   path: string;
   service: ServiceName;
+  access: Access;
 }
 
 /**
@@ -12,16 +16,19 @@ export interface Route {
  * wins and rows go most specific first; route-table.test.ts checks that no row hides another.
  */
 export const routeTable: readonly Route[] = [
-  { path: '/api/platform/kick/*', service: 'kick-link' },
-  { path: '/api/platform/bot/*', service: 'bot-runner' },
-  { path: '/api/platform/*', service: 'auth' },
-  { path: '/api/admin/users/:id/webhooks/*', service: 'kick-link' },
-  { path: '/api/admin/users/:id/bot/*', service: 'bot-runner' },
-  { path: '/api/admin/*', service: 'auth' },
-  { path: '/api/commands/*', service: 'commands' },
-  { path: '/api/kick/*', service: 'kick-link' },
-  { path: '/api/games/*', service: 'games' },
-  { path: '/api/realtime/*', service: 'realtime' },
+  { path: '/api/platform/login', service: 'auth', access: 'public' },
+  { path: '/api/platform/register', service: 'auth', access: 'public' },
+  { path: '/api/platform/kick/*', service: 'kick-link', access: 'user' },
+  { path: '/api/platform/bot/*', service: 'bot-runner', access: 'user' },
+  { path: '/api/platform/*', service: 'auth', access: 'user' },
+  { path: '/api/admin/users/:id/webhooks/*', service: 'kick-link', access: 'admin' },
+  { path: '/api/admin/users/:id/bot/*', service: 'bot-runner', access: 'admin' },
+  { path: '/api/admin/*', service: 'auth', access: 'admin' },
+  { path: '/api/commands/*', service: 'commands', access: 'user' },
+  // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.
+  { path: '/api/kick/*', service: 'kick-link', access: 'public' },
+  { path: '/api/games/*', service: 'games', access: 'user' },
+  { path: '/api/realtime/*', service: 'realtime', access: 'user' },
 ];
 
 function compile(path: string): RegExp {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
-import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
+import { createTestPlatform, eventually, type TestPlatform } from '@kickstand/platform/testing';
+import { UserChangeKind } from '@kickstand/proto';
 import { createGateway } from './service';
 
 interface Echo {
@@ -54,6 +55,8 @@ describe('gateway', () => {
   let gateway: RunningService;
   let base: string;
   let webDir: string;
+  let asUser: Record<string, string>;
+  let asAdmin: Record<string, string>;
 
   beforeAll(async () => {
     upstreams = Object.fromEntries(
@@ -68,11 +71,18 @@ describe('gateway', () => {
       ServiceName,
       string
     >;
-    gateway = await startHttpService(createGateway(platform, { upstreams: upstreamUrls, webDistDir: webDir }), {
-      port: 0,
-      host: '127.0.0.1',
-    });
+    gateway = await startHttpService(
+      createGateway(platform, { upstreams: upstreamUrls, webDistDir: webDir, instanceId: 'test' }),
+      {
+        port: 0,
+        host: '127.0.0.1',
+      },
+    );
     base = `http://127.0.0.1:${gateway.port}`;
+    asUser = { authorization: `Bearer ${platform.signToken({ userId: 'u-alice', username: 'alice', role: 'USER' })}` };
+    asAdmin = {
+      authorization: `Bearer ${platform.signToken({ userId: 'u-admin', username: 'admin', role: 'SUPER_ADMIN' })}`,
+    };
   });
 
   afterAll(async () => {
@@ -97,7 +107,7 @@ describe('gateway', () => {
   });
 
   test('when a request has no request id, then the gateway makes one and forwards it', async () => {
-    const response = await fetch(`${base}/api/commands`);
+    const response = await fetch(`${base}/api/commands`, { headers: asUser });
     const echo = (await response.json()) as Echo;
     expect(echo.service).toBe('commands');
     expect(echo.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -111,8 +121,62 @@ describe('gateway', () => {
     ['/api/admin/users/u1/bot/enable', 'bot-runner'],
     ['/api/admin/users?page=1&limit=200', 'auth'],
   ])('when %s is called, then %s answers', async (url, service) => {
-    const echo = (await (await fetch(`${base}${url}`)).json()) as Echo;
+    const echo = (await (await fetch(`${base}${url}`, { headers: asAdmin })).json()) as Echo;
     expect(echo).toMatchObject({ service, url });
+    expect(echo.headers.authorization).toBe(asAdmin.authorization);
+  });
+
+  test('when a signed-in route is called without a token, then 401 and the service never sees it', async () => {
+    const response = await fetch(`${base}/api/commands`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ success: false, error: 'Authentication required' });
+  });
+
+  test('when the token is not one auth signed, then 401', async () => {
+    const response = await fetch(`${base}/api/platform/profile`, { headers: { authorization: 'Bearer abc.def.ghi' } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ success: false, error: 'Invalid or expired token' });
+  });
+
+  test('when a USER calls an admin route, then 403', async () => {
+    for (const url of ['/api/admin/users', '/api/admin/users/u1/bot/enable', '/api/admin/users/u1/webhooks']) {
+      const response = await fetch(`${base}${url}`, { headers: asUser });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ success: false, error: 'Administrator access required' });
+    }
+  });
+
+  test('when a route is public, then no token is needed', async () => {
+    for (const [url, service] of [
+      ['/api/platform/register', 'auth'],
+      ['/api/kick/webhook', 'kick-link'],
+    ]) {
+      const echo = (await (await fetch(`${base}${url}`, { method: 'POST' })).json()) as Echo;
+      expect(echo.service).toBe(service);
+    }
+  });
+
+  test('when auth reports a user deactivated, then their next request is refused, and allowed again once reactivated', async () => {
+    const bob = { authorization: `Bearer ${platform.signToken({ userId: 'u-bob', username: 'bob', role: 'USER' })}` };
+    expect((await fetch(`${base}/api/commands`, { headers: bob })).status).toBe(200);
+
+    await platform.bus.publish('user.changed', 'u-bob', {
+      eventId: 'e1',
+      userId: 'u-bob',
+      kind: UserChangeKind.DEACTIVATED,
+      isActive: false,
+    });
+    await eventually(async () => expect((await fetch(`${base}/api/commands`, { headers: bob })).status).toBe(401));
+    const refused = await fetch(`${base}/api/platform/profile`, { headers: bob });
+    expect(await refused.json()).toEqual({ success: false, error: 'Your account has been deactivated' });
+
+    await platform.bus.publish('user.changed', 'u-bob', {
+      eventId: 'e2',
+      userId: 'u-bob',
+      kind: UserChangeKind.ACTIVATED,
+      isActive: true,
+    });
+    await eventually(async () => expect((await fetch(`${base}/api/commands`, { headers: bob })).status).toBe(200));
   });
 
   test('when socket.io polls over HTTP, then realtime answers with the full path', async () => {
@@ -193,11 +257,14 @@ describe('gateway with an upstream down', () => {
     await close(dead);
     const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, deadUrl])) as Record<ServiceName, string>;
     const gateway = await startHttpService(
-      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent' }),
+      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' }),
       { port: 0, host: '127.0.0.1' },
     );
     try {
-      const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/profile`);
+      const token = platform.signToken({ userId: 'u-1', username: 'alice', role: 'USER' });
+      const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/profile`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.status).toBe(502);
       expect(await response.json()).toEqual({
         success: false,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { authSettingsSchema } from '@kickstand/auth';
+import { kickSandboxSettingsSchema } from '@kickstand/kick-sandbox';
 import {
   defaultPorts,
   jwtPrivateKeySchema,
@@ -7,22 +9,25 @@ import {
   portSchema,
 } from '@kickstand/platform/config';
 
-export const singleMachineConfigSchema = platformConfigSchema.extend({
-  /** The gateway: the one URL a person opens. */
-  PORT: portSchema.default(defaultPorts.gateway),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  WEB_DIST_DIR: z.string().min(1).default('web/dist'),
-  AUTH_PORT: portSchema.default(defaultPorts.auth),
-  COMMANDS_PORT: portSchema.default(defaultPorts.commands),
-  KICK_LINK_PORT: portSchema.default(defaultPorts['kick-link']),
-  BOT_RUNNER_PORT: portSchema.default(defaultPorts['bot-runner']),
-  GAMES_PORT: portSchema.default(defaultPorts.games),
-  REALTIME_PORT: portSchema.default(defaultPorts.realtime),
-  KICK_SANDBOX_PORT: portSchema.default(defaultPorts['kick-sandbox']),
-  /** With Kick credentials the product talks to real Kick; without them the bundled sandbox starts. */
-  KICK_CLIENT_ID: optionalString(),
-  /** With JWT_PUBLIC_KEY: auth's signing key; without both, a key pair is made once under DATA_DIR/keys. */
-  JWT_PRIVATE_KEY: jwtPrivateKeySchema,
-});
+export const singleMachineConfigSchema = platformConfigSchema
+  .extend(kickSandboxSettingsSchema.shape)
+  .extend(authSettingsSchema.shape)
+  .extend({
+    /** The gateway: the one URL a person opens. */
+    PORT: portSchema.default(defaultPorts.gateway),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+    AUTH_PORT: portSchema.default(defaultPorts.auth),
+    COMMANDS_PORT: portSchema.default(defaultPorts.commands),
+    KICK_LINK_PORT: portSchema.default(defaultPorts['kick-link']),
+    BOT_RUNNER_PORT: portSchema.default(defaultPorts['bot-runner']),
+    GAMES_PORT: portSchema.default(defaultPorts.games),
+    REALTIME_PORT: portSchema.default(defaultPorts.realtime),
+    KICK_SANDBOX_PORT: portSchema.default(defaultPorts['kick-sandbox']),
+    /** With Kick credentials the product talks to real Kick; without them the bundled sandbox starts. */
+    KICK_CLIENT_ID: optionalString(),
+    /** With JWT_PUBLIC_KEY: auth's signing key; without both, a key pair is made once under DATA_DIR/keys. */
+    JWT_PRIVATE_KEY: jwtPrivateKeySchema,
+  });
 
 export type SingleMachineConfig = z.infer<typeof singleMachineConfigSchema>;

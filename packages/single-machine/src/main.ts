@@ -12,7 +12,12 @@ runProcess({
     const kickstand = await startSingleMachine(config, log);
     log.info({ ports: kickstand.ports }, 'all services started');
     // The one line a newcomer needs; printed plainly so it stands out from the log.
-    console.log(`\n  Kickstand is running: open ${kickstand.url}\n  (Ctrl-C stops it)\n`);
+    const sandboxPort = kickstand.ports['kick-sandbox'];
+    const kick =
+      sandboxPort === undefined
+        ? '  Kick: the real one (KICK_CLIENT_ID is set)'
+        : `  Kick: no Kick credentials set, so the local Kick sandbox stands in for it.\n        Chat as a viewer at http://localhost:${sandboxPort}/sandbox`;
+    console.log(`\n  Kickstand is running: open ${kickstand.url}\n${kick}\n  (Ctrl-C stops it)\n`);
     return kickstand.stop;
   },
 });

@@ -107,3 +107,35 @@ describe('single-machine mode with Kick credentials', () => {
     }
   });
 });
+
+describe('the data folder', () => {
+  test('when another live Kickstand holds DATA_DIR, then start refuses with a message naming it', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));
+    // pid 1 is always alive: it stands in for another Kickstand process
+    await writeFile(path.join(dataDir, '.kickstand.pid'), '1\n');
+    try {
+      const config = loadConfig(singleMachineConfigSchema, { ...anyFreePorts, DATA_DIR: dataDir });
+      await expect(startSingleMachine(config, createSilentLogger())).rejects.toThrow(
+        `Kickstand is already running with DATA_DIR=${dataDir} (pid 1). Stop it first, or use another DATA_DIR.`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('when the pid file is stale, then start goes ahead and removes the file on stop', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));
+    await writeFile(path.join(dataDir, '.kickstand.pid'), '999999999\n');
+    try {
+      const kickstand = await startSingleMachine(
+        loadConfig(singleMachineConfigSchema, { ...anyFreePorts, DATA_DIR: dataDir }),
+        createSilentLogger(),
+      );
+      expect(existsSync(path.join(dataDir, '.kickstand.pid'))).toBe(true);
+      await kickstand.stop();
+      expect(existsSync(path.join(dataDir, '.kickstand.pid'))).toBe(false);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

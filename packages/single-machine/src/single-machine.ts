@@ -1,11 +1,11 @@
-import { createAuthService } from '@kickstand/auth';
+import { authOptionsFromSettings, createAuthService } from '@kickstand/auth';
 import { createBotRunnerService } from '@kickstand/bot-runner';
 import { createCommandsService } from '@kickstand/commands';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createGamesService } from '@kickstand/games';
 import { createGateway } from '@kickstand/gateway';
 import { createKickLinkService } from '@kickstand/kick-link';
-import { createKickSandbox } from '@kickstand/kick-sandbox';
+import { createKickSandbox, kickSandboxOptionsFromSettings } from '@kickstand/kick-sandbox';
 import {
   connectPlatform,
   createBusFromConfig,
@@ -18,17 +18,30 @@ import {
 import { loadOrCreateJwtKeyPair, type JwtKeyPair } from '@kickstand/platform/auth';
 import type { Logger } from '@kickstand/platform/log';
 import { createRealtimeService } from '@kickstand/realtime';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { SingleMachineConfig } from './config';
+import { claimDataDir } from './pid-file';
 
-const serviceFactories: Record<ServiceName, (deps: PlatformDeps) => Service> = {
-  auth: createAuthService,
-  commands: createCommandsService,
-  'kick-link': createKickLinkService,
-  'bot-runner': createBotRunnerService,
-  games: createGamesService,
-  realtime: createRealtimeService,
-};
+function serviceFactories(
+  config: SingleMachineConfig,
+  keys: JwtKeyPair,
+): Record<ServiceName, (deps: PlatformDeps) => Service> {
+  const authOptions = {
+    ...authOptionsFromSettings(config, keys.privateKeyPem),
+    // Without SUPER_ADMIN_* a first super administrator is made, its password saved here (mode 0600).
+    generatedAdminFile: path.resolve(config.DATA_DIR, 'admin-credentials.txt'),
+  };
+  return {
+    auth: (deps) => createAuthService(deps, authOptions),
+    commands: createCommandsService,
+    'kick-link': createKickLinkService,
+    'bot-runner': createBotRunnerService,
+    games: createGamesService,
+    realtime: createRealtimeService,
+  };
+}
 
 const portOf = (config: SingleMachineConfig, service: ServiceName): number =>
   ({
@@ -53,27 +66,45 @@ export interface SingleMachine {
  * still listens on its own port, so the gateway proxies exactly as it does in distributed mode.
  */
 export async function startSingleMachine(config: SingleMachineConfig, log: Logger): Promise<SingleMachine> {
+  const releaseDataDir = await claimDataDir(config.DATA_DIR);
   const keys = await jwtKeys(config);
+  const factories = serviceFactories(config, keys);
   const bus = await createBusFromConfig(config, 'kickstand', log);
   const platforms: ConnectedPlatform[] = [];
   const running: RunningService[] = [];
-  const ports = {} as SingleMachine['ports'];
+  // Kick must know the gateway's public URL (OAuth redirect, webhooks) before anything listens,
+  // so "any free port" (0) is turned into a concrete port first.
+  const ports = {
+    gateway: await concretePort(config.PORT),
+    ...(config.KICK_CLIENT_ID ? {} : { 'kick-sandbox': await concretePort(config.KICK_SANDBOX_PORT) }),
+  } as SingleMachine['ports'];
 
   // Whatever started is stopped again if a later step fails (a port in use, say).
   const stopAll = async () => {
     for (const service of running.reverse()) await service.stop();
     for (const platform of platforms) await platform.close();
     await bus.stop();
+    await releaseDataDir();
   };
 
   try {
     if (!config.KICK_CLIENT_ID) {
-      const sandbox = await startHttpService(createKickSandbox({ log: log.child({ service: 'kick-sandbox' }) }), {
-        port: config.KICK_SANDBOX_PORT,
-        host: '127.0.0.1',
+      const sandboxPlatform = await connectPlatform(config, {
+        service: 'kick-sandbox',
+        log: log.child({ service: 'kick-sandbox' }),
+        bus,
+        jwtPublicKey: keys.publicKeyPem,
       });
+      platforms.push(sandboxPlatform);
+      const sandbox = await startHttpService(
+        createKickSandbox(sandboxPlatform, sandboxOptions(config, ports.gateway, ports['kick-sandbox'] ?? 0)),
+        { port: ports['kick-sandbox'] ?? 0, host: '127.0.0.1' },
+      );
       running.push(sandbox);
-      ports['kick-sandbox'] = sandbox.port;
+      log.info(
+        { url: `http://localhost:${sandbox.port}/sandbox` },
+        'no Kick credentials set (KICK_CLIENT_ID): using the local Kick sandbox',
+      );
     }
     for (const service of serviceNames) {
       const platform = await connectPlatform(config, {
@@ -83,7 +114,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         jwtPublicKey: keys.publicKeyPem,
       });
       platforms.push(platform);
-      const started = await startHttpService(serviceFactories[service](platform), {
+      const started = await startHttpService(factories[service](platform), {
         port: portOf(config, service),
         host: '127.0.0.1',
       });
@@ -101,21 +132,19 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
     });
     platforms.push(gatewayPlatform);
     const gateway = await startHttpService(
-      createGateway(gatewayPlatform, { upstreams, webDistDir: config.WEB_DIST_DIR }),
+      createGateway(gatewayPlatform, { upstreams, webDistDir: config.WEB_DIST_DIR, instanceId: 'single-machine' }),
       {
-        port: config.PORT,
+        port: ports.gateway,
         host: config.HOST,
       },
     );
     running.push(gateway);
-    ports.gateway = gateway.port;
   } catch (error) {
     await stopAll();
     throw error;
   }
 
-  const shownHost = config.HOST === '127.0.0.1' || config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
-  return { url: `http://${shownHost}:${ports.gateway}`, ports, stop: stopAll };
+  return { url: publicUrl(config, ports.gateway), ports, stop: stopAll };
 }
 
 /** The sign-in token keys: from JWT_PRIVATE_KEY/JWT_PUBLIC_KEY when set, else made once under DATA_DIR/keys. */
@@ -124,4 +153,33 @@ async function jwtKeys(config: SingleMachineConfig): Promise<JwtKeyPair> {
     return { privateKeyPem: config.JWT_PRIVATE_KEY, publicKeyPem: config.JWT_PUBLIC_KEY };
   }
   return loadOrCreateJwtKeyPair(path.resolve(config.DATA_DIR, 'keys'));
+}
+
+function publicUrl(config: SingleMachineConfig, gatewayPort: number): string {
+  const shownHost = config.HOST === '127.0.0.1' || config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
+  return `http://${shownHost}:${gatewayPort}`;
+}
+
+/** The sandbox is registered with this gateway's callback and webhook URLs, whatever port it got. */
+function sandboxOptions(config: SingleMachineConfig, gatewayPort: number, sandboxPort: number) {
+  const options = kickSandboxOptionsFromSettings(config, sandboxPort);
+  const gateway = publicUrl(config, gatewayPort);
+  return {
+    ...options,
+    app: {
+      ...options.app,
+      redirectUris: [`${gateway}/api/kick/oauth/callback`],
+      webhookUrl: `${gateway}/api/kick/webhook`,
+    },
+  };
+}
+
+/** 0 means "any free port": ask the system for one now, so every URL can be known up front. */
+async function concretePort(port: number): Promise<number> {
+  if (port !== 0) return port;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port: free } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return free;
 }

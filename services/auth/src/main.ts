@@ -1,5 +1,9 @@
 import { runServiceProcess } from '@kickstand/platform/lifecycle';
-import { authConfigSchema } from './config';
+import { authConfigSchema, authOptionsFromConfig } from './config';
 import { createAuthService } from './service';
 
-runServiceProcess({ service: 'auth', configSchema: authConfigSchema, create: (deps) => createAuthService(deps) });
+runServiceProcess({
+  service: 'auth',
+  configSchema: authConfigSchema,
+  create: (deps, config) => createAuthService(deps, authOptionsFromConfig(config)),
+});

@@ -1,18 +1,86 @@
+import { createTokenSigner } from '@kickstand/platform/auth';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import { adminRoutes } from './admin-routes';
+import { createAuditLog } from './audit-log';
+import { createUserChangePublisher, readModelHandlers, subscribeReadModel } from './events';
+import { createPasswordHasher } from './passwords';
+import { createRateLimiter, defaultRateLimit, type RateLimitSettings } from './rate-limit';
+import { createAuthRepository } from './repository';
+import { platformRoutes } from './routes';
+import { ensureSuperAdmin, type SuperAdminSettings } from './super-admin';
+import { createUsers } from './users';
 
-/** Users, passwords, JWT issuing, the admin user list and the audit log. The HTTP routes and bus handlers are not wired in yet. */
-export function createAuthService(deps: PlatformDeps): Service {
+export { authOptionsFromSettings, authSettingsSchema, type AuthSettings } from './config';
+export type { SuperAdminSettings } from './super-admin';
+export type { RateLimitSettings } from './rate-limit';
+
+export interface AuthServiceOptions {
+  /** RS256 private key (PEM) that signs sign-in tokens; the platform's verifiers hold the public key. */
+  jwtPrivateKey: string;
+  tokenTtlSeconds: number;
+  /** Created (or promoted) at start: SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD / SUPER_ADMIN_USERNAME. */
+  superAdmin?: SuperAdminSettings;
+  /**
+   * Single-machine mode: when no super administrator exists and `superAdmin` is not given, one is
+   * made with a random password, saved in this file (mode 0600).
+   */
+  generatedAdminFile?: string;
+  /** Login and register attempts per IP and per email; 10 a minute by default. */
+  rateLimit?: RateLimitSettings;
+}
+
+/** How often user.changed messages left in the outbox (a bus outage, admin:create) are retried. */
+const outboxRetryMs = 30_000;
+
+/** Users, passwords, JWT issuing, the admin user list, the read model behind it, and the audit log. */
+export function createAuthService(deps: PlatformDeps, options: AuthServiceOptions): Service {
+  const repo = createAuthRepository(deps.store);
+  const audit = createAuditLog({ repo, log: deps.log });
+  const changes = createUserChangePublisher({ repo, bus: deps.bus, log: deps.log });
+  const passwords = createPasswordHasher();
+  const users = createUsers({
+    repo,
+    passwords,
+    signer: createTokenSigner(options.jwtPrivateKey, { expiresInSeconds: options.tokenTtlSeconds, clock: deps.clock }),
+    clock: deps.clock,
+    log: deps.log,
+    audit,
+    changes,
+  });
+  const limiter = createRateLimiter(repo, deps.clock, options.rateLimit ?? defaultRateLimit);
+
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
     http: deps.http,
-    routes: [],
+    routes: [
+      platformRoutes({ users, limiter, tokens: deps.tokens }),
+      adminRoutes({ users, audit, tokens: deps.tokens }),
+    ],
     readiness: platformReadiness(deps),
   });
+
+  let subscriptions: { stop(): Promise<void> } | undefined;
+  let outboxTimer: NodeJS.Timeout | undefined;
+
   return {
     app,
-    start: async () => undefined,
-    stop: async () => undefined,
+    start: async () => {
+      await repo.createIndexes();
+      await ensureSuperAdmin({ users, log: deps.log }, options);
+      // the dummy hash that unknown-email logins verify against is made now, not on the first such login
+      await passwords.verifyNothing('');
+      subscriptions = await subscribeReadModel(deps.bus, readModelHandlers({ repo, audit, log: deps.log }));
+      await changes.flushAll();
+      outboxTimer = setInterval(() => void changes.flushAll(), outboxRetryMs);
+      outboxTimer.unref();
+    },
+    // stop only what start started: in single-machine mode the bus and the store are shared
+    stop: async () => {
+      clearInterval(outboxTimer);
+      await subscriptions?.stop();
+      subscriptions = undefined;
+    },
   };
 }

@@ -1,18 +1,54 @@
+import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import { createCommands } from './commands';
+import { createCommandChangePublisher, subscribeCommandEvents } from './events';
+import { createCommandsRepository } from './repository';
+import { commandRoutes } from './routes';
 
-/** Custom commands per streamer. The HTTP routes and bus handlers are not wired in yet. */
+// For bot-runner: `import { parseChatCommand, renderResponse } from '@kickstand/commands'`.
+export { commandPrefix, parseChatCommand, type ChatCommand } from './chat-command';
+export {
+  chatMessageMaxLength,
+  randomRange,
+  randomVariableMax,
+  renderResponse,
+  responseVariables,
+  systemRandom,
+  truncateForChat,
+  type Random,
+  type ResponseContext,
+  type ResponseVariable,
+} from './response-template';
+export { commandKey, defaultCommand, maxCommandsPerUser, type Command } from './commands';
+
+/** Custom commands per streamer: the /api/commands routes, user.changed in, command.changed out. */
 export function createCommandsService(deps: PlatformDeps): Service {
+  const repo = createCommandsRepository(deps.store);
+  const commands = createCommands({
+    repo,
+    changes: createCommandChangePublisher(deps.bus, deps.clock),
+    clock: deps.clock,
+  });
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
     http: deps.http,
-    routes: [],
+    routes: [commandRoutes({ commands, tokens: deps.tokens })],
     readiness: platformReadiness(deps),
   });
+  let subscriptions: Subscription[] = [];
   return {
     app,
-    start: async () => undefined,
-    stop: async () => undefined,
+    start: async () => {
+      await repo.createIndexes();
+      subscriptions = await subscribeCommandEvents(deps.bus, commands);
+    },
+    // only what start() began: in single-machine mode the bus and the store belong to the host
+    stop: async () => {
+      const started = subscriptions;
+      subscriptions = [];
+      await Promise.all(started.map((subscription) => subscription.stop()));
+    },
   };
 }

@@ -1,8 +1,68 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { defaultPorts, platformConfigSchema, portSchema } from '@kickstand/platform/config';
+import type { KickSandboxOptions } from './options';
 
-export const kickSandboxConfigSchema = platformConfigSchema.extend({
-  PORT: portSchema.default(defaultPorts['kick-sandbox']),
+const httpUrl = z.url({ protocol: /^https?$/ });
+const seconds = z.coerce.number().int().positive();
+
+/**
+ * The sandbox's own variables, usable on their own (single-machine mode reads them next to its
+ * config). The defaults are what the product's kick-link uses in single-machine mode.
+ */
+export const kickSandboxSettingsSchema = z.object({
+  KICK_SANDBOX_CLIENT_ID: z.string().min(1).default('kickstand-local'),
+  KICK_SANDBOX_CLIENT_SECRET: z.string().min(1).default('kickstand-local-secret'),
+  KICK_SANDBOX_APP_NAME: z.string().min(1).default('Kickstand (local)'),
+  /** One or more, comma-separated; each is matched byte for byte. */
+  KICK_SANDBOX_REDIRECT_URI: z
+    .string()
+    .default('http://localhost:3000/api/kick/oauth/callback')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((uri) => uri.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(httpUrl).min(1)),
+  KICK_SANDBOX_WEBHOOK_URL: httpUrl.default('http://localhost:3000/api/kick/webhook'),
+  /** Default http://localhost:<port>. */
+  KICK_SANDBOX_PUBLIC_URL: z.preprocess((value) => (value === '' ? undefined : value), httpUrl.optional()),
+  KICK_SANDBOX_SUBSCRIPTION_LIMIT: z.coerce.number().int().min(0).default(1000),
+  /** Empty = no daily chat quota. */
+  KICK_SANDBOX_CHAT_DAILY_QUOTA: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(0).optional(),
+  ),
+  KICK_SANDBOX_USER_TOKEN_SECONDS: seconds.default(7200),
+  KICK_SANDBOX_APP_TOKEN_SECONDS: seconds.default(5_184_000),
+  KICK_SANDBOX_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).default(60),
 });
 
+export type KickSandboxSettings = z.infer<typeof kickSandboxSettingsSchema>;
+
+export const kickSandboxConfigSchema = platformConfigSchema
+  .extend({ PORT: portSchema.default(defaultPorts['kick-sandbox']) })
+  .extend(kickSandboxSettingsSchema.shape);
+
 export type KickSandboxConfig = z.infer<typeof kickSandboxConfigSchema>;
+
+/** The factory's options from the environment's settings; `port` fills the default public URL. */
+export function kickSandboxOptionsFromSettings(settings: KickSandboxSettings, port: number): KickSandboxOptions {
+  return {
+    publicUrl: settings.KICK_SANDBOX_PUBLIC_URL ?? `http://localhost:${port}`,
+    app: {
+      clientId: settings.KICK_SANDBOX_CLIENT_ID,
+      clientSecret: settings.KICK_SANDBOX_CLIENT_SECRET,
+      name: settings.KICK_SANDBOX_APP_NAME,
+      redirectUris: settings.KICK_SANDBOX_REDIRECT_URI,
+      webhookUrl: settings.KICK_SANDBOX_WEBHOOK_URL,
+    },
+    tokens: {
+      userAccessSeconds: settings.KICK_SANDBOX_USER_TOKEN_SECONDS,
+      appAccessSeconds: settings.KICK_SANDBOX_APP_TOKEN_SECONDS,
+      refreshGraceSeconds: settings.KICK_SANDBOX_REFRESH_GRACE_SECONDS,
+    },
+    subscriptionLimit: settings.KICK_SANDBOX_SUBSCRIPTION_LIMIT,
+    chatDailyQuota: settings.KICK_SANDBOX_CHAT_DAILY_QUOTA ?? null,
+  };
+}

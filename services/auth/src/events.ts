@@ -1,0 +1,193 @@
+import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
+import type { Logger } from '@kickstand/platform/log';
+import { ChangeKind, KickAccountChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
+import type { AuditLog } from './audit-log';
+import type { AuthRepository, KickAccountChange, PendingUserChange } from './repository';
+import { dateOf, timestampOf } from './timestamps';
+
+/** Instances of auth share one consumer group, so each event updates the read model once. */
+export const consumerGroup = 'auth';
+
+// ---------------------------------------------------------------------------------------------
+// Publishing: user.changed, through the outbox on each user document
+// ---------------------------------------------------------------------------------------------
+
+export interface UserChangePublisher {
+  /** Publishes the user's pending changes in order, removing each once the bus took it. Never throws. */
+  flush(userId: string): Promise<void>;
+  /** Every user's pending changes: at start (left by a crash, a bus outage or admin:create) and now and then. */
+  flushAll(): Promise<void>;
+}
+
+const kindOf: Record<PendingUserChange['kind'], UserChangeKind> = {
+  CREATED: UserChangeKind.CREATED,
+  ACTIVATED: UserChangeKind.ACTIVATED,
+  DEACTIVATED: UserChangeKind.DEACTIVATED,
+};
+
+export function createUserChangePublisher({
+  repo,
+  bus,
+  log,
+}: {
+  repo: AuthRepository;
+  bus: KickstandBus;
+  log: Logger;
+}): UserChangePublisher {
+  // one flush at a time in this process, so one user's changes leave in the order they were made
+  let queue: Promise<void> = Promise.resolve();
+  const serially = (run: () => Promise<void>): Promise<void> => {
+    const next = queue.then(run, run);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  async function publishPending(userId: string): Promise<void> {
+    const user = await repo.users.findById(userId);
+    for (const change of user?.outbox ?? []) {
+      await bus.publish('user.changed', userId, {
+        eventId: change.eventId,
+        occurredAt: timestampOf(change.occurredAt),
+        userId,
+        kind: kindOf[change.kind],
+        username: change.username,
+        role: change.role === 'SUPER_ADMIN' ? UserRole.SUPER_ADMIN : UserRole.USER,
+        isActive: change.isActive,
+      });
+      await repo.users.removePendingChange(userId, change.eventId);
+    }
+  }
+
+  async function flush(userId: string): Promise<void> {
+    try {
+      await serially(() => publishPending(userId));
+    } catch (err) {
+      // the state change is stored and the message stays in the outbox: flushAll sends it later
+      log.error({ err, userId }, 'could not publish user.changed; it stays in the outbox and is retried');
+    }
+  }
+
+  return {
+    flush,
+    async flushAll() {
+      let users;
+      try {
+        users = await repo.users.withPendingChanges();
+      } catch (err) {
+        log.error({ err }, 'could not read the user.changed outbox');
+        return;
+      }
+      for (const user of users) await flush(user._id);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consuming: the read model (kick.account, bot.status, command.changed) and the audit log
+// ---------------------------------------------------------------------------------------------
+
+export interface ReadModelHandlers {
+  onKickAccount(message: TopicMessage<'kick.account'>): Promise<void>;
+  onBotStatus(message: TopicMessage<'bot.status'>): Promise<void>;
+  onCommandChanged(message: TopicMessage<'command.changed'>): Promise<void>;
+  onAuditRecorded(message: TopicMessage<'audit.recorded'>): Promise<void>;
+}
+
+/**
+ * The bus handlers. Each is idempotent (delivery is at least once) and keeps the newest state when
+ * events arrive late; a message for an unknown user or with missing fields is logged and dropped,
+ * never retried. A store failure throws, so the bus retries and finally dead-letters it.
+ */
+export function readModelHandlers({
+  repo,
+  audit,
+  log,
+}: {
+  repo: AuthRepository;
+  audit: AuditLog;
+  log: Logger;
+}): ReadModelHandlers {
+  const ignore = (topic: string, reason: string, fields: Record<string, unknown>) =>
+    log.debug({ topic, ...fields }, `${topic} ignored: ${reason}`);
+
+  return {
+    async onKickAccount(message) {
+      const { userId, eventId } = message;
+      if (!userId) return ignore('kick.account', 'no user id', { eventId });
+      const at = dateOf(message.occurredAt);
+      let change: KickAccountChange;
+      switch (message.kind) {
+        case KickAccountChangeKind.LINKED:
+          if (!message.kickUsername)
+            return ignore('kick.account', 'linked without a Kick username', { eventId, userId });
+          change = {
+            kind: 'linked',
+            account: {
+              kickUserId: message.kickUserId,
+              kickUsername: message.kickUsername,
+              kickEmail: message.kickEmail,
+              profilePicture: message.profilePicture,
+              linkedAt: message.linkedAt ? dateOf(message.linkedAt) : at,
+            },
+          };
+          break;
+        case KickAccountChangeKind.UNLINKED:
+          change = { kind: 'unlinked' };
+          break;
+        case KickAccountChangeKind.NEEDS_RELINK:
+          change = { kind: 'needs-relink' };
+          break;
+        default:
+          return ignore('kick.account', 'unknown kind', { eventId, userId, kind: message.kind });
+      }
+      if (!(await repo.users.applyKickAccount(userId, change, at))) {
+        ignore('kick.account', 'unknown user, no linked account, or a newer change applied already', {
+          eventId,
+          userId,
+        });
+      }
+    },
+
+    async onBotStatus(message) {
+      const { userId, eventId } = message;
+      if (!userId) return ignore('bot.status', 'no user id', { eventId });
+      if (!(await repo.users.applyBotEnabled(userId, message.botEnabled, dateOf(message.occurredAt)))) {
+        ignore('bot.status', 'unknown user or a newer status applied already', { eventId, userId });
+      }
+    },
+
+    async onCommandChanged(message) {
+      const { userId, eventId, command } = message;
+      if (!userId || !command) return ignore('command.changed', 'no user id or command', { eventId, userId });
+      if (message.kind !== ChangeKind.ADDED && message.kind !== ChangeKind.REMOVED) {
+        return ignore('command.changed', 'unknown kind', { eventId, userId, kind: message.kind });
+      }
+      if (!(await repo.users.findById(userId))) return ignore('command.changed', 'unknown user', { eventId, userId });
+      await repo.userCommands.record(userId, command, message.kind === ChangeKind.ADDED, dateOf(message.occurredAt));
+      // recounted from the set each time, so a replay cannot count a command twice
+      await repo.users.setCommandCount(userId, await repo.userCommands.count(userId));
+    },
+
+    async onAuditRecorded(message) {
+      await audit.recordReported(message);
+    },
+  };
+}
+
+/** Subscribes auth's handlers in its consumer group; stop() leaves the group. */
+export async function subscribeReadModel(
+  bus: KickstandBus,
+  handlers: ReadModelHandlers,
+): Promise<{ stop(): Promise<void> }> {
+  const subscriptions: Subscription[] = [
+    await bus.subscribe('kick.account', consumerGroup, handlers.onKickAccount),
+    await bus.subscribe('bot.status', consumerGroup, handlers.onBotStatus),
+    await bus.subscribe('command.changed', consumerGroup, handlers.onCommandChanged),
+    await bus.subscribe('audit.recorded', consumerGroup, handlers.onAuditRecorded),
+  ];
+  return {
+    stop: async () => {
+      for (const subscription of subscriptions) await subscription.stop();
+    },
+  };
+}

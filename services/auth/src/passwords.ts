@@ -1,0 +1,86 @@
+import { randomInt } from 'node:crypto';
+import * as argon2 from 'argon2';
+
+/**
+ * The spec's password rules (§5), checked in its order; the first failing rule is the answer.
+ * "Special character" means anything that is neither a letter, a digit nor whitespace.
+ */
+const passwordRules: readonly { isMet: (password: string) => boolean; message: string }[] = [
+  { isMet: (p) => [...p].length >= 8, message: 'Password must be at least 8 characters long' },
+  { isMet: (p) => /\p{Lu}/u.test(p), message: 'Password must contain at least one uppercase letter' },
+  { isMet: (p) => /\p{Ll}/u.test(p), message: 'Password must contain at least one lowercase letter' },
+  { isMet: (p) => /\p{Nd}/u.test(p), message: 'Password must contain at least one number' },
+  { isMet: (p) => /[^\p{L}\p{N}\s]/u.test(p), message: 'Password must contain at least one special character' },
+];
+
+/** The message of the first rule the password breaks, in the spec's order; undefined when it meets them all. */
+export function passwordProblem(password: string): string | undefined {
+  return passwordRules.find((rule) => !rule.isMet(password))?.message;
+}
+
+/** Long enough to never matter for a person; stops a megabyte "password" from reaching the hasher. */
+export const maxPasswordLength = 1024;
+
+export interface Argon2Params {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+/** OWASP's minimum recommendation for argon2id: m=19456 KiB (19 MiB), t=2, p=1. */
+export const owaspArgon2Params: Readonly<Argon2Params> = Object.freeze({
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+});
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /**
+   * Spends the time of one verification against a hash that matches nothing, so a sign-in with an
+   * unknown email takes about as long as one with a wrong password.
+   */
+  verifyNothing(password: string): Promise<void>;
+}
+
+export function createPasswordHasher(params: Argon2Params = owaspArgon2Params): PasswordHasher {
+  const hash = (password: string) => argon2.hash(password, { type: argon2.argon2id, ...params });
+  let dummyHash: Promise<string> | undefined;
+  const verify = async (stored: string, password: string): Promise<boolean> => {
+    try {
+      return await argon2.verify(stored, password);
+    } catch {
+      // a damaged stored hash never signs anyone in
+      return false;
+    }
+  };
+  return {
+    hash,
+    verify,
+    verifyNothing: async (password) => {
+      dummyHash ??= hash(generatePassword());
+      await verify(await dummyHash, password);
+    },
+  };
+}
+
+const upper = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
+const lower = 'abcdefghijkmnopqrstuvwxyz';
+const digits = '23456789';
+const specials = '!@#$%^&*-_=+?';
+const anyCharacter = upper + lower + digits + specials;
+
+const pick = (alphabet: string): string => alphabet.charAt(randomInt(alphabet.length));
+
+/** A random password from the OS's CSPRNG that meets every rule (one of each class, then random). */
+export function generatePassword(length = 20): string {
+  const characters = [pick(upper), pick(lower), pick(digits), pick(specials)];
+  while (characters.length < length) characters.push(pick(anyCharacter));
+  // Fisher–Yates, so the guaranteed classes are not always at the front
+  for (let i = characters.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [characters[i], characters[j]] = [characters[j] as string, characters[i] as string];
+  }
+  return characters.join('');
+}

@@ -1,0 +1,323 @@
+import type { Role } from '@kickstand/platform/auth';
+import { DuplicateKeyError, type Filter, type SortOrder, type Store } from '@kickstand/platform/store';
+
+/** The linked Kick account, as the kick.account events describe it (never a token). */
+export interface KickAccountDoc {
+  kickUserId: string;
+  kickUsername: string;
+  kickEmail: string;
+  profilePicture: string;
+  linkedAt: Date;
+  /** Kick refused the refresh token: the streamer has to link again. Kept, not shown. */
+  needsRelink: boolean;
+}
+
+export type UserChangeKindName = 'CREATED' | 'ACTIVATED' | 'DEACTIVATED';
+
+/**
+ * A user.changed message waiting to be published (the outbox). It is written in the same atomic
+ * update as the state change it announces and removed once the bus accepted it, so a crash or a
+ * bus outage between the two only delays the message.
+ */
+export interface PendingUserChange {
+  eventId: string;
+  kind: UserChangeKindName;
+  occurredAt: Date;
+  username: string;
+  role: Role;
+  isActive: boolean;
+}
+
+export interface UserDoc {
+  _id: string;
+  username: string;
+  /** Uniqueness is case-insensitive: these carry the unique indexes. */
+  usernameLower: string;
+  email: string;
+  emailLower: string;
+  passwordHash: string;
+  role: Role;
+  isActive: boolean;
+  lastLogin: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  // The read model, kept current from other services' events; each part remembers the time of
+  // the event it came from, so an older event delivered late never overwrites a newer one.
+  botEnabled: boolean;
+  botEnabledAt: Date | null;
+  kickAccount: KickAccountDoc | null;
+  kickAccountAt: Date | null;
+  commandCount: number;
+  outbox: PendingUserChange[];
+}
+
+/** One command a user has (or had: `isPresent` false is a tombstone that stops a late ADDED). */
+export interface UserCommandDoc {
+  _id: string;
+  userId: string;
+  command: string;
+  isPresent: boolean;
+  changedAt: Date;
+}
+
+export interface AuditEntryDoc {
+  /** The event id: an entry delivered twice is stored once. */
+  _id: string;
+  occurredAt: Date;
+  actor: { id: string; username: string };
+  action: string;
+  target: { type: string; id: string; username: string };
+  details: Record<string, string>;
+  /** 'auth' for auth's own actions, 'audit.recorded' for those other services reported. */
+  source: string;
+}
+
+interface RateLimitDoc {
+  _id: string;
+  count: number;
+  expiresAt: Date;
+}
+
+export type UserSortField = 'createdAt' | 'username' | 'email' | 'lastLogin';
+
+export interface UserListQuery {
+  search?: string;
+  role?: Role;
+  isActive?: boolean;
+  hasKick?: boolean;
+  sort: UserSortField;
+  order: 'asc' | 'desc';
+  skip: number;
+  limit: number;
+}
+
+export interface UserListPage {
+  users: UserDoc[];
+  total: number;
+}
+
+export interface AuditListQuery {
+  action?: string;
+  skip: number;
+  limit: number;
+}
+
+export type KickAccountChange =
+  { kind: 'linked'; account: Omit<KickAccountDoc, 'needsRelink'> } | { kind: 'unlinked' } | { kind: 'needs-relink' };
+
+/** Which unique field a new user collided on. */
+export class UserExistsError extends Error {
+  constructor(readonly field: 'email' | 'username') {
+    super(`a user with this ${field} exists`);
+    this.name = 'UserExistsError';
+  }
+}
+
+const sortFields: Record<UserSortField, string> = {
+  createdAt: 'createdAt',
+  // case-insensitive order, as a person reads a list of names
+  username: 'usernameLower',
+  email: 'emailLower',
+  lastLogin: 'lastLogin',
+};
+
+/** Regular-expression metacharacters in a search text match themselves. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** Applies an event dated `at` only if nothing newer was applied to that part before. */
+const notNewerThan = (field: string, at: Date): Filter => ({
+  $or: [{ [field]: null }, { [field]: { $lte: at } }],
+});
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;
+
+/** auth's data through the store port: users (with the read model), user-commands, audit-log, rate-limits. */
+export function createAuthRepository(store: Store) {
+  const users = store.collection<UserDoc>('users');
+  const userCommands = store.collection<UserCommandDoc>('user-commands');
+  const auditLog = store.collection<AuditEntryDoc>('audit-log');
+  const rateLimits = store.collection<RateLimitDoc>('rate-limits');
+
+  async function whichUserExists(user: Pick<UserDoc, 'emailLower' | 'usernameLower'>): Promise<UserExistsError> {
+    if (await users.findOne({ emailLower: user.emailLower })) return new UserExistsError('email');
+    return new UserExistsError('username');
+  }
+
+  return {
+    async createIndexes(): Promise<void> {
+      await users.createIndex({ fields: { emailLower: 1 }, unique: true });
+      await users.createIndex({ fields: { usernameLower: 1 }, unique: true });
+      await users.createIndex({ fields: { role: 1 } });
+      await users.createIndex({ fields: { createdAt: -1 } });
+      await userCommands.createIndex({ fields: { userId: 1 } });
+      await auditLog.createIndex({ fields: { occurredAt: -1 } });
+      await auditLog.createIndex({ fields: { action: 1 } });
+      await rateLimits.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
+    },
+
+    users: {
+      /** Throws UserExistsError when the email or the username (in any letter case) is taken. */
+      async insert(user: UserDoc): Promise<UserDoc> {
+        try {
+          return await users.insertOne(user);
+        } catch (error) {
+          if (error instanceof DuplicateKeyError) {
+            // the user's _id is a fresh UUID, so the collision is on email or username
+            throw await whichUserExists(user);
+          }
+          throw error;
+        }
+      },
+      findById: (id: string) => users.findOne({ _id: id }),
+      findByEmail: (email: string) => users.findOne({ emailLower: email.toLowerCase() }),
+      findByUsername: (username: string) => users.findOne({ usernameLower: username.toLowerCase() }),
+      countSuperAdmins: () => users.count({ role: 'SUPER_ADMIN' }),
+
+      async list(query: UserListQuery): Promise<UserListPage> {
+        const clauses: Filter[] = [];
+        if (query.search) {
+          const pattern = new RegExp(escapeRegExp(query.search), 'i');
+          clauses.push({ $or: [{ username: { $regex: pattern } }, { email: { $regex: pattern } }] });
+        }
+        if (query.role) clauses.push({ role: query.role });
+        if (query.isActive !== undefined) clauses.push({ isActive: query.isActive });
+        if (query.hasKick !== undefined) clauses.push({ kickAccount: query.hasKick ? { $ne: null } : null });
+        const filter: Filter = clauses.length > 0 ? { $and: clauses } : {};
+        const direction: SortOrder = query.order === 'asc' ? 1 : -1;
+        // _id breaks ties, so pages never overlap or skip a user
+        const sort = { [sortFields[query.sort]]: direction, _id: direction };
+        const [found, total] = await Promise.all([
+          users.find(filter, { sort, skip: query.skip, limit: query.limit }),
+          users.count(filter),
+        ]);
+        return { users: found, total };
+      },
+
+      recordLogin: (id: string, at: Date) =>
+        users.findOneAndUpdate({ _id: id }, { $set: { lastLogin: at, updatedAt: at } }),
+
+      /** Sets isActive and queues its user.changed in the same write; null when there is no such user. */
+      setActive: (id: string, isActive: boolean, change: PendingUserChange) =>
+        users.findOneAndUpdate(
+          { _id: id },
+          { $set: { isActive, updatedAt: change.occurredAt }, $push: { outbox: change } },
+        ),
+
+      /** Makes the user an active super administrator and queues its user.changed in the same write. */
+      promote: (id: string, change: PendingUserChange) =>
+        users.findOneAndUpdate(
+          { _id: id },
+          { $set: { role: 'SUPER_ADMIN', isActive: true, updatedAt: change.occurredAt }, $push: { outbox: change } },
+        ),
+
+      /** Users with user.changed messages still to publish. */
+      withPendingChanges: () => users.find({ 'outbox.0': { $exists: true } }),
+
+      removePendingChange: (userId: string, eventId: string) =>
+        users.updateOne({ _id: userId }, { $pull: { outbox: { eventId } } }),
+
+      /** False when the user is unknown or a newer bot.status was applied already. */
+      async applyBotEnabled(userId: string, isEnabled: boolean, at: Date): Promise<boolean> {
+        const result = await users.updateOne(
+          { _id: userId, ...notNewerThan('botEnabledAt', at) },
+          { $set: { botEnabled: isEnabled, botEnabledAt: at } },
+        );
+        return result.matchedCount > 0;
+      },
+
+      async applyKickAccount(userId: string, change: KickAccountChange, at: Date): Promise<boolean> {
+        const filter = { _id: userId, ...notNewerThan('kickAccountAt', at) };
+        switch (change.kind) {
+          case 'linked':
+            return (
+              (
+                await users.updateOne(filter, {
+                  $set: { kickAccount: { ...change.account, needsRelink: false }, kickAccountAt: at },
+                })
+              ).matchedCount > 0
+            );
+          case 'unlinked':
+            return (await users.updateOne(filter, { $set: { kickAccount: null, kickAccountAt: at } })).matchedCount > 0;
+          case 'needs-relink':
+            return (
+              (
+                await users.updateOne(
+                  { ...filter, kickAccount: { $ne: null } },
+                  { $set: { 'kickAccount.needsRelink': true, kickAccountAt: at } },
+                )
+              ).matchedCount > 0
+            );
+        }
+      },
+
+      setCommandCount: (userId: string, count: number) =>
+        users.updateOne({ _id: userId }, { $set: { commandCount: count } }),
+    },
+
+    userCommands: {
+      /**
+       * Records that the user has (or no longer has) the command, unless a newer change of the same
+       * command was recorded already. Replays and late deliveries leave the same state.
+       */
+      async record(userId: string, command: string, isPresent: boolean, at: Date): Promise<void> {
+        const name = command.toLowerCase();
+        const id = `${userId}:${name}`;
+        try {
+          await userCommands.updateOne(
+            { _id: id, ...notNewerThan('changedAt', at) },
+            { $set: { userId, command: name, isPresent, changedAt: at } },
+            { upsert: true },
+          );
+        } catch (error) {
+          // the document exists with a newer change: the upsert's insert found the _id taken
+          if (!(error instanceof DuplicateKeyError)) throw error;
+        }
+      },
+      count: (userId: string) => userCommands.count({ userId, isPresent: true }),
+    },
+
+    auditLog: {
+      /** False when an entry with this id is stored already (a redelivery). */
+      async insert(entry: AuditEntryDoc): Promise<boolean> {
+        try {
+          await auditLog.insertOne(entry);
+          return true;
+        } catch (error) {
+          if (error instanceof DuplicateKeyError) return false;
+          throw error;
+        }
+      },
+      async list(query: AuditListQuery): Promise<{ entries: AuditEntryDoc[]; total: number }> {
+        const filter: Filter = query.action ? { action: query.action } : {};
+        const [entries, total] = await Promise.all([
+          auditLog.find(filter, { sort: { occurredAt: -1, _id: -1 }, skip: query.skip, limit: query.limit }),
+          auditLog.count(filter),
+        ]);
+        return { entries, total };
+      },
+    },
+
+    rateLimits: {
+      /** Counts one attempt in the window `id` and returns the attempts so far, this one included. */
+      async hit(id: string, expiresAt: Date): Promise<number> {
+        const increment = () =>
+          rateLimits.findOneAndUpdate(
+            { _id: id },
+            { $inc: { count: 1 }, $setOnInsert: { expiresAt } },
+            { upsert: true, returnDocument: 'after' },
+          );
+        let counted: RateLimitDoc | null;
+        try {
+          counted = await increment();
+        } catch (error) {
+          // two replicas inserted the same window at once: the loser's increment now finds it
+          if (!(error instanceof DuplicateKeyError)) throw error;
+          counted = await increment();
+        }
+        return counted?.count ?? 1;
+      },
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** The prefix that turns a chat line into a command (spec §9: fixed `$`). */
+export const commandPrefix = '$';
+
+export interface ChatCommand {
+  /** The first word without the `$`, lowercased: the key to look the command up by. */
+  name: string;
+  /** The words after the name, split on whitespace; empty when there are none. */
+  args: string[];
+}
+
+/**
+ * Reads a chat line as a command: `"$Hello world"` → `{ name: 'hello', args: ['world'] }`.
+ * Null when the line does not start with `$` or when no name follows it directly (`"$"`, `"$ hi"`).
+ * Pure, for bot-runner's dispatch.
+ */
+export function parseChatCommand(content: string): ChatCommand | null {
+  if (!content.startsWith(commandPrefix)) return null;
+  const [first = '', ...rest] = content.slice(commandPrefix.length).split(/\s+/);
+  if (first === '') return null;
+  return { name: first.toLowerCase(), args: rest.filter((word) => word !== '') };
+}

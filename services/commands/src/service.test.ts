@@ -1,0 +1,452 @@
+import { randomUUID } from 'node:crypto';
+import { kickstandTopics } from '@kickstand/platform/bus';
+import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
+import {
+  createTestPlatform,
+  eventually,
+  recordPublished,
+  type RecordedBus,
+  type TestPlatform,
+} from '@kickstand/platform/testing';
+import { ChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
+import type { KickstandTopics } from '@kickstand/platform/bus';
+import { createCommandsRepository } from './repository';
+import { createCommandsService } from './service';
+
+interface Answer {
+  status: number;
+  body: { success: boolean; data?: unknown; message?: string; error?: string; details?: unknown };
+}
+
+interface Streamer {
+  id: string;
+  get(path: string): Promise<Answer>;
+  post(path: string, body: unknown): Promise<Answer>;
+  delete(path: string, body: unknown): Promise<Answer>;
+}
+
+let platform: TestPlatform;
+let recorded: RecordedBus<KickstandTopics>;
+let running: RunningService;
+let baseUrl: string;
+
+beforeAll(async () => {
+  platform = await createTestPlatform('commands');
+  recorded = recordPublished(platform.bus, kickstandTopics);
+  running = await startHttpService(createCommandsService({ ...platform, bus: recorded.bus }), { port: 0 });
+  baseUrl = `http://127.0.0.1:${running.port}`;
+});
+
+afterAll(async () => {
+  await running.stop();
+  await platform.close();
+});
+
+async function send(method: string, path: string, options: { token?: string; body?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.body });
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}
+
+/** A streamer of their own for each test, signed in. */
+function aStreamer(id = `u-${randomUUID()}`): Streamer {
+  const token = platform.signToken({ userId: id, username: `name-${id}`, role: 'USER' });
+  return {
+    id,
+    get: (path) => send('GET', path, { token }),
+    post: (path, body) => send('POST', path, { token, body: JSON.stringify(body) }),
+    delete: (path, body) => send('DELETE', path, { token, body: JSON.stringify(body) }),
+  };
+}
+
+const changesOf = (userId: string) =>
+  recorded.publishedWithKeys('command.changed').filter(({ message }) => message.userId === userId);
+
+const publishUserChanged = (key: string, userId: string, kind: UserChangeKind, role = UserRole.USER) =>
+  platform.bus.publish('user.changed', key, {
+    eventId: `e-${userId}-${kind}`,
+    userId,
+    kind,
+    username: `name-${userId}`,
+    role,
+    isActive: true,
+  });
+
+/**
+ * Messages with one key are handled in publish order, so a CREATED for a fresh user published
+ * under the same key is handled after everything before it: once its default command shows up,
+ * the earlier messages are done.
+ */
+async function waitUntilHandled(key: string): Promise<void> {
+  const sentinel = aStreamer();
+  await publishUserChanged(key, sentinel.id, UserChangeKind.CREATED);
+  await eventually(async () => expect((await sentinel.get('/api/commands')).body.data).toHaveLength(1));
+}
+
+describe('POST /api/commands', () => {
+  test('when the command is valid, then 201 with the spec message and the command, and ADDED is published', async () => {
+    const streamer = aStreamer();
+
+    const added = await streamer.post('/api/commands', { command: 'hello', response: 'Hi {user}!' });
+
+    expect(added.status).toBe(201);
+    expect(added.body).toEqual({
+      success: true,
+      message: 'Command "hello" added successfully!',
+      data: { command: 'hello', response: 'Hi {user}!' },
+    });
+    const changes = changesOf(streamer.id);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.key).toBe(streamer.id);
+    expect(changes[0]?.message).toMatchObject({
+      userId: streamer.id,
+      kind: ChangeKind.ADDED,
+      command: 'hello',
+      response: 'Hi {user}!',
+    });
+    expect(changes[0]?.message.eventId).not.toBe('');
+    expect(changes[0]?.message.occurredAt).toBeDefined();
+  });
+
+  test('when the name starts with $, then the $ is dropped and the name is kept as typed', async () => {
+    const streamer = aStreamer();
+
+    const added = await streamer.post('/api/commands', { command: '$Hello', response: 'hi' });
+
+    expect(added.status).toBe(201);
+    expect(added.body.message).toBe('Command "Hello" added successfully!');
+    expect(added.body.data).toEqual({ command: 'Hello', response: 'hi' });
+    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'Hello', response: 'hi' }]);
+  });
+
+  test.each([
+    ['the name is empty', { command: '', response: '' }, 'Command name is required.'],
+    ['the name is only blanks', { command: '   ', response: 'hi' }, 'Command name is required.'],
+    ['the name is missing', { response: 'hi' }, 'Command name is required.'],
+    ['the name is only the $', { command: '$', response: 'hi' }, 'Command name is required.'],
+    [
+      'the name has a space',
+      { command: 'he llo!', response: '' },
+      'Command must be a single word (no spaces allowed).',
+    ],
+    [
+      'the name has a tab',
+      { command: 'he\tllo', response: 'hi' },
+      'Command must be a single word (no spaces allowed).',
+    ],
+    [
+      'the name has other characters',
+      { command: 'héllo!', response: '' },
+      'Command can only contain letters, numbers, hyphens, and underscores.',
+    ],
+    [
+      'the name has two $',
+      { command: '$$hi', response: 'hi' },
+      'Command can only contain letters, numbers, hyphens, and underscores.',
+    ],
+    [
+      'the name is longer than 50',
+      { command: 'a'.repeat(51), response: '' },
+      'Command name must be 50 characters or less.',
+    ],
+    ['the response is empty', { command: 'ok', response: '' }, 'Response text is required.'],
+    ['the response is missing', { command: 'ok' }, 'Response text is required.'],
+    ['the response is only blanks', { command: 'ok', response: ' \n ' }, 'Response text is required.'],
+    [
+      'the response is 501 characters',
+      { command: 'ok', response: 'x'.repeat(501) },
+      'Response text must be 500 characters or less',
+    ],
+  ])("when %s, then 400 with that rule's message and nothing is stored", async (_case, body, message) => {
+    const streamer = aStreamer();
+
+    const answer = await streamer.post('/api/commands', body);
+
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ success: false, error: message });
+    expect((await streamer.get('/api/commands')).body.data).toEqual([]);
+    expect(changesOf(streamer.id)).toHaveLength(0);
+  });
+
+  test('when the name is 50 characters and the response 500, then both are accepted', async () => {
+    const streamer = aStreamer();
+    const name = `a-${'b'.repeat(46)}_1`;
+
+    const added = await streamer.post('/api/commands', { command: name, response: 'r'.repeat(500) });
+
+    expect(name).toHaveLength(50);
+    expect(added.status).toBe(201);
+  });
+
+  test('when the name is taken in another letter case, then 409 naming it as typed, and nothing is published', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+
+    const second = await streamer.post('/api/commands', { command: 'HeLLo', response: 'again' });
+    const withPrefix = await streamer.post('/api/commands', { command: '$HELLO', response: 'again' });
+
+    expect(second.status).toBe(409);
+    expect(second.body).toEqual({ success: false, error: 'Command "HeLLo" already exists.' });
+    expect(withPrefix.body).toEqual({ success: false, error: 'Command "HELLO" already exists.' });
+    expect(changesOf(streamer.id)).toHaveLength(1);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'hello', response: 'hi' }]);
+  });
+
+  test('when the name is taken and the response is empty, then the name rule comes first (409)', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+
+    const second = await streamer.post('/api/commands', { command: 'hello', response: '' });
+
+    expect(second.status).toBe(409);
+    expect(second.body.error).toBe('Command "hello" already exists.');
+  });
+
+  test('when another streamer has the same name, then it is still free', async () => {
+    const first = aStreamer();
+    const second = aStreamer();
+    await first.post('/api/commands', { command: 'hello', response: 'one' });
+
+    expect((await second.post('/api/commands', { command: 'hello', response: 'two' })).status).toBe(201);
+  });
+
+  test('when the streamer already has 500 commands, then the 501st is refused with 409 and the limit message', async () => {
+    const streamer = aStreamer();
+    const repo = createCommandsRepository(platform.store);
+    for (let i = 0; i < 499; i++) {
+      const name = `c${i}`;
+      await repo.insert({ userId: streamer.id, name, nameLower: name, response: 'r', createdAt: new Date() });
+    }
+
+    const fiveHundredth = await streamer.post('/api/commands', { command: 'last', response: 'r' });
+    const fiveHundredFirst = await streamer.post('/api/commands', { command: 'one-more', response: 'r' });
+
+    expect(fiveHundredth.status).toBe(201);
+    expect(fiveHundredFirst.status).toBe(409);
+    expect(fiveHundredFirst.body).toEqual({
+      success: false,
+      error: 'You can have at most 500 commands. Remove one to add another.',
+    });
+    expect((await streamer.get('/api/commands')).body.data).toHaveLength(500);
+    await streamer.delete('/api/commands', { command: 'c0' });
+    expect((await streamer.post('/api/commands', { command: 'one-more', response: 'r' })).status).toBe(201);
+  });
+
+  test.each([
+    ['an unknown field', { command: 'hi', response: 'r', extra: 1 }, 'Unrecognized key: "extra"'],
+    ['an operator object as the name', { command: { $gt: '' }, response: 'r' }, 'command must be a string'],
+    ['a number as the name', { command: 5, response: 'r' }, 'command must be a string'],
+    ['an array as the response', { command: 'hi', response: ['r'] }, 'response must be a string'],
+    ['an array as the body', [{ command: 'hi', response: 'r' }], 'Invalid input: expected object, received array'],
+  ])('when the body has %s, then 400 and nothing is stored', async (_case, body, message) => {
+    const streamer = aStreamer();
+
+    const answer = await streamer.post('/api/commands', body);
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.success).toBe(false);
+    expect(answer.body.error).toBe(message);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([]);
+  });
+
+  test('when the body is not JSON, then 400', async () => {
+    const streamer = aStreamer();
+    const token = platform.signToken({ userId: streamer.id, username: 'x', role: 'USER' });
+
+    const answer = await send('POST', '/api/commands', { token, body: '{"command":' });
+
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ success: false, error: 'Request body is not valid JSON' });
+  });
+});
+
+describe('GET /api/commands', () => {
+  test('when two streamers have commands, then each sees only their own, ordered by name in any letter case', async () => {
+    const streamer = aStreamer();
+    const other = aStreamer();
+    await streamer.post('/api/commands', { command: 'beta', response: '2' });
+    await streamer.post('/api/commands', { command: 'Alpha', response: '1' });
+    await streamer.post('/api/commands', { command: 'gamma', response: '3' });
+    await other.post('/api/commands', { command: 'zeta', response: 'z' });
+
+    const list = await streamer.get('/api/commands');
+
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      success: true,
+      data: [
+        { command: 'Alpha', response: '1' },
+        { command: 'beta', response: '2' },
+        { command: 'gamma', response: '3' },
+      ],
+    });
+    expect((await other.get('/api/commands')).body.data).toEqual([{ command: 'zeta', response: 'z' }]);
+  });
+
+  test('when there is no token, then 401', async () => {
+    const answer = await send('GET', '/api/commands');
+
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ success: false, error: 'Authentication required' });
+  });
+
+  test('when the token is forged, then 401', async () => {
+    const answer = await send('GET', '/api/commands', { token: 'not.a.token' });
+
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ success: false, error: 'Invalid or expired token' });
+  });
+});
+
+describe('GET /api/commands/variables', () => {
+  test('when asked, then every response variable is listed with a description', async () => {
+    const answer = await aStreamer().get('/api/commands/variables');
+
+    expect(answer.status).toBe(200);
+    const variables = answer.body.data as Array<{ name: string; description: string }>;
+    expect(variables.map(({ name }) => name)).toEqual([
+      '{user}',
+      '{touser}',
+      '{args}',
+      '{channel}',
+      '{count}',
+      '{random:A-B}',
+    ]);
+    for (const variable of variables) expect(variable.description).not.toBe('');
+  });
+
+  test('when there is no token, then 401', async () => {
+    expect((await send('GET', '/api/commands/variables')).status).toBe(401);
+  });
+});
+
+describe('DELETE /api/commands', () => {
+  test('when the command exists, then 200 with the spec message, it is gone, and REMOVED is published with its response', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'Hello', response: 'hi' });
+
+    const removed = await streamer.delete('/api/commands', { command: '$hello' });
+
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({
+      success: true,
+      message: 'Command "Hello" removed successfully!',
+      data: { command: 'Hello', response: 'hi' },
+    });
+    expect((await streamer.get('/api/commands')).body.data).toEqual([]);
+    const changes = changesOf(streamer.id);
+    expect(changes.map(({ message }) => message.kind)).toEqual([ChangeKind.ADDED, ChangeKind.REMOVED]);
+    expect(changes[1]?.key).toBe(streamer.id);
+    expect(changes[1]?.message).toMatchObject({ userId: streamer.id, command: 'Hello', response: 'hi' });
+  });
+
+  test('when the command does not exist, then 404 naming it, and nothing is published', async () => {
+    const streamer = aStreamer();
+
+    const answer = await streamer.delete('/api/commands', { command: 'nope' });
+
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ success: false, error: 'Command "nope" not found.' });
+    expect(changesOf(streamer.id)).toHaveLength(0);
+  });
+
+  test('when the command belongs to another streamer, then 404 and theirs stays', async () => {
+    const owner = aStreamer();
+    const other = aStreamer();
+    await owner.post('/api/commands', { command: 'mine', response: 'm' });
+
+    expect((await other.delete('/api/commands', { command: 'mine' })).status).toBe(404);
+    expect((await owner.get('/api/commands')).body.data).toEqual([{ command: 'mine', response: 'm' }]);
+  });
+
+  test('when the name is missing, then 400 with the required message', async () => {
+    const answer = await aStreamer().delete('/api/commands', {});
+
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ success: false, error: 'Command name is required.' });
+  });
+
+  test('when the name is an operator object or there is an unknown field, then 400 and nothing is removed', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'keep', response: 'k' });
+
+    const operator = await streamer.delete('/api/commands', { command: { $gt: '' } });
+    const unknown = await streamer.delete('/api/commands', { command: 'keep', all: true });
+
+    expect(operator.status).toBe(400);
+    expect(operator.body.error).toBe('command must be a string');
+    expect(unknown.status).toBe(400);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'keep', response: 'k' }]);
+  });
+
+  test('when there is no token, then 401', async () => {
+    expect((await send('DELETE', '/api/commands', { body: JSON.stringify({ command: 'x' }) })).status).toBe(401);
+  });
+});
+
+describe('user.changed', () => {
+  const defaultCommand = {
+    command: 'test',
+    response: 'Hello! This is a test command. The bot is working correctly!',
+  };
+
+  test('when a streamer is created, then they get the default command once, even when the event comes twice', async () => {
+    const streamer = aStreamer();
+
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
+    await waitUntilHandled(streamer.id);
+
+    expect((await streamer.get('/api/commands')).body.data).toEqual([defaultCommand]);
+    const changes = changesOf(streamer.id);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.message).toMatchObject({ kind: ChangeKind.ADDED, ...defaultCommand });
+  });
+
+  test('when the streamer removed the default command and the event is replayed, then it does not come back', async () => {
+    const streamer = aStreamer();
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
+    await eventually(async () => expect((await streamer.get('/api/commands')).body.data).toHaveLength(1));
+    expect((await streamer.delete('/api/commands', { command: 'test' })).status).toBe(200);
+
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
+    await waitUntilHandled(streamer.id);
+
+    expect((await streamer.get('/api/commands')).body.data).toEqual([]);
+  });
+
+  test('when a super administrator is created, then they get no default command', async () => {
+    const admin = aStreamer();
+
+    await publishUserChanged(admin.id, admin.id, UserChangeKind.CREATED, UserRole.SUPER_ADMIN);
+    await waitUntilHandled(admin.id);
+
+    expect((await admin.get('/api/commands')).body.data).toEqual([]);
+  });
+
+  test('when a streamer is deleted, then their commands go with a REMOVED each, and others keep theirs', async () => {
+    const streamer = aStreamer();
+    const other = aStreamer();
+    await streamer.post('/api/commands', { command: 'one', response: '1' });
+    await streamer.post('/api/commands', { command: 'two', response: '2' });
+    await other.post('/api/commands', { command: 'one', response: 'x' });
+
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.DELETED);
+
+    await eventually(async () => expect((await streamer.get('/api/commands')).body.data).toEqual([]));
+    const removed = changesOf(streamer.id).filter(({ message }) => message.kind === ChangeKind.REMOVED);
+    expect(removed.map(({ message }) => message.command).sort()).toEqual(['one', 'two']);
+    expect((await other.get('/api/commands')).body.data).toEqual([{ command: 'one', response: 'x' }]);
+  });
+
+  test("when a deleted streamer's CREATED is replayed, then the default command does not come back", async () => {
+    const streamer = aStreamer();
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.DELETED);
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
+    await waitUntilHandled(streamer.id);
+
+    expect((await streamer.get('/api/commands')).body.data).toEqual([]);
+  });
+});

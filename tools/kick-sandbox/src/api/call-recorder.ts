@@ -1,0 +1,69 @@
+import type { Request, RequestHandler } from 'express';
+import type { Clock } from '@kickstand/platform/clock';
+import type { Logger } from '@kickstand/platform/log';
+import type { Notifier } from '../notifier';
+import type { Repository } from '../repository';
+import type { TokenContext } from '../oauth/tokens';
+
+const secretFields = new Set(['client_secret', 'code', 'code_verifier', 'refresh_token', 'access_token', 'token']);
+
+/** Who called, set by the bearer check so the recorded call can say which token kind was used. */
+const callers = new WeakMap<Request, TokenContext>();
+
+export const rememberCaller = (req: Request, context: TokenContext): void => {
+  callers.set(req, context);
+};
+
+export const callerOf = (req: Request): TokenContext | undefined => callers.get(req);
+
+function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, secretFields.has(key) ? '[redacted]' : redact(inner)]),
+  );
+}
+
+/**
+ * Records every call the product makes to a Kick endpoint (for "what did the product do?"
+ * assertions): endpoint, token kind, request without secrets, status, and the error body if any.
+ * The record is written before the answer leaves, so a test that got its answer can read the call.
+ */
+export function recordCalls(
+  deps: { repo: Repository; clock: Clock; log: Logger; notifier: Notifier },
+  endpointOf: (req: Request) => string,
+): RequestHandler {
+  return (req, res, next) => {
+    const at = deps.clock.now();
+    let errorBody: unknown = null;
+    const json = res.json.bind(res);
+    res.json = (body?: unknown) => {
+      if (res.statusCode >= 400) errorBody = body;
+      return json(body);
+    };
+    const end = res.end.bind(res) as (...args: unknown[]) => unknown;
+    res.end = ((...args: unknown[]) => {
+      const caller = callerOf(req);
+      deps.repo.calls
+        .insertOne({
+          seq: deps.repo.nextSeq('calls'),
+          at,
+          endpoint: endpointOf(req),
+          method: req.method,
+          path: req.originalUrl.split('?')[0] ?? req.originalUrl,
+          queryJson: JSON.stringify(redact({ ...req.query })),
+          // a body the parser did not read (wrong content type, bad JSON) is recorded as null
+          bodyJson: req.body === undefined ? null : JSON.stringify(redact(req.body)),
+          tokenType: caller?.tokenType ?? null,
+          tokenUserId: caller?.userId ?? null,
+          status: res.statusCode,
+          error: redact(errorBody),
+        })
+        .then(() => deps.notifier.notify('calls'))
+        .catch((err: unknown) => deps.log.warn({ err }, 'could not record a Kick API call'))
+        .finally(() => end(...args));
+      return res;
+    }) as typeof res.end;
+    next();
+  };
+}

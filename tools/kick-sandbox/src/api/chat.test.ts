@@ -1,0 +1,232 @@
+import { seedUserIds } from '../seed';
+import { startSandboxForTest, type SandboxHarness } from '../testing/sandbox-harness';
+
+const invalidRequest = { data: {}, message: 'Invalid request' };
+const streamer = seedUserIds.sandbox_streamer;
+
+interface ChatLine {
+  messageId: string;
+  senderUsername: string;
+  type: string;
+  content: string;
+  replyTo: { messageId: string; content: string; senderUsername: string } | null;
+  seq: number;
+}
+
+describe('POST /public/v1/chat', () => {
+  let sandbox: SandboxHarness;
+  let streamerToken: string;
+  let botAccountToken: string;
+  beforeAll(async () => {
+    sandbox = await startSandboxForTest();
+    streamerToken = (
+      await sandbox.linkUser('sandbox_streamer', ['chat:write', 'events:subscribe', 'moderation:chat_message:manage'])
+    ).access_token;
+    botAccountToken = (await sandbox.linkUser('sandbox_bot', ['chat:write'])).access_token;
+    await sandbox.request('POST', '/public/v1/events/subscriptions', {
+      token: streamerToken,
+      body: { method: 'webhook', events: [{ name: 'chat.message.sent', version: 1 }] },
+    });
+  });
+  beforeEach(() => sandbox.receiver.clear());
+  afterAll(() => sandbox.close());
+
+  const send = (token: string, body: unknown) => sandbox.request('POST', '/public/v1/chat', { token, body });
+
+  test('when a bot account posts as user, then is_sent with a UUID, the message is recorded and echoed as chat.message.sent', async () => {
+    const answer = await send(botAccountToken, {
+      type: 'user',
+      broadcaster_user_id: streamer,
+      content: 'hello chat [emote:37226:KEKW]',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({
+      data: { is_sent: true, message_id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      message: 'OK',
+    });
+    const messageId = (answer.json as { data: { message_id: string } }).data.message_id;
+
+    const lines = await sandbox.control<ChatLine[]>('GET', `/chat?broadcaster_user_id=${streamer}&type=user`);
+    expect(lines.at(-1)).toMatchObject({
+      messageId,
+      senderUsername: 'sandbox_bot',
+      type: 'user',
+      content: 'hello chat [emote:37226:KEKW]',
+    });
+
+    const [delivery] = await sandbox.receiver.waitFor(1);
+    expect(delivery?.headers['kick-event-type']).toBe('chat.message.sent');
+    expect(delivery?.body).toMatchObject({
+      message_id: messageId,
+      broadcaster: { user_id: streamer, username: 'sandbox_streamer', identity: null },
+      sender: {
+        user_id: seedUserIds.sandbox_bot,
+        username: 'sandbox_bot',
+        identity: { username_color: '#00CED1', badges: [{ text: 'Moderator', type: 'moderator' }] },
+      },
+      emotes: [{ emote_id: '37226', positions: [{ s: 11, e: 28 }] }],
+    });
+  });
+
+  test("when type is bot, then it lands in the token owner's chat as the app's bot, whatever broadcaster_user_id says", async () => {
+    const answer = await send(streamerToken, {
+      type: 'bot',
+      broadcaster_user_id: seedUserIds.other_streamer,
+      content: 'beep',
+    });
+    expect(answer.status).toBe(200);
+    const [delivery] = await sandbox.receiver.waitFor(1);
+    expect(delivery?.body).toMatchObject({
+      broadcaster: { user_id: streamer },
+      sender: { username: 'kickstand_app', identity: { badges: [{ text: 'Bot', type: 'bot' }] } },
+      content: 'beep',
+    });
+  });
+
+  test("when the app's bot mode is off, then type bot is 400 Channel not found", async () => {
+    await sandbox.control('PATCH', '/app', { isBotEnabled: false });
+    try {
+      const answer = await send(streamerToken, { type: 'bot', content: 'beep' });
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({ data: 'Channel not found', message: 'Bad request' });
+    } finally {
+      await sandbox.control('PATCH', '/app', { isBotEnabled: true });
+    }
+  });
+
+  test('when replying to an existing message, then the echo carries replies_to with the original', async () => {
+    const viewer = await sandbox.control<{ message: { messageId: string } }>('POST', '/events/chat', {
+      broadcaster: streamer,
+      sender: 'viewer_alice',
+      content: 'anyone know the song?',
+    });
+    await sandbox.receiver.waitFor(1);
+    sandbox.receiver.clear();
+    const answer = await send(botAccountToken, {
+      type: 'user',
+      broadcaster_user_id: streamer,
+      content: 'it is lofi',
+      reply_to_message_id: viewer.message.messageId,
+    });
+    expect(answer.status).toBe(200);
+    const [delivery] = await sandbox.receiver.waitFor(1);
+    expect(delivery?.body).toMatchObject({
+      replies_to: {
+        message_id: viewer.message.messageId,
+        content: 'anyone know the song?',
+        sender: { username: 'viewer_alice', identity: null },
+      },
+    });
+    const lines = await sandbox.control<ChatLine[]>('GET', `/chat?broadcasterUserId=${streamer}&type=user`);
+    expect(lines.at(-1)?.replyTo).toEqual({
+      messageId: viewer.message.messageId,
+      content: 'anyone know the song?',
+      senderUsername: 'viewer_alice',
+    });
+  });
+
+  test('when the reply target does not exist, then 400 and nothing is sent', async () => {
+    const answer = await send(botAccountToken, {
+      type: 'user',
+      broadcaster_user_id: streamer,
+      content: 'reply',
+      reply_to_message_id: '3f2b8a10-5c6e-4d7f-9a01-7b2c3d4e5f60',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({ data: 'Message not found', message: 'Bad request' });
+  });
+
+  test.each([
+    ['type is missing', { broadcaster_user_id: streamer, content: 'x' }],
+    ['type is not user or bot', { type: 'system', broadcaster_user_id: streamer, content: 'x' }],
+    ['content is empty', { type: 'user', broadcaster_user_id: streamer, content: '' }],
+    ['content is 501 characters', { type: 'user', broadcaster_user_id: streamer, content: 'x'.repeat(501) }],
+    ['content is not a string', { type: 'user', broadcaster_user_id: streamer, content: 42 }],
+    ['broadcaster_user_id is missing for type user', { type: 'user', content: 'x' }],
+    ['broadcaster_user_id is a string', { type: 'user', broadcaster_user_id: String(streamer), content: 'x' }],
+  ])('when %s, then 400 Invalid request', async (_name, body) => {
+    const answer = await send(botAccountToken, body);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual(invalidRequest);
+  });
+
+  test('when content is exactly 500 characters (emoji counting once), then it is sent', async () => {
+    const answer = await send(botAccountToken, {
+      type: 'user',
+      broadcaster_user_id: streamer,
+      content: '😀'.repeat(500),
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  test('when the channel does not exist, then 400 Channel not found', async () => {
+    const answer = await send(botAccountToken, { type: 'user', broadcaster_user_id: 12345678, content: 'x' });
+    expect(answer.json).toEqual({ data: 'Channel not found', message: 'Bad request' });
+  });
+
+  test('when an app token sends chat, then 401; a user token without chat:write, 403', async () => {
+    const app = await sandbox.appToken();
+    const byApp = await send(app, { type: 'user', broadcaster_user_id: streamer, content: 'x' });
+    expect(byApp.status).toBe(401);
+    expect(byApp.json).toEqual({ data: {}, message: 'Unauthorized' });
+    const readOnly = await sandbox.linkUser('viewer_carol', ['user:read']);
+    expect(
+      (await send(readOnly.access_token, { type: 'user', broadcaster_user_id: streamer, content: 'x' })).status,
+    ).toBe(403);
+  });
+
+  test('when the sender is banned in the channel, then 400 and nothing is posted', async () => {
+    const banned = await sandbox.linkUser('viewer_bob', ['chat:write']);
+    await sandbox.control('POST', '/events/ban', { broadcaster: streamer, user: 'viewer_bob' });
+    const answer = await send(banned.access_token, {
+      type: 'user',
+      broadcaster_user_id: streamer,
+      content: 'let me talk',
+    });
+    expect(answer.status).toBe(400);
+    expect((answer.json as { message: string }).message).toBe('Bad request');
+  });
+
+  test('when a moderator deletes a message, then 204 and it is marked deleted; again, 404', async () => {
+    const sent = await send(botAccountToken, { type: 'user', broadcaster_user_id: streamer, content: 'oops' });
+    const messageId = (sent.json as { data: { message_id: string } }).data.message_id;
+    const answer = await sandbox.request('DELETE', `/public/v1/chat/${messageId}`, { token: streamerToken });
+    expect(answer.status).toBe(204);
+    const lines = await sandbox.control<(ChatLine & { deletedAt: string | null })[]>(
+      'GET',
+      `/chat?broadcasterUserId=${streamer}`,
+    );
+    expect(lines.find((line) => line.messageId === messageId)?.deletedAt).toEqual(expect.any(String));
+    expect((await sandbox.request('DELETE', `/public/v1/chat/${messageId}`, { token: streamerToken })).status).toBe(
+      404,
+    );
+  });
+
+  test('when a user without moderation scope deletes, then 403', async () => {
+    const sent = await send(botAccountToken, { type: 'user', broadcaster_user_id: streamer, content: 'keep me' });
+    const messageId = (sent.json as { data: { message_id: string } }).data.message_id;
+    expect((await sandbox.request('DELETE', `/public/v1/chat/${messageId}`, { token: botAccountToken })).status).toBe(
+      403,
+    );
+  });
+});
+
+describe('the daily chat quota', () => {
+  test("when the app has used its quota, then 400 with Kick's quota text", async () => {
+    const sandbox = await startSandboxForTest({ options: { chatDailyQuota: 2 } });
+    try {
+      const token = (await sandbox.linkUser('sandbox_bot', ['chat:write'])).access_token;
+      const body = { type: 'user', broadcaster_user_id: streamer, content: 'hi' };
+      expect((await sandbox.request('POST', '/public/v1/chat', { token, body })).status).toBe(200);
+      expect((await sandbox.request('POST', '/public/v1/chat', { token, body })).status).toBe(200);
+      const third = await sandbox.request('POST', '/public/v1/chat', { token, body });
+      expect(third.status).toBe(400);
+      expect(third.json).toEqual({
+        data: 'Pusher error: API call failed since (daily) message quota exceeded',
+        message: 'Bad request',
+      });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -1,0 +1,182 @@
+import type { Clock } from '@kickstand/platform/clock';
+import type { Filter } from '@kickstand/platform/store';
+import type { App } from './app-settings';
+import { assertCanModerate, type Bans } from './bans';
+import { parseEmotes } from './emotes';
+import { newMessageUuid } from './ids';
+import { badgesIn, type KickUsers } from './kick-users';
+import type { Notifier } from './notifier';
+import { chatMessageSentPayload, type PayloadParts } from './payloads';
+import type { BadgeDoc, ChatMessageDoc, ChatMessageType, DeliveryDoc, KickUserDoc, Repository } from './repository';
+import { channelNotFound, RuleError } from './rules';
+import type { Emitter } from './webhooks/emitter';
+
+/** The quota text Kick answers with (kick-api.md §5.1). */
+export const chatQuotaText = 'Pusher error: API call failed since (daily) message quota exceeded';
+
+export interface PostInput {
+  broadcaster: KickUserDoc;
+  sender: KickUserDoc;
+  type: ChatMessageType;
+  content: string;
+  badges: BadgeDoc[];
+  usernameColor: string;
+  replyToMessageId: string | null;
+}
+
+export interface ApiSend {
+  type: 'user' | 'bot';
+  content: string;
+  broadcasterUserId?: number;
+  replyToMessageId?: string;
+}
+
+export interface ChatListFilter {
+  broadcasterUserId?: number;
+  /** With afterSeq or since: what came after, oldest first. Without: the newest `limit`, oldest first. */
+  afterSeq?: number;
+  since?: Date;
+  type?: ChatMessageType;
+  limit?: number;
+}
+
+export interface Chat {
+  /** Records a message in a channel's chat and emits chat.message.sent. */
+  post(input: PostInput): Promise<{ message: ChatMessageDoc; deliveries: DeliveryDoc[] }>;
+  /** `POST /public/v1/chat` for the token's user (§5.1's rules: bot mode, quota, bans, reply target). */
+  sendFromApi(senderUserId: number, send: ApiSend): Promise<ChatMessageDoc>;
+  /** `DELETE /public/v1/chat/{id}` by a moderator of the message's channel. */
+  deleteFromApi(moderatorUserId: number, messageId: string): Promise<void>;
+  list(filter: ChatListFilter): Promise<ChatMessageDoc[]>;
+  byId(messageId: string): Promise<ChatMessageDoc | null>;
+}
+
+export function createChat(deps: {
+  repo: Repository;
+  users: KickUsers;
+  bans: Bans;
+  app: App;
+  emitter: Emitter;
+  parts: PayloadParts;
+  clock: Clock;
+  notifier: Notifier;
+}): Chat {
+  const { repo, users, bans, app, emitter, parts, clock, notifier } = deps;
+
+  async function replyTarget(broadcasterUserId: number, messageId: string | null) {
+    if (messageId === null) return null;
+    const target = await repo.chatMessages.findOne({ _id: messageId, broadcasterUserId, deletedAt: null });
+    if (!target) throw new RuleError('reply-not-found', `No message ${messageId} in this channel to reply to`);
+    const sender = await users.byId(target.senderUserId);
+    if (!sender) throw new RuleError('reply-not-found', `The sender of message ${messageId} no longer exists`);
+    return { target, sender };
+  }
+
+  async function post(input: PostInput) {
+    const reply = await replyTarget(input.broadcaster.userId, input.replyToMessageId);
+    const now = clock.now();
+    const message = await repo.chatMessages.insertOne({
+      _id: newMessageUuid(),
+      seq: repo.nextSeq('chatMessages'),
+      broadcasterUserId: input.broadcaster.userId,
+      senderUserId: input.sender.userId,
+      senderUsername: input.sender.username,
+      content: input.content,
+      type: input.type,
+      badges: input.badges,
+      usernameColor: input.usernameColor,
+      replyToMessageId: reply?.target._id ?? null,
+      createdAt: now,
+      deletedAt: null,
+    });
+    notifier.notify('chat');
+    const deliveries = await emitter.emit({
+      type: 'chat.message.sent',
+      broadcasterUserId: input.broadcaster.userId,
+      payload: chatMessageSentPayload({
+        messageId: message._id,
+        repliesTo: reply
+          ? { messageId: reply.target._id, content: reply.target.content, sender: parts.user(reply.sender) }
+          : null,
+        broadcaster: parts.user(input.broadcaster),
+        sender: parts.user(input.sender, { username_color: input.usernameColor, badges: input.badges }),
+        content: input.content,
+        emotes: parseEmotes(input.content),
+        createdAt: now,
+      }),
+    });
+    return { message, deliveries };
+  }
+
+  async function checkQuota(): Promise<void> {
+    const quota = app.settings().chatDailyQuota;
+    if (quota === null) return;
+    const now = clock.now();
+    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const sentToday = await repo.chatMessages.count({ type: { $in: ['user', 'bot'] }, createdAt: { $gte: dayStart } });
+    if (sentToday >= quota) throw new RuleError('chat-quota-exceeded', chatQuotaText);
+  }
+
+  return {
+    post,
+
+    async sendFromApi(senderUserId, send) {
+      const sender = await users.byId(senderUserId);
+      if (!sender) throw channelNotFound(senderUserId);
+      let broadcaster: KickUserDoc | null;
+      let author: KickUserDoc;
+      let badges: BadgeDoc[];
+      if (send.type === 'bot') {
+        // bot messages go to the token owner's own chat, as the app's bot; broadcaster_user_id is ignored
+        if (!app.settings().isBotEnabled) throw new RuleError('bot-disabled', 'Channel not found');
+        broadcaster = sender;
+        author = await users.ensure(app.botUsername);
+        badges = [{ text: 'Bot', type: 'bot' }];
+      } else {
+        broadcaster = await users.byId(send.broadcasterUserId ?? 0);
+        if (!broadcaster) throw channelNotFound(send.broadcasterUserId ?? 0);
+        if (await bans.isBanned(broadcaster.userId, sender.userId)) {
+          throw new RuleError('sender-banned', 'User is banned from this chat');
+        }
+        author = sender;
+        badges = badgesIn(broadcaster, sender.userId);
+      }
+      await checkQuota();
+      const { message } = await post({
+        broadcaster,
+        sender: author,
+        type: send.type,
+        content: send.content,
+        badges,
+        usernameColor: author.usernameColor,
+        replyToMessageId: send.replyToMessageId ?? null,
+      });
+      return message;
+    },
+
+    async deleteFromApi(moderatorUserId, messageId) {
+      const message = await repo.chatMessages.findOne({ _id: messageId, deletedAt: null });
+      if (!message) throw new RuleError('message-not-found', `No chat message ${messageId}`);
+      const owner = await users.byId(message.broadcasterUserId);
+      if (!owner) throw channelNotFound(message.broadcasterUserId);
+      assertCanModerate(owner, moderatorUserId);
+      await repo.chatMessages.updateOne({ _id: messageId }, { $set: { deletedAt: clock.now() } });
+      notifier.notify('chat');
+    },
+
+    async list({ broadcasterUserId, afterSeq, since, type, limit = 500 }) {
+      const filter: Filter = {};
+      if (broadcasterUserId !== undefined) filter.broadcasterUserId = broadcasterUserId;
+      if (afterSeq !== undefined) filter.seq = { $gt: afterSeq };
+      if (since !== undefined) filter.createdAt = { $gt: since };
+      if (type !== undefined) filter.type = type;
+      if (afterSeq !== undefined || since !== undefined) {
+        return repo.chatMessages.find(filter, { sort: { seq: 1 }, limit });
+      }
+      // without a starting point, the newest messages (oldest first), as a chat window shows them
+      return (await repo.chatMessages.find(filter, { sort: { seq: -1 }, limit })).reverse();
+    },
+
+    byId: (messageId) => repo.chatMessages.findOne({ _id: messageId }),
+  };
+}

@@ -1,0 +1,212 @@
+import type { Clock } from '@kickstand/platform/clock';
+import type { Logger } from '@kickstand/platform/log';
+import type { App } from '../app-settings';
+import type { Notifier } from '../notifier';
+import type { ResolvedOptions } from '../options';
+import type { DeliveryAttempt, DeliveryDoc, Repository } from '../repository';
+import { rfc3339Seconds } from '../time';
+import type { Faults } from './faults';
+import type { Signer } from './signer';
+
+/**
+ * Sends deliveries to the app's webhook URL in the background, one channel's deliveries one after
+ * another (so they arrive in order unless the out-of-order fault says otherwise), different
+ * channels in parallel. Each attempt is recorded with the status the webhook answered.
+ */
+export interface Deliverer {
+  enqueue(delivery: DeliveryDoc): void;
+  /** Stops sending (in-flight requests are aborted) and waits for the queues to settle. */
+  stop(): Promise<void>;
+}
+
+interface ChannelQueue {
+  items: DeliveryDoc[];
+  held: DeliveryDoc | null;
+  holdTimer: NodeJS.Timeout | undefined;
+  draining: Promise<void> | undefined;
+}
+
+interface Deps {
+  repo: Repository;
+  app: App;
+  signer: Signer;
+  faults: Faults;
+  clock: Clock;
+  log: Logger;
+  notifier: Notifier;
+  delivery: ResolvedOptions['delivery'];
+}
+
+export function createDeliverer(deps: Deps): Deliverer {
+  const { repo, app, signer, faults, clock, log, notifier, delivery } = deps;
+  const queues = new Map<number, ChannelQueue>();
+  const stopping = new AbortController();
+
+  function queueOf(broadcasterUserId: number): ChannelQueue {
+    const existing = queues.get(broadcasterUserId);
+    if (existing) return existing;
+    const created: ChannelQueue = { items: [], held: null, holdTimer: undefined, draining: undefined };
+    queues.set(broadcasterUserId, created);
+    return created;
+  }
+
+  function kick(queue: ChannelQueue): void {
+    if (queue.draining || stopping.signal.aborted) return;
+    queue.draining = drain(queue)
+      .catch((err: unknown) => log.error({ err }, 'webhook delivery queue failed'))
+      .finally(() => {
+        queue.draining = undefined;
+        if (queue.items.length > 0) kick(queue);
+      });
+  }
+
+  async function drain(queue: ChannelQueue): Promise<void> {
+    for (let item = queue.items.shift(); item; item = queue.items.shift()) {
+      if (stopping.signal.aborted) return;
+      if (item.faults.includes('outOfOrder') && !queue.held) {
+        holdBack(queue, item);
+        continue;
+      }
+      await send(item);
+      const overtaken = queue.held;
+      if (overtaken) {
+        queue.held = null;
+        clearTimeout(queue.holdTimer);
+        await send(overtaken);
+      }
+    }
+  }
+
+  /** Nothing came along to overtake it in time: send it anyway rather than lose it. */
+  function holdBack(queue: ChannelQueue, item: DeliveryDoc): void {
+    queue.held = item;
+    queue.holdTimer = setTimeout(() => {
+      if (queue.held !== item) return;
+      queue.held = null;
+      queue.items.unshift({ ...item, faults: item.faults.filter((name) => name !== 'outOfOrder') });
+      kick(queue);
+    }, delivery.outOfOrderHoldMs);
+  }
+
+  async function post(item: DeliveryDoc, headers: Record<string, string>): Promise<Omit<DeliveryAttempt, 'kind'>> {
+    const at = clock.now();
+    const started = performance.now();
+    const timestamp = headers['Kick-Event-Message-Timestamp'] ?? '';
+    try {
+      const response = await fetch(app.settings().webhookUrl, {
+        method: 'POST',
+        headers,
+        body: item.body,
+        redirect: 'manual',
+        signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(delivery.timeoutMs)]),
+      });
+      // read the answer so the connection can be reused
+      await response.arrayBuffer().catch(() => undefined);
+      return {
+        at,
+        timestamp,
+        status: response.status,
+        error: null,
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      // fetch hides the reason (ECONNREFUSED, a timeout…) in its cause
+      const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+      const message = error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error);
+      return { at, timestamp, status: null, error: message, durationMs: Math.round(performance.now() - started) };
+    }
+  }
+
+  function headersFor(item: DeliveryDoc): Record<string, string> {
+    const sentAt = item.faults.includes('staleTimestamp')
+      ? new Date(clock.now().getTime() - delivery.staleTimestampSeconds * 1000)
+      : clock.now();
+    const timestamp = rfc3339Seconds(sentAt);
+    const signature = item.faults.includes('badSignature')
+      ? signer.signWrongly(item.messageId, timestamp, item.body)
+      : signer.sign(item.messageId, timestamp, item.body);
+    return {
+      'Content-Type': 'application/json',
+      'Kick-Event-Message-Id': item.messageId,
+      'Kick-Event-Subscription-Id': item.subscriptionId,
+      'Kick-Event-Signature': signature,
+      'Kick-Event-Message-Timestamp': timestamp,
+      'Kick-Event-Type': item.eventType,
+      'Kick-Event-Version': String(item.eventVersion),
+    };
+  }
+
+  async function record(item: DeliveryDoc, attempt: DeliveryAttempt, state?: DeliveryDoc['state']): Promise<void> {
+    await repo.deliveries.updateOne(
+      { _id: item._id },
+      { $push: { attempts: attempt }, ...(state ? { $set: { state } } : {}) },
+    );
+    notifier.notify('deliveries');
+  }
+
+  async function send(item: DeliveryDoc): Promise<void> {
+    const maxAttempts = faults.get().maxAttempts;
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+      if (stopping.signal.aborted) return;
+      const headers = headersFor(item);
+      const result = await post(item, headers);
+      const isSuccess = result.status !== null && result.status >= 200 && result.status < 300;
+      const isLast = isSuccess || attempt === maxAttempts;
+      const state = isSuccess ? 'delivered' : isLast ? 'failed' : undefined;
+      await record(item, { kind: attempt === 1 ? 'first' : 'retry', ...result }, state);
+      if (attempt === 1 && item.faults.includes('duplicate')) {
+        // Kick's duplicates carry the same message id: the exact same request again
+        await record(item, { kind: 'duplicate', ...(await post(item, headers)) });
+      }
+      if (isSuccess) {
+        await repo.subscriptions.updateOne({ _id: item.subscriptionId }, { $set: { consecutiveFailures: 0 } });
+        return;
+      }
+      if (!isLast) await pause(delivery.retryDelayMs);
+    }
+    if (!stopping.signal.aborted) await countFailure(item);
+  }
+
+  async function countFailure(item: DeliveryDoc): Promise<void> {
+    const subscription = await repo.subscriptions.findOneAndUpdate(
+      { _id: item.subscriptionId },
+      { $inc: { consecutiveFailures: 1 } },
+    );
+    const threshold = faults.get().autoUnsubscribeAfterFailures;
+    if (!subscription || threshold === null || subscription.consecutiveFailures < threshold) return;
+    // Kick drops a subscription whose endpoint keeps failing; the product must notice and resubscribe
+    await repo.subscriptions.deleteOne({ _id: subscription._id });
+    log.info(
+      { subscriptionId: subscription._id, event: subscription.event, failures: subscription.consecutiveFailures },
+      'subscription removed after persistent webhook failures',
+    );
+  }
+
+  function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        stopping.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      stopping.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  return {
+    enqueue(item) {
+      if (stopping.signal.aborted) return;
+      const queue = queueOf(item.broadcasterUserId);
+      queue.items.push(item);
+      kick(queue);
+    },
+    async stop() {
+      stopping.abort();
+      for (const queue of queues.values()) clearTimeout(queue.holdTimer);
+      await Promise.all([...queues.values()].map((queue) => queue.draining));
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { createPrivateKey, createSign, generateKeyPair, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { Clock } from '@kickstand/platform/clock';
+import type { Repository } from '../repository';
+
+const generateRsaKeyPair = promisify(generateKeyPair);
+const keyDocId = 'signing-key';
+
+/**
+ * The sandbox's RSA-2048 key: made at first start and kept in the store, so the public key a
+ * product cached stays valid across restarts. Signing follows kick-api.md §8.6: RSA-SHA256,
+ * PKCS#1 v1.5, base64, over `messageId + "." + timestamp + "." + rawBody`.
+ */
+export interface Signer {
+  init(): Promise<void>;
+  publicKeyPem(): string;
+  sign(messageId: string, timestamp: string, body: string): string;
+  /** A signature of the same length that does not verify (the bad-signature fault). */
+  signWrongly(messageId: string, timestamp: string, body: string): string;
+  /** A new key pair from now on; returns the new public key. */
+  rotate(): Promise<string>;
+}
+
+interface KeyPair {
+  publicKeyPem: string;
+  privateKey: KeyObject;
+}
+
+export function createSigner({ repo, clock }: { repo: Repository; clock: Clock }): Signer {
+  let current: KeyPair | undefined;
+
+  async function generateAndSave(): Promise<KeyPair> {
+    const { publicKey, privateKey } = await generateRsaKeyPair('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    await repo.meta.updateOne(
+      { _id: keyDocId },
+      { $set: { value: { publicKeyPem: publicKey, privateKeyPem: privateKey, createdAt: clock.now().toISOString() } } },
+      { upsert: true },
+    );
+    return { publicKeyPem: publicKey, privateKey: createPrivateKey(privateKey) };
+  }
+
+  function key(): KeyPair {
+    if (!current) throw new Error('the signing key is not loaded: start the sandbox first');
+    return current;
+  }
+
+  function signText(text: string): string {
+    return createSign('RSA-SHA256').update(text).sign(key().privateKey, 'base64');
+  }
+
+  return {
+    async init() {
+      const saved = await repo.meta.findOne({ _id: keyDocId });
+      const publicKeyPem = saved?.value.publicKeyPem;
+      const privateKeyPem = saved?.value.privateKeyPem;
+      current =
+        publicKeyPem && privateKeyPem
+          ? { publicKeyPem, privateKey: createPrivateKey(privateKeyPem) }
+          : await generateAndSave();
+    },
+    publicKeyPem: () => key().publicKeyPem,
+    sign: (messageId, timestamp, body) => signText(`${messageId}.${timestamp}.${body}`),
+    // signing a different text with the real key keeps the header plausible (right length, valid base64)
+    signWrongly: (messageId, timestamp, body) => signText(`${messageId}.${timestamp}.${body} `),
+    async rotate() {
+      current = await generateAndSave();
+      return current.publicKeyPem;
+    },
+  };
+}
