@@ -7,6 +7,8 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import * as contracts from './index';
 import {
   AuditRecordedSchema,
+  ChatSubscriptionSchema,
+  ChatSubscriptionState,
   BotConnectionStatus,
   BotControlAction,
   BotControlSchema,
@@ -141,6 +143,15 @@ const fixtures: Fixture[] = [
     commandCount: 3,
     error: 'Kick refused the chat subscription',
     botEnabled: true,
+  }),
+  fixture(ChatSubscriptionSchema, {
+    eventId: 'evt-sub-1',
+    occurredAt: at('2026-03-02T18:00:02Z'),
+    userId: 'user-1',
+    broadcasterUserId: '4377088',
+    state: ChatSubscriptionState.FAILED,
+    error: 'event subscription limit reached',
+    requestId: 'req-1',
   }),
   fixture(AuditRecordedSchema, {
     eventId: 'evt-audit-1',
@@ -285,7 +296,7 @@ describe('event contracts', () => {
       .filter((schema) => schema.fields.some((field) => field.name === 'event_id'))
       .map((schema) => schema.name)
       .sort();
-    expect(eventMessages).toHaveLength(12);
+    expect(eventMessages).toHaveLength(13);
     expect([...new Set(fixtures.map((f) => f.schema.name))].sort()).toEqual(eventMessages);
   });
 

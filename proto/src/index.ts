@@ -19,3 +19,4 @@ export * from './gen/kickstand/events/v1/kick_account_pb';
 export * from './gen/kickstand/events/v1/kick_event_pb';
 export * from './gen/kickstand/events/v1/game_event_pb';
 export * from './gen/kickstand/events/v1/audit_recorded_pb';
+export * from './gen/kickstand/events/v1/chat_subscription_pb';

@@ -17,6 +17,7 @@ const designTopics = [
   'kick.event',
   'game.event',
   'audit.recorded',
+  'chat.subscription',
 ];
 
 describe('kickstandTopics', () => {

@@ -1,6 +1,7 @@
 import type { MessageShape } from '@bufbuild/protobuf';
 import {
   AuditRecordedSchema,
+  ChatSubscriptionSchema,
   BotControlSchema,
   BotStatusSchema,
   ChatReceivedSchema,
@@ -38,6 +39,7 @@ import type { Bus, TopicRegistry } from './bus';
  * | kick.account     | kick-link         | auth                          | user_id             |
  * | kick.event       | kick-link         | — (none yet)                  | broadcaster_user_id |
  * | game.event       | games             | — (none yet)                  | broadcaster_user_id |
+ * | chat.subscription | kick-link        | bot-runner                    | user_id             |
  * | audit.recorded   | auth, bot-runner, kick-link | auth                | target_id (user)    |
  *
  * Consumer groups are the service name, except realtime's `realtime.<instance-id>` (every
@@ -56,6 +58,7 @@ export const kickstandTopics = {
   'kick.event': KickEventSchema,
   'game.event': GameEventSchema,
   'audit.recorded': AuditRecordedSchema,
+  'chat.subscription': ChatSubscriptionSchema,
 } as const satisfies TopicRegistry;
 
 export type KickstandTopics = typeof kickstandTopics;
