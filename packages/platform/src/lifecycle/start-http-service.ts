@@ -10,8 +10,10 @@ export interface Service {
   start(): Promise<void>;
   /** Stops only what start() started (in single-machine mode the bus and stores are shared). */
   stop(): Promise<void>;
-  /** HTTP upgrade requests (websockets), for the gateway's socket.io proxy and realtime. */
+  /** HTTP upgrade requests (websockets), for the gateway's socket.io proxy. */
   onUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Called with the HTTP server before it listens, for libraries that hook into it (socket.io). */
+  attach?(server: Server): void;
 }
 
 export interface RunningService {
@@ -54,6 +56,7 @@ export async function startHttpService(
   // Keep-alive sockets from the gateway's proxy must outlive its own idle timeout, or requests race a close.
   server.keepAliveTimeout = 65_000;
   if (service.onUpgrade) server.on('upgrade', service.onUpgrade);
+  service.attach?.(server);
   const port = await listen(server, options.port, options.host);
   return {
     server,
