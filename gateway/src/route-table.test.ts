@@ -28,6 +28,9 @@ const specCalls: [method: string, path: string, service: string, access: string]
   ['DELETE', '/api/admin/users/u-42/webhooks/01JK7Z8Q4W2M6B3T5N9R1C0XYZ', 'kick-link', 'admin'],
   ['POST', '/api/kick/webhook', 'kick-link', 'public'],
   ['GET', '/api/kick/oauth/callback', 'kick-link', 'public'],
+  ['GET', '/api/games/catalog', 'games', 'public'],
+  ['PUT', '/api/games/settings', 'games', 'user'],
+  ['GET', '/api/realtime/chat', 'realtime', 'user'],
 ];
 
 describe('route table', () => {

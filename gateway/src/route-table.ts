@@ -27,6 +27,8 @@ export const routeTable: readonly Route[] = [
   { path: '/api/commands/*', service: 'commands', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.
   { path: '/api/kick/*', service: 'kick-link', access: 'public' },
+  // The built-in commands catalogue feeds the public commands page.
+  { path: '/api/games/catalog', service: 'games', access: 'public' },
   { path: '/api/games/*', service: 'games', access: 'user' },
   { path: '/api/realtime/*', service: 'realtime', access: 'user' },
 ];
