@@ -1,7 +1,8 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../log';
+import { processMetrics } from '../metrics/metrics';
 import { createErrorHandler, notFoundHandler } from './error-handler';
 import { healthRoutes, type ReadinessCheck } from './health';
 import { requestIdOf } from './request-id';
@@ -42,6 +43,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(http.trustProxy));
   app.use(helmet());
+  app.use(recordRequestDuration(options.service));
   app.use(
     pinoHttp({
       logger: options.log,
@@ -53,7 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       customAttributeKeys: { reqId: 'requestId' },
       quietReqLogger: true,
       // Probes hit these every few seconds; logging them would drown the useful lines.
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
     }),
   );
   if (options.parseJson !== false) {
@@ -67,6 +69,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
     );
   }
   app.use(healthRoutes(options.service, options.readiness));
+  app.get('/metrics', async (_req, res) => {
+    const { registry } = processMetrics();
+    res.type(registry.contentType).send(await registry.metrics());
+  });
   for (const router of options.routes) app.use(router);
   for (const router of options.fallback ?? []) app.use(router);
   app.use(notFoundHandler);
@@ -80,4 +86,18 @@ function trustProxyValue(setting: string): boolean | number | string {
   if (setting === 'false') return false;
   if (/^\d+$/.test(setting)) return Number(setting);
   return setting;
+}
+
+/** The HTTP latency histogram, labelled with the matched route pattern so raw paths never become labels. */
+function recordRequestDuration(service: string): RequestHandler {
+  const { httpRequestDuration } = processMetrics();
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      httpRequestDuration.observe({ service, method: req.method, route, status: String(res.statusCode) }, seconds);
+    });
+    next();
+  };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { createInProcessBus, createKafkaBus, kickstandTopics, type KickstandBus } from '../bus';
+import { createInProcessBus, createKafkaBus, defaultRetryPolicy, kickstandTopics, type KickstandBus } from '../bus';
+import { instrumentBus, processMetrics } from '../metrics';
 import { createTokenVerifier, type TokenVerifier } from '../auth';
 import { systemClock, type Clock } from '../clock';
 import { ConfigError, type PlatformConfig } from '../config';
@@ -66,7 +67,9 @@ export async function connectPlatform(config: PlatformConfig, options: ConnectOp
     throw new ConfigError(["JWT_PUBLIC_KEY: required: auth's public key, to verify sign-in tokens (missing)"]);
   }
   const ownsBus = options.bus === undefined;
-  const bus = options.bus ?? (await createBusFromConfig(config, service, log));
+  const ownBus = options.bus ?? (await createBusFromConfig(config, service, log));
+  // Counted per service even when single-machine mode shares one bus between all of them.
+  const bus = instrumentBus(ownBus, service, processMetrics(), defaultRetryPolicy.maxAttempts);
   const store = config.MONGO_URL
     ? await createMongoStore({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${service}`, clock, log })
     : await createEmbeddedStore({ dir: path.resolve(config.DATA_DIR, service), clock, log });

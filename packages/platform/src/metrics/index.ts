@@ -1,0 +1,2 @@
+export { instrumentBus } from './instrument-bus';
+export { processMetrics, type Metrics } from './metrics';

@@ -1,0 +1,45 @@
+import { Registry } from 'prom-client';
+import { createInProcessBus } from '../bus/in-process-bus';
+import { testTopics } from '../bus/bus.contract';
+import { eventually } from '../testing/eventually';
+import { instrumentBus } from './instrument-bus';
+import { processMetrics } from './metrics';
+
+const valueOf = async (registry: Registry, name: string, labels: Record<string, string>) => {
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+  const sample = (metric?.values ?? []).find((v) =>
+    Object.entries(labels).every(([k, value]) => v.labels[k] === value),
+  );
+  return sample?.value ?? 0;
+};
+
+describe('instrumentBus', () => {
+  test('when messages are published, handled, failed and dead-lettered, then each is counted once', async () => {
+    const metrics = processMetrics();
+    const inner = createInProcessBus({
+      topics: testTopics,
+      retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
+    });
+    const bus = instrumentBus(inner, 'svc-test', metrics, 2);
+    await bus.subscribe('test.count', 'g-ok', async () => undefined);
+    await bus.subscribe('test.count', 'g-bad', async () => {
+      throw new Error('always');
+    });
+    await bus.publish('test.count', 'k', { value: 1 });
+
+    const labels = { service: 'svc-test', topic: 'test.count' };
+    await eventually(async () => {
+      expect(
+        await valueOf(metrics.registry, 'kickstand_bus_messages_dead_lettered_total', { ...labels, group: 'g-bad' }),
+      ).toBe(1);
+    });
+    expect(await valueOf(metrics.registry, 'kickstand_bus_messages_published_total', labels)).toBe(1);
+    expect(await valueOf(metrics.registry, 'kickstand_bus_messages_consumed_total', { ...labels, group: 'g-ok' })).toBe(
+      1,
+    );
+    expect(await valueOf(metrics.registry, 'kickstand_bus_handler_failures_total', { ...labels, group: 'g-bad' })).toBe(
+      2,
+    );
+    await bus.stop();
+  });
+});
