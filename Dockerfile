@@ -1,0 +1,30 @@
+# One image for every part of Kickstand; the command names the part:
+#   docker run kickstand gateway | auth | commands | kick-link | bot-runner | games | realtime | kick-sandbox
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# Manifests first, so the dependency layer is reused while only sources change.
+COPY package.json package-lock.json ./
+COPY proto/package.json proto/
+COPY packages/platform/package.json packages/platform/
+COPY packages/single-machine/package.json packages/single-machine/
+COPY gateway/package.json gateway/
+COPY services/auth/package.json services/auth/
+COPY services/commands/package.json services/commands/
+COPY services/kick-link/package.json services/kick-link/
+COPY services/bot-runner/package.json services/bot-runner/
+COPY services/games/package.json services/games/
+COPY services/realtime/package.json services/realtime/
+COPY tools/kick-sandbox/package.json tools/kick-sandbox/
+COPY web/package.json web/
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npx tsc -b && npm run build -w @kickstand/web && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production LOG_FORMAT=json
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+USER node
+EXPOSE 3000
+ENTRYPOINT ["node", "scripts/run-service.js"]
+CMD ["gateway"]

@@ -1,0 +1,203 @@
+// k8s-check renders each kustomize overlay and checks every object against the Kubernetes API
+// types (strict decoding: an unknown or misspelled field is an error), then the rules Kickstand's
+// manifests must keep: probes on /readyz and /healthz, resource requests and limits, a Service per
+// Deployment, an autoscaler and a disruption budget for bot-runner, an ingress for the gateway.
+// It needs no cluster and no network beyond the Go module proxy that built it.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+)
+
+type rendered struct {
+	deployments map[string]appsv1.Deployment
+	services    map[string]corev1.Service
+	hpas        map[string]autoscalingv2.HorizontalPodAutoscaler
+	pdbs        map[string]policyv1.PodDisruptionBudget
+	ingresses   map[string]networkingv1.Ingress
+	counts      map[string]int
+}
+
+func decodeStrict(raw []byte, into any) error {
+	return yaml.UnmarshalStrict(raw, into)
+}
+
+func render(dir string) (*rendered, error) {
+	kustomizer := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
+	resources, err := kustomizer.Run(filesys.MakeFsOnDisk(), dir)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
+	}
+	out := &rendered{
+		deployments: map[string]appsv1.Deployment{},
+		services:    map[string]corev1.Service{},
+		hpas:        map[string]autoscalingv2.HorizontalPodAutoscaler{},
+		pdbs:        map[string]policyv1.PodDisruptionBudget{},
+		ingresses:   map[string]networkingv1.Ingress{},
+		counts:      map[string]int{},
+	}
+	for _, resource := range resources.Resources() {
+		raw, err := resource.AsYAML()
+		if err != nil {
+			return nil, err
+		}
+		kind, name := resource.GetKind(), resource.GetName()
+		where := fmt.Sprintf("%s/%s", kind, name)
+		out.counts[kind]++
+		switch kind {
+		case "Deployment":
+			var d appsv1.Deployment
+			if err := decodeStrict(raw, &d); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.deployments[name] = d
+		case "Service":
+			var s corev1.Service
+			if err := decodeStrict(raw, &s); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.services[name] = s
+		case "ConfigMap":
+			var c corev1.ConfigMap
+			if err := decodeStrict(raw, &c); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+		case "Secret":
+			var s corev1.Secret
+			if err := decodeStrict(raw, &s); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+		case "HorizontalPodAutoscaler":
+			var h autoscalingv2.HorizontalPodAutoscaler
+			if err := decodeStrict(raw, &h); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.hpas[name] = h
+		case "PodDisruptionBudget":
+			var p policyv1.PodDisruptionBudget
+			if err := decodeStrict(raw, &p); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.pdbs[name] = p
+		case "Ingress":
+			var i networkingv1.Ingress
+			if err := decodeStrict(raw, &i); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.ingresses[name] = i
+		default:
+			return nil, fmt.Errorf("%s: a kind this check does not know; add it to k8s-check", where)
+		}
+	}
+	return out, nil
+}
+
+func check(r *rendered) []string {
+	var problems []string
+	for name, d := range r.deployments {
+		containers := d.Spec.Template.Spec.Containers
+		if len(containers) == 0 {
+			problems = append(problems, fmt.Sprintf("Deployment/%s: no container", name))
+		}
+		for _, c := range containers {
+			where := fmt.Sprintf("Deployment/%s container %s", name, c.Name)
+			if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" {
+				problems = append(problems, where+": readiness probe must GET /readyz")
+			}
+			if c.LivenessProbe == nil || c.LivenessProbe.HTTPGet == nil || c.LivenessProbe.HTTPGet.Path != "/healthz" {
+				problems = append(problems, where+": liveness probe must GET /healthz")
+			}
+			for _, resource := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+				if _, ok := c.Resources.Requests[resource]; !ok {
+					problems = append(problems, fmt.Sprintf("%s: no %s request", where, resource))
+				}
+				if _, ok := c.Resources.Limits[resource]; !ok {
+					problems = append(problems, fmt.Sprintf("%s: no %s limit", where, resource))
+				}
+			}
+			if len(c.Args) != 1 || c.Args[0] != name {
+				problems = append(problems, where+": args must name the part to run ("+name+")")
+			}
+		}
+		service, ok := r.services[name]
+		if !ok {
+			problems = append(problems, fmt.Sprintf("Deployment/%s: no Service of the same name", name))
+		} else {
+			for key, value := range service.Spec.Selector {
+				if d.Spec.Template.Labels[key] != value {
+					problems = append(problems, fmt.Sprintf("Service/%s: selector %s=%s does not select the pods", name, key, value))
+				}
+			}
+		}
+	}
+	if hpa, ok := r.hpas["bot-runner"]; !ok || hpa.Spec.ScaleTargetRef.Name != "bot-runner" {
+		problems = append(problems, "bot-runner: no HorizontalPodAutoscaler targeting it")
+	}
+	if _, ok := r.pdbs["bot-runner"]; !ok {
+		problems = append(problems, "bot-runner: no PodDisruptionBudget")
+	}
+	if len(r.ingresses) == 0 {
+		problems = append(problems, "no Ingress for the gateway")
+	}
+	for name, ingress := range r.ingresses {
+		for _, rule := range ingress.Spec.Rules {
+			for _, path := range rule.HTTP.Paths {
+				if path.Backend.Service == nil || path.Backend.Service.Name != "gateway" {
+					problems = append(problems, fmt.Sprintf("Ingress/%s: every path must go to the gateway", name))
+				}
+			}
+		}
+	}
+	return problems
+}
+
+func main() {
+	root := "k8s/overlays"
+	if len(os.Args) > 1 {
+		root = os.Args[1]
+	}
+	overlays, err := filepath.Glob(filepath.Join(root, "*"))
+	if err != nil || len(overlays) == 0 {
+		fmt.Fprintf(os.Stderr, "k8s-check: no overlays under %s\n", root)
+		os.Exit(2)
+	}
+	failed := false
+	for _, overlay := range overlays {
+		r, err := render(overlay)
+		if err != nil {
+			fmt.Printf("%s: %v\n", overlay, err)
+			failed = true
+			continue
+		}
+		if problems := check(r); len(problems) > 0 {
+			sort.Strings(problems)
+			fmt.Printf("%s:\n  %s\n", overlay, strings.Join(problems, "\n  "))
+			failed = true
+			continue
+		}
+		kinds := make([]string, 0, len(r.counts))
+		total := 0
+		for kind, count := range r.counts {
+			kinds = append(kinds, fmt.Sprintf("%s %d", kind, count))
+			total += count
+		}
+		sort.Strings(kinds)
+		fmt.Printf("%s: %d objects valid (%s)\n", overlay, total, strings.Join(kinds, ", "))
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
