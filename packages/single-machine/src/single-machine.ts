@@ -39,7 +39,7 @@ function serviceFactories(
     'kick-link': createKickLinkService,
     'bot-runner': createBotRunnerService,
     games: createGamesService,
-    realtime: createRealtimeService,
+    realtime: (deps) => createRealtimeService(deps, { instanceId: 'single-machine' }),
   };
 }
 

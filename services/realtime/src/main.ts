@@ -5,5 +5,5 @@ import { createRealtimeService } from './service';
 runServiceProcess({
   service: 'realtime',
   configSchema: realtimeConfigSchema,
-  create: (deps) => createRealtimeService(deps),
+  create: (deps, config) => createRealtimeService(deps, { instanceId: config.INSTANCE_ID }),
 });

@@ -1,18 +1,66 @@
+import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import { createChatLog } from './chat-log';
+import { defaultInstanceId } from './config';
+import { createDeactivatedUsers } from './deactivated-users';
+import { subscribeRealtimeEvents } from './events';
+import { createRealtimeRepository } from './repository';
+import { realtimeRoutes } from './routes';
+import { createSocketServer } from './socket-server';
 
-/** socket.io connections, per-user rooms and the last 100 chat lines. The HTTP routes and bus handlers are not wired in yet. */
-export function createRealtimeService(deps: PlatformDeps): Service {
+export { chatLogLimit } from './chat-log';
+export { realtimeConsumerGroup } from './events';
+export { botUsername } from './payloads';
+export { roomOf, unauthorizedMessage } from './socket-server';
+
+export interface RealtimeOptions {
+  /** Names the consumer group `realtime.<instanceId>`: each instance reads every event. */
+  instanceId: string;
+}
+
+/**
+ * socket.io connections, per-user rooms and the last 100 chat lines: the bus events of a user
+ * (chat, bot status, commands) reach that user's open dashboards. `attach` hooks socket.io into
+ * the HTTP server; `stop` closes the sockets and the subscriptions, not the HTTP server.
+ * Without options the instance id is the host name (single-machine mode has one instance).
+ */
+export function createRealtimeService(
+  deps: PlatformDeps,
+  options: RealtimeOptions = { instanceId: defaultInstanceId() },
+): Service {
+  const repo = createRealtimeRepository(deps.store);
+  const chatLog = createChatLog({ repo, log: deps.log });
+  const deactivatedUsers = createDeactivatedUsers(repo);
+  const sockets = createSocketServer({ tokens: deps.tokens, deactivatedUsers, chatLog, log: deps.log });
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
     http: deps.http,
-    routes: [],
+    routes: [realtimeRoutes({ chatLog, tokens: deps.tokens })],
     readiness: platformReadiness(deps),
   });
+  let subscriptions: Subscription[] = [];
   return {
     app,
-    start: async () => undefined,
-    stop: async () => undefined,
+    attach: (server) => sockets.attach(server),
+    start: async () => {
+      await repo.createIndexes();
+      await deactivatedUsers.load();
+      subscriptions = await subscribeRealtimeEvents(deps.bus, options.instanceId, {
+        sockets,
+        chatLog,
+        deactivatedUsers,
+        clock: deps.clock,
+      });
+    },
+    // only what start() and attach() began: in single-machine mode the bus and the store belong to the host
+    stop: async () => {
+      const started = subscriptions;
+      subscriptions = [];
+      await Promise.all(started.map((subscription) => subscription.stop()));
+      sockets.close();
+      await chatLog.flush();
+    },
   };
 }

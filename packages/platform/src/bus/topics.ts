@@ -35,8 +35,8 @@ import type { Bus, TopicRegistry } from './bus';
  * | command.changed  | commands          | auth, bot-runner, realtime    | user_id             |
  * | bot.status       | bot-runner        | auth, realtime                | user_id             |
  * | bot.control      | bot-runner        | kick-link (instruction)       | user_id             |
- * | user.changed     | auth              | gateway, commands, bot-runner | user_id             |
- * | kick.account     | kick-link         | auth                          | user_id             |
+ * | user.changed     | auth              | gateway, commands, bot-runner, realtime | user_id   |
+ * | kick.account     | kick-link         | auth, bot-runner              | user_id             |
  * | kick.event       | kick-link         | — (none yet)                  | broadcaster_user_id |
  * | game.event       | games             | — (none yet)                  | broadcaster_user_id |
  * | chat.subscription | kick-link        | bot-runner                    | user_id             |

@@ -55,6 +55,15 @@ export async function startHttpService(
   const server = createServer(service.app);
   // Keep-alive sockets from the gateway's proxy must outlive its own idle timeout, or requests race a close.
   server.keepAliveTimeout = 65_000;
+  // server.close() waits for upgraded (websocket) connections, which closeAllConnections() does not
+  // end: they are tracked here and closed first, or a stop would hang while a dashboard is open.
+  const upgraded = new Set<Duplex>();
+  if (service.onUpgrade || service.attach) {
+    server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+    });
+  }
   if (service.onUpgrade) server.on('upgrade', service.onUpgrade);
   service.attach?.(server);
   const port = await listen(server, options.port, options.host);
@@ -62,6 +71,7 @@ export async function startHttpService(
     server,
     port,
     stop: async () => {
+      for (const socket of upgraded) socket.destroy();
       await closeServer(server);
       await service.stop();
     },

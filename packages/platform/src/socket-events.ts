@@ -1,0 +1,141 @@
+/**
+ * The socket.io contract between realtime (server) and the web app (client): event names and
+ * payloads. TYPES ONLY (no runtime import or value), so the browser bundle can import it:
+ * `import type { ServerToClientEvents } from '@kickstand/platform/socket-events'`.
+ *
+ * Names are the spec's kebab-case ones (§7 "Socket events received"); the one new event,
+ * `chat-history`, follows the same form. Every socket sits in its user's room `user:<userId>`
+ * and only ever receives that user's events. Timestamps are ISO 8601 strings.
+ *
+ * Connecting: path `/socket.io`, transports websocket then polling, and the sign-in token in
+ * `auth: { token }` (an `Authorization: Bearer <token>` header works too). A missing, bad or
+ * expired token, or a deactivated user, is refused with a `connect_error` whose message is
+ * `unauthorized`.
+ *
+ * Typed use:
+ *   server: `new Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>()`
+ *   client: `const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({ auth: { token } })`
+ */
+
+/** A chat badge; the live chat picks its icon from the first one's type. */
+export interface ChatBadge {
+  /** An open set: broadcaster, moderator, subscriber, vip, og, founder, sub_gifter, verified, staff… */
+  type: string;
+}
+
+/** One line of the live chat (the spec's Chat message entity). */
+export interface ChatMessagePayload {
+  /** The chat message id: unique, so a client can drop a line it already has. */
+  id: string;
+  /** The chatter's Kick username; `Kickstand` for the bot's own lines. */
+  username: string;
+  /** Raw text; emotes appear as `[emote:<id>:<name>]` tokens. */
+  content: string;
+  /** ISO 8601: when the message was posted. */
+  timestamp: string;
+  /** The username of the chatter this line replies to, or null when it is not a reply. */
+  replyTo: string | null;
+  /** The sender has a `moderator` badge. */
+  isModerator: boolean;
+  /** The sender has a `subscriber` badge. */
+  isSubscriber: boolean;
+  /** In Kick's order (possibly empty; always empty for the bot). */
+  badges: ChatBadge[];
+  /** True for the bot's own lines (shown as replies, with the username @Kickstand). */
+  isBot: boolean;
+}
+
+/** The last chat lines of the user's channel, oldest first, at most 100. */
+export interface ChatHistoryPayload {
+  messages: ChatMessagePayload[];
+}
+
+/** The spec's Bot status entity. */
+export interface BotStatusPayload {
+  /** The streamer wants the bot on (started and not stopped). */
+  isRunning: boolean;
+  /** The channel's chat reaches the bot. */
+  isConnected: boolean;
+  /** Same as `status === 'connected'`. */
+  connected: boolean;
+  status: 'connected' | 'disconnected';
+  /** How many custom commands the streamer has. */
+  commands: number;
+}
+
+export interface BotErrorPayload {
+  /** Human-readable, ready to show. */
+  message: string;
+  /** ISO 8601. */
+  timestamp: string;
+}
+
+/** A line the bot posted in the channel's chat. */
+export interface MessageSentPayload {
+  content: string;
+  /** ISO 8601: when Kick accepted it. */
+  timestamp: string;
+  /** The username of the chatter the bot replied to, or null. */
+  replyTo: string | null;
+}
+
+export interface CommandExecutedPayload {
+  /** The command's name without `$`. */
+  command: string;
+  /** The chatter who typed it. */
+  user: string;
+  /** What the bot answered. */
+  response: string;
+  /** ISO 8601. */
+  timestamp: string;
+}
+
+export interface CommandAddedPayload {
+  /** The name without `$`. */
+  command: string;
+  response: string;
+}
+
+export interface CommandRemovedPayload {
+  /** The name without `$`. */
+  command: string;
+}
+
+/** What realtime sends to the sockets of a user's room. */
+export interface ServerToClientEvents {
+  /**
+   * Right after connecting (and on every reconnect), and as the answer to a `chat-history`
+   * request. The socket has joined its room before the history is read, so a line may arrive as
+   * `chat-message` just before the history that also holds it: replace the log with the
+   * history, then keep appending `chat-message` lines whose id is not in it yet.
+   */
+  'chat-history': (history: ChatHistoryPayload) => void;
+  /** A chat line of the user's channel: a chatter's message, or the bot's line once Kick accepted it. */
+  'chat-message': (message: ChatMessagePayload) => void;
+  /** The bot posted a line (also sent as a `chat-message` with `isBot: true` for the log). */
+  'message-sent': (sent: MessageSentPayload) => void;
+  'bot-status': (status: BotStatusPayload) => void;
+  /** The bot failed (a `bot-status` with the new state comes too), or a line could not be sent. */
+  'bot-error': (error: BotErrorPayload) => void;
+  'command-executed': (executed: CommandExecutedPayload) => void;
+  /** A command was added: reload the commands. */
+  'command-added': (added: CommandAddedPayload) => void;
+  /** A command was removed: reload the commands. */
+  'command-removed': (removed: CommandRemovedPayload) => void;
+}
+
+/** What a client may send. */
+export interface ClientToServerEvents {
+  /** Asks for the chat history again; the answer comes through the acknowledgement. */
+  'chat-history': (reply: (history: ChatHistoryPayload) => void) => void;
+}
+
+/** Between realtime instances: nothing (each instance reads every bus event itself). */
+export type InterServerEvents = Record<string, never>;
+
+/** What realtime keeps on each socket after the handshake (`socket.data`). */
+export interface SocketData {
+  userId: string;
+  username: string;
+  role: 'USER' | 'SUPER_ADMIN';
+}

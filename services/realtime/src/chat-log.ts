@@ -1,0 +1,55 @@
+import type { Logger } from '@kickstand/platform/log';
+import type { ChatMessagePayload } from '@kickstand/platform/socket-events';
+import type { RealtimeRepository } from './repository';
+
+/** The spec's chat log size (§4, §9): the channel's last 100 messages. */
+export const chatLogLimit = 100;
+
+export interface ChatLog {
+  /**
+   * Records a line that was just shown live. Returns at once: the write happens in the
+   * background, in order per user, so the live fan-out never waits on the store.
+   */
+  append(userId: string, line: ChatMessagePayload): void;
+  /** The last 100 lines of the user's channel, oldest first, including every line appended here before. */
+  recent(userId: string): Promise<ChatMessagePayload[]>;
+  /** Waits for every background write (stop, tests). */
+  flush(): Promise<void>;
+}
+
+/**
+ * The last 100 chat lines per channel, kept in the store so a reload, a restart or another
+ * instance shows the same recent chat. Writes are idempotent (keyed by message id) and trim the
+ * user's lines to the newest 100, so every instance may write every line.
+ */
+export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Logger }): ChatLog {
+  // The tail of each user's write chain: lines of one user are written and trimmed in order.
+  const pending = new Map<string, Promise<void>>();
+
+  const write = async (userId: string, line: ChatMessagePayload) => {
+    try {
+      await repo.saveLine({ _id: line.id, userId, at: new Date(line.timestamp), payload: line });
+      await repo.trimLines(userId, chatLogLimit);
+    } catch (error) {
+      // The line was delivered live already; only a later reload misses it.
+      log.error({ err: error, userId, messageId: line.id }, 'could not keep a chat line for the history');
+    }
+  };
+
+  return {
+    append: (userId, line) => {
+      const tail = (pending.get(userId) ?? Promise.resolve()).then(() => write(userId, line));
+      pending.set(userId, tail);
+      void tail.then(() => {
+        if (pending.get(userId) === tail) pending.delete(userId);
+      });
+    },
+    recent: async (userId) => {
+      await pending.get(userId);
+      return (await repo.recentLines(userId, chatLogLimit)).map((line) => line.payload);
+    },
+    flush: async () => {
+      await Promise.all([...pending.values()]);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
+import type { Clock } from '@kickstand/platform/clock';
+import { ChangeKind } from '@kickstand/proto';
+import type { ChatLog } from './chat-log';
+import { isShutOut, type DeactivatedUsers } from './deactivated-users';
+import {
+  botErrorFromFailedSend,
+  botErrorFromStatus,
+  botStatusFrom,
+  chatMessageFromReceived,
+  chatMessageFromSent,
+  commandExecutedFrom,
+  messageSentFrom,
+} from './payloads';
+import type { UserSockets } from './socket-server';
+
+/** Each instance reads every event with a group of its own, and delivers to the sockets it holds. */
+export const realtimeConsumerGroup = (instanceId: string): string => `realtime.${instanceId}`;
+
+export interface EventDeps {
+  sockets: UserSockets;
+  chatLog: ChatLog;
+  deactivatedUsers: DeactivatedUsers;
+  clock: Clock;
+}
+
+type Handler<T extends Parameters<KickstandBus['subscribe']>[0]> = (message: TopicMessage<T>) => Promise<void>;
+
+/**
+ * chat.received → chat-message for the channel owner's room, and into the history. The bot's own
+ * lines coming back from Kick (is_from_bot) are skipped: chat.sent showed them already.
+ */
+export function onChatReceived({ sockets, chatLog, clock }: EventDeps): Handler<'chat.received'> {
+  return async (message) => {
+    if (message.isFromBot || message.ownerUserId === '') return;
+    const line = chatMessageFromReceived(message, clock.now());
+    sockets.emit(message.ownerUserId, 'chat-message', line);
+    chatLog.append(message.ownerUserId, line);
+  };
+}
+
+/**
+ * chat.sent → for a line Kick accepted: message-sent, and the bot's chat-message for the log (and
+ * the history); for a failed one: bot-error.
+ */
+export function onChatSent({ sockets, chatLog, clock }: EventDeps): Handler<'chat.sent'> {
+  return async (message) => {
+    if (message.ownerUserId === '') return;
+    const now = clock.now();
+    if (!message.isSent) {
+      sockets.emit(message.ownerUserId, 'bot-error', botErrorFromFailedSend(message, now));
+      return;
+    }
+    const line = chatMessageFromSent(message, now);
+    sockets.emit(message.ownerUserId, 'message-sent', messageSentFrom(message, now));
+    sockets.emit(message.ownerUserId, 'chat-message', line);
+    chatLog.append(message.ownerUserId, line);
+  };
+}
+
+/** bot.status → bot-status; with status ERROR, a bot-error first. */
+export function onBotStatus({ sockets, clock }: EventDeps): Handler<'bot.status'> {
+  return async (message) => {
+    if (message.userId === '') return;
+    const error = botErrorFromStatus(message, clock.now());
+    if (error) sockets.emit(message.userId, 'bot-error', error);
+    sockets.emit(message.userId, 'bot-status', botStatusFrom(message));
+  };
+}
+
+export function onCommandExecuted({ sockets, clock }: EventDeps): Handler<'command.executed'> {
+  return async (message) => {
+    if (message.ownerUserId === '') return;
+    sockets.emit(message.ownerUserId, 'command-executed', commandExecutedFrom(message, clock.now()));
+  };
+}
+
+/** command.changed → command-added / command-removed (an unknown kind is ignored). */
+export function onCommandChanged({ sockets }: EventDeps): Handler<'command.changed'> {
+  return async (message) => {
+    if (message.userId === '') return;
+    if (message.kind === ChangeKind.ADDED) {
+      sockets.emit(message.userId, 'command-added', { command: message.command, response: message.response });
+    } else if (message.kind === ChangeKind.REMOVED) {
+      sockets.emit(message.userId, 'command-removed', { command: message.command });
+    }
+  };
+}
+
+/** user.changed → a deactivated or deleted user's sockets close, and new ones are refused. */
+export function onUserChanged({ sockets, deactivatedUsers, clock }: EventDeps): Handler<'user.changed'> {
+  return async (change) => {
+    if (change.userId !== '' && isShutOut(change)) sockets.disconnect(change.userId);
+    await deactivatedUsers.apply(change, clock.now());
+  };
+}
+
+export async function subscribeRealtimeEvents(
+  bus: KickstandBus,
+  instanceId: string,
+  deps: EventDeps,
+): Promise<Subscription[]> {
+  const group = realtimeConsumerGroup(instanceId);
+  return [
+    await bus.subscribe('chat.received', group, onChatReceived(deps)),
+    await bus.subscribe('chat.sent', group, onChatSent(deps)),
+    await bus.subscribe('bot.status', group, onBotStatus(deps)),
+    await bus.subscribe('command.executed', group, onCommandExecuted(deps)),
+    await bus.subscribe('command.changed', group, onCommandChanged(deps)),
+    await bus.subscribe('user.changed', group, onUserChanged(deps)),
+  ];
+}

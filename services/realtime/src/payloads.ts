@@ -1,0 +1,114 @@
+import type { TopicMessage } from '@kickstand/platform/bus';
+import type {
+  BotErrorPayload,
+  BotStatusPayload,
+  ChatMessagePayload,
+  CommandExecutedPayload,
+  MessageSentPayload,
+} from '@kickstand/platform/socket-events';
+import { BotConnectionStatus } from '@kickstand/proto';
+
+/**
+ * Bus message → socket payload, pure. Each function builds the payload once; the caller emits it
+ * to a room, so a chat line costs one mapping whatever the number of sockets.
+ */
+
+/** How the bot's own lines are shown in the live chat (the spec's @{product}). */
+export const botUsername = 'Kickstand';
+
+type ChatReceived = TopicMessage<'chat.received'>;
+type ChatSent = TopicMessage<'chat.sent'>;
+type BotStatus = TopicMessage<'bot.status'>;
+type CommandExecuted = TopicMessage<'command.executed'>;
+type Timestamp = NonNullable<ChatReceived['createdAt']>;
+
+/** A protobuf Timestamp as ISO 8601, or `fallback` when the message has none. */
+export function isoOf(timestamp: Timestamp | undefined, fallback: Date): string {
+  if (!timestamp) return fallback.toISOString();
+  return new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000)).toISOString();
+}
+
+/** The first timestamp the message has, in order of preference, else `now`. */
+function firstIso(now: Date, ...timestamps: Array<Timestamp | undefined>): string {
+  return isoOf(
+    timestamps.find((timestamp) => timestamp !== undefined),
+    now,
+  );
+}
+
+/** A chatter's line. The caller skips `is_from_bot` lines: the bot's lines come from chat.sent. */
+export function chatMessageFromReceived(message: ChatReceived, now: Date): ChatMessagePayload {
+  const badges = message.sender?.identity?.badges ?? [];
+  const types = badges.map((badge) => badge.type);
+  return {
+    id: message.messageId || message.eventId,
+    username: message.sender?.username ?? '',
+    content: message.content,
+    timestamp: firstIso(now, message.createdAt, message.receivedAt, message.occurredAt),
+    replyTo: message.repliesTo?.sender?.username || null,
+    isModerator: types.includes('moderator'),
+    isSubscriber: types.includes('subscriber'),
+    badges: types.map((type) => ({ type })),
+    isBot: false,
+  };
+}
+
+/** The bot's line for the chat log, once Kick accepted it (`is_sent`). */
+export function chatMessageFromSent(message: ChatSent, now: Date): ChatMessagePayload {
+  return {
+    id: message.messageId || message.idempotencyKey || message.eventId,
+    username: botUsername,
+    content: message.content,
+    timestamp: firstIso(now, message.sentAt, message.occurredAt),
+    replyTo: message.replyToUsername || null,
+    isModerator: false,
+    isSubscriber: false,
+    badges: [],
+    isBot: true,
+  };
+}
+
+export function messageSentFrom(message: ChatSent, now: Date): MessageSentPayload {
+  return {
+    content: message.content,
+    timestamp: firstIso(now, message.sentAt, message.occurredAt),
+    replyTo: message.replyToUsername || null,
+  };
+}
+
+export function botErrorFromFailedSend(message: ChatSent, now: Date): BotErrorPayload {
+  return {
+    message: `The bot could not send a message: ${message.error || 'unknown error'}`,
+    timestamp: firstIso(now, message.sentAt, message.occurredAt),
+  };
+}
+
+/** CONNECTED is `connected`; DISCONNECTED, ERROR and anything unknown are `disconnected`. */
+export function botStatusFrom(message: BotStatus): BotStatusPayload {
+  const connected = message.status === BotConnectionStatus.CONNECTED;
+  return {
+    isRunning: message.isRunning,
+    isConnected: message.isConnected,
+    connected,
+    status: connected ? 'connected' : 'disconnected',
+    commands: message.commandCount,
+  };
+}
+
+/** Only for status ERROR: the error to show next to the new state. */
+export function botErrorFromStatus(message: BotStatus, now: Date): BotErrorPayload | undefined {
+  if (message.status !== BotConnectionStatus.ERROR) return undefined;
+  return {
+    message: message.error || 'The bot ran into an error.',
+    timestamp: firstIso(now, message.occurredAt),
+  };
+}
+
+export function commandExecutedFrom(message: CommandExecuted, now: Date): CommandExecutedPayload {
+  return {
+    command: message.command,
+    user: message.invokedByUsername,
+    response: message.response,
+    timestamp: firstIso(now, message.executedAt, message.occurredAt),
+  };
+}

@@ -1,0 +1,61 @@
+import type { ChatMessagePayload } from '@kickstand/platform/socket-events';
+import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
+
+/**
+ * One chat line of one streamer's channel. `_id` is the chat message id, so every realtime
+ * instance writing the same line writes the same document (an idempotent upsert).
+ */
+export interface ChatLineDoc extends Document {
+  userId: string;
+  /** The line's own time (its payload's timestamp): the log's order. */
+  at: Date;
+  payload: ChatMessagePayload;
+}
+
+/** A user refused at the handshake; `_id` is the user id. */
+export interface DeactivatedUserDoc extends Document {
+  deactivatedAt: Date;
+}
+
+export interface RealtimeRepository {
+  createIndexes(): Promise<void>;
+  /** Inserts the line unless it is already there (another instance, or a replay, wrote it). */
+  saveLine(line: ChatLineDoc): Promise<void>;
+  /** Deletes a user's lines beyond the newest `keep`. */
+  trimLines(userId: string, keep: number): Promise<void>;
+  /** The newest `limit` lines, oldest first. */
+  recentLines(userId: string, limit: number): Promise<ChatLineDoc[]>;
+  deactivatedUserIds(): Promise<string[]>;
+  markDeactivated(userId: string, at: Date): Promise<void>;
+  markActive(userId: string): Promise<void>;
+}
+
+const newestFirst = { at: -1, _id: -1 } as const;
+
+export function createRealtimeRepository(store: Store): RealtimeRepository {
+  const lines = store.collection<ChatLineDoc>('chat-lines');
+  const deactivated = store.collection<DeactivatedUserDoc>('deactivated-users');
+  return {
+    createIndexes: () => lines.createIndex({ fields: { userId: 1, at: -1 } }),
+    saveLine: async ({ _id, userId, at, payload }) => {
+      try {
+        await lines.updateOne({ _id }, { $setOnInsert: { userId, at, payload } }, { upsert: true });
+      } catch (error) {
+        // Two instances upserting the same new line at once: the other one inserted it.
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+    },
+    trimLines: async (userId, keep) => {
+      const overflow = await lines.find({ userId }, { sort: newestFirst, skip: keep });
+      if (overflow.length > 0) await lines.deleteMany({ _id: { $in: overflow.map((line) => line._id) } });
+    },
+    recentLines: async (userId, limit) => (await lines.find({ userId }, { sort: newestFirst, limit })).reverse(),
+    deactivatedUserIds: async () => (await deactivated.find({})).map((doc) => doc._id),
+    markDeactivated: async (userId, at) => {
+      await deactivated.updateOne({ _id: userId }, { $set: { deactivatedAt: at } }, { upsert: true });
+    },
+    markActive: async (userId) => {
+      await deactivated.deleteOne({ _id: userId });
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { Router } from 'express';
+import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
+import type { ChatLog } from './chat-log';
+
+/** GET /api/realtime/chat: the same history a socket gets on connect, for clients that prefer HTTP. */
+export function realtimeRoutes({ chatLog, tokens }: { chatLog: ChatLog; tokens: TokenVerifier }): Router {
+  const router = Router();
+  router.get('/api/realtime/chat', requireUser(tokens), async (req, res) => {
+    res.json({ success: true, data: { messages: await chatLog.recent(currentUser(req).userId) } });
+  });
+  return router;
+}

@@ -1,0 +1,124 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { z } from 'zod';
+import { bearerToken, type Identity, type TokenVerifier } from '@kickstand/platform/auth';
+import type { Logger } from '@kickstand/platform/log';
+import type {
+  ClientToServerEvents,
+  InterServerEvents,
+  ServerToClientEvents,
+  SocketData,
+} from '@kickstand/platform/socket-events';
+import type { ChatLog } from './chat-log';
+import type { DeactivatedUsers } from './deactivated-users';
+
+type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type EventName = keyof ServerToClientEvents;
+
+/** The one message of every refused handshake (the client's `connect_error`). */
+export const unauthorizedMessage = 'unauthorized';
+
+/** Every socket of a user sits in this room, and only that user's events go there. */
+export const roomOf = (userId: string): string => `user:${userId}`;
+
+/** The sockets this instance holds, by user: what the bus handlers deliver to. */
+export interface UserSockets {
+  /** To every socket of the user on this instance; the payload is encoded once for all of them. */
+  emit<E extends EventName>(userId: string, event: E, ...payload: Parameters<ServerToClientEvents[E]>): void;
+  /** Closes every socket of the user on this instance. */
+  disconnect(userId: string): void;
+}
+
+export interface SocketServer extends UserSockets {
+  /** Hooks socket.io into the HTTP server (path /socket.io), before it listens. */
+  attach(server: HttpServer): void;
+  /** Closes every socket and socket.io's engine; the HTTP server is left to its owner. */
+  close(): void;
+}
+
+// `auth` is whatever the client sent: only a string token counts.
+const handshakeAuthSchema = z.object({ token: z.string().min(1) });
+
+function tokenOf(socket: RealtimeSocket): string | undefined {
+  const auth = handshakeAuthSchema.safeParse(socket.handshake.auth);
+  return auth.success ? auth.data.token : bearerToken(socket.handshake.headers.authorization);
+}
+
+/**
+ * socket.io for the dashboard: the handshake checks the sign-in token (socket.handshake.auth.token
+ * or an Authorization: Bearer header) and refuses deactivated users; each socket joins its user's
+ * room and gets the chat history at once. No adapter: every realtime instance reads every bus
+ * event and emits to the sockets it holds.
+ */
+export function createSocketServer(deps: {
+  tokens: TokenVerifier;
+  deactivatedUsers: DeactivatedUsers;
+  chatLog: ChatLog;
+  log: Logger;
+}): SocketServer {
+  const { tokens, deactivatedUsers, chatLog, log } = deps;
+  const io: RealtimeServer = new Server({
+    path: '/socket.io',
+    // The spec's client tries websocket first, then polling.
+    transports: ['websocket', 'polling'],
+    serveClient: false,
+  });
+  let isAttached = false;
+
+  io.use((socket, next) => {
+    let identity: Identity;
+    try {
+      identity = tokens.verify(tokenOf(socket));
+    } catch {
+      next(new Error(unauthorizedMessage));
+      return;
+    }
+    if (deactivatedUsers.isDeactivated(identity.userId)) {
+      next(new Error(unauthorizedMessage));
+      return;
+    }
+    socket.data = { userId: identity.userId, username: identity.username, role: identity.role };
+    next();
+  });
+
+  const sendHistory = async (socket: RealtimeSocket, reply: ServerToClientEvents['chat-history']) => {
+    try {
+      reply({ messages: await chatLog.recent(socket.data.userId) });
+    } catch (error) {
+      log.error({ err: error, userId: socket.data.userId }, 'could not read the chat history');
+    }
+  };
+
+  io.on('connection', (socket) => {
+    // Join first, then read: a line emitted meanwhile is in the history and possibly also sent
+    // just before it (the client drops ids it has), but never lost.
+    void socket.join(roomOf(socket.data.userId));
+    log.debug({ userId: socket.data.userId, transport: socket.conn.transport.name }, 'socket connected');
+    socket.on('disconnect', (reason) => log.debug({ userId: socket.data.userId, reason }, 'socket disconnected'));
+    void sendHistory(socket, (history) => socket.emit('chat-history', history));
+    socket.on('chat-history', (reply) => {
+      if (typeof reply === 'function') void sendHistory(socket, reply);
+    });
+  });
+
+  const close = () => {
+    if (!isAttached) return;
+    io.disconnectSockets(true);
+    io.engine.close();
+  };
+
+  return {
+    attach: (server) => {
+      io.attach(server);
+      isAttached = true;
+    },
+    close,
+    emit: (userId, event, ...payload) => {
+      io.to(roomOf(userId)).emit(event, ...payload);
+    },
+    disconnect: (userId) => {
+      io.in(roomOf(userId)).disconnectSockets(true);
+    },
+  };
+}
