@@ -1,18 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { systemRandom, type Random } from '@kickstand/commands';
+import { builtInCommandNames } from '@kickstand/games';
+import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import { adminBotRoutes } from './admin-routes';
+import { commandCooldownMs } from './dispatch';
+import { createEntryPublisher, subscribeBotRunnerEvents, subscribeView } from './events';
+import { createBotsView, createCooldowns, createRecentReplies, loadBotsView } from './read-model';
+import { createBotsRepository } from './repository';
+import { botRoutes } from './routes';
+import { createBotRunner } from './runner';
 
-/** Bot on/off, the enabled flag and command dispatch. The HTTP routes and bus handlers are not wired in yet. */
-export function createBotRunnerService(deps: PlatformDeps): Service {
+export { botMessages, type BotStatusView } from './bots';
+export { commandCooldownMs } from './dispatch';
+
+export interface BotRunnerOptions {
+  /** For `{random:A-B}`; the system's by default. */
+  random?: Random;
+  /** Spec §9: 1000 ms. */
+  cooldownMs?: number;
+  /** Names this instance's bot.status group (`bot-runner.<instanceId>`); a random UUID by default. */
+  instanceId?: string;
+  /** The built-in game commands left to the games service; `builtInCommandNames` of @kickstand/games by default. */
+  builtInNames?: ReadonlySet<string>;
+  /** How often messages left in an outbox (a bus outage) are retried; 30 s by default. */
+  outboxRetryMs?: number;
+}
+
+/** Bot on/off, the administrator's switch, and `$` command dispatch. */
+export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOptions = {}): Service {
+  const repo = createBotsRepository(deps.store);
+  const view = createBotsView();
+  const runner = createBotRunner({
+    repo,
+    view,
+    publish: createEntryPublisher(deps.bus),
+    clock: deps.clock,
+    log: deps.log,
+  });
+  const cooldownMs = options.cooldownMs ?? commandCooldownMs;
+  const instanceId = options.instanceId ?? randomUUID();
+  const eventDeps = {
+    runner,
+    repo,
+    log: deps.log,
+    dispatch: {
+      bus: deps.bus,
+      repo,
+      view,
+      cooldowns: createCooldowns(cooldownMs),
+      replies: createRecentReplies(),
+      builtInNames: options.builtInNames ?? builtInCommandNames,
+      cooldownMs,
+      clock: deps.clock,
+      random: options.random ?? systemRandom,
+      log: deps.log,
+    },
+  };
+
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
     http: deps.http,
-    routes: [],
+    routes: [botRoutes({ runner, tokens: deps.tokens }), adminBotRoutes({ runner, tokens: deps.tokens })],
     readiness: platformReadiness(deps),
   });
+
+  let subscriptions: Subscription[] = [];
+  let outboxTimer: NodeJS.Timeout | undefined;
+
   return {
     app,
-    start: async () => undefined,
-    stop: async () => undefined,
+    start: async () => {
+      // the view's own subscription first, then the stored state: no change falls in between
+      subscriptions = await subscribeView(deps.bus, instanceId, eventDeps);
+      await loadBotsView(repo, view);
+      await runner.flushAll();
+      subscriptions.push(...(await subscribeBotRunnerEvents(deps.bus, eventDeps)));
+      outboxTimer = setInterval(() => void runner.flushAll(), options.outboxRetryMs ?? 30_000);
+      outboxTimer.unref();
+    },
+    // only what start() began: in single-machine mode the bus and the store belong to the host
+    stop: async () => {
+      clearInterval(outboxTimer);
+      outboxTimer = undefined;
+      const started = subscriptions;
+      subscriptions = [];
+      await Promise.all(started.map((subscription) => subscription.stop()));
+    },
   };
 }

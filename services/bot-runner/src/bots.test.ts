@@ -1,0 +1,159 @@
+import {
+  applyCommandChange,
+  applyKickAccountChange,
+  applySubscriptionChange,
+  applyUserChange,
+  botMessages,
+  newBotState,
+  setEnabled,
+  start,
+  statusOf,
+  stop,
+  type BotState,
+} from './bots';
+
+const admin = { userId: 'admin-1', username: 'admin' };
+
+function aBot(overrides: Partial<BotState> = {}): BotState {
+  return {
+    ...newBotState(),
+    seen: true,
+    username: 'streamer',
+    kick: { broadcasterUserId: '4377088', username: 'kickname', needsRelink: false },
+    ...overrides,
+  };
+}
+
+describe('start', () => {
+  test.each([
+    ['the account is inactive (checked first)', aBot({ isActive: false, kick: null, botEnabled: false }), 'inactive'],
+    ['no Kick account is linked', aBot({ kick: null, botEnabled: false }), 'not-linked'],
+    [
+      'the Kick account needs a relink',
+      aBot({ kick: { broadcasterUserId: '1', username: 'k', needsRelink: true } }),
+      'needs-relink',
+    ],
+    ['the administrator disabled the bot', aBot({ botEnabled: false }), 'disabled'],
+  ])('when %s, then it is refused', (_case, state, refusal) => {
+    expect(start(state, 'r1')).toEqual({ kind: 'refused', refusal });
+  });
+
+  test('when the bot can start, then it runs, not yet connected, and START goes out with the request id', () => {
+    expect(start(aBot(), 'r1')).toEqual({
+      kind: 'changed',
+      state: aBot({ isRunning: true, controlRequestId: 'r1' }),
+      effects: [{ kind: 'control', action: 'START', requestId: 'r1' }],
+    });
+  });
+
+  test('when the bot already runs, then nothing changes; when it runs with an error, then START goes out again', () => {
+    expect(start(aBot({ isRunning: true, isConnected: true }), 'r2')).toEqual({ kind: 'unchanged' });
+    const failed = start(aBot({ isRunning: true, error: 'Kick said no' }), 'r2');
+    expect(failed).toMatchObject({ kind: 'changed', state: { isRunning: true, error: '' } });
+  });
+});
+
+describe('stop', () => {
+  test('when the bot runs, then it stops and STOP goes out; when it does not, then nothing changes', () => {
+    expect(stop(aBot({ isRunning: true, isConnected: true }), 'r3')).toEqual({
+      kind: 'changed',
+      state: aBot({ controlRequestId: 'r3' }),
+      effects: [{ kind: 'control', action: 'STOP', requestId: 'r3' }],
+    });
+    expect(stop(aBot(), 'r3')).toEqual({ kind: 'unchanged' });
+  });
+});
+
+describe('setEnabled', () => {
+  test('when the user is unknown, then 404; when enabling without a Kick account, then refused', () => {
+    expect(setEnabled(newBotState(), false, admin, 'r')).toEqual({ kind: 'refused', refusal: 'unknown-user' });
+    expect(setEnabled(aBot({ kick: null, botEnabled: false }), true, admin, 'r')).toEqual({
+      kind: 'refused',
+      refusal: 'admin-not-linked',
+    });
+  });
+
+  test('when a running bot is disabled, then it stops, STOP goes out and the action is audited', () => {
+    expect(setEnabled(aBot({ isRunning: true, error: 'old' }), false, admin, 'r')).toEqual({
+      kind: 'changed',
+      state: aBot({ botEnabled: false, controlRequestId: 'r' }),
+      effects: [
+        { kind: 'control', action: 'STOP', requestId: 'r' },
+        { kind: 'audit', action: 'bot.disabled', actor: admin },
+      ],
+    });
+  });
+
+  test('when the switch is already in place, then nothing changes and nothing is audited', () => {
+    expect(setEnabled(aBot(), true, admin, 'r')).toEqual({ kind: 'unchanged' });
+    expect(setEnabled(aBot({ kick: null, botEnabled: false }), false, admin, 'r')).toEqual({ kind: 'unchanged' });
+  });
+});
+
+describe('facts from other services', () => {
+  test('when a user is deactivated, then a running bot stops; a replay changes nothing', () => {
+    const change = { kind: 'deactivated', username: 'streamer', isActive: false } as const;
+    const decision = applyUserChange(aBot({ isRunning: true }), change, 'auto');
+    expect(decision).toMatchObject({ kind: 'changed', state: { isActive: false, isRunning: false } });
+    if (decision.kind !== 'changed') throw new Error('expected a change');
+    expect(applyUserChange(decision.state, change, 'auto-2')).toEqual({ kind: 'unchanged' });
+  });
+
+  test('when the Kick account needs a relink, then the bot stops with the relink error and keeps the link', () => {
+    const decision = applyKickAccountChange(
+      aBot({ isRunning: true, isConnected: true }),
+      { kind: 'needs-relink', broadcasterUserId: '4377088', username: 'kickname' },
+      'auto',
+    );
+    expect(decision).toMatchObject({
+      kind: 'changed',
+      state: { isRunning: false, error: botMessages.needsRelink, kick: { needsRelink: true } },
+      effects: [{ kind: 'control', action: 'STOP' }],
+    });
+  });
+
+  test('when chat.subscription answers an older request, then it is ignored', () => {
+    const state = aBot({ isRunning: true, controlRequestId: 'new' });
+    expect(applySubscriptionChange(state, { state: 'active', error: '', requestId: 'old' })).toEqual({
+      kind: 'unchanged',
+    });
+    expect(applySubscriptionChange(state, { state: 'active', error: '', requestId: 'new' })).toMatchObject({
+      kind: 'changed',
+      state: { isConnected: true },
+    });
+  });
+
+  test('when FAILED has no error text, then a default one is shown; for a stopped bot it changes nothing', () => {
+    const failed = { state: 'failed', error: '', requestId: '' } as const;
+    expect(applySubscriptionChange(aBot({ isRunning: true }), failed)).toMatchObject({
+      state: { error: botMessages.subscriptionFailed },
+    });
+    expect(applySubscriptionChange(aBot(), failed)).toEqual({ kind: 'unchanged' });
+  });
+
+  test('when a command is added in another letter case, then it replaces the one with the same key', () => {
+    const state = aBot({ commands: [{ key: 'hug', command: 'hug', response: 'a' }] });
+    expect(applyCommandChange(state, { kind: 'added', command: 'HUG', response: 'b' })).toMatchObject({
+      state: { commands: [{ key: 'hug', command: 'HUG', response: 'b' }] },
+    });
+    expect(applyCommandChange(state, { kind: 'removed', command: 'Hug', response: '' })).toMatchObject({
+      state: { commands: [] },
+    });
+  });
+});
+
+describe('statusOf', () => {
+  test('an error wins over the connection; no link is broadcaster "0"', () => {
+    expect(statusOf(aBot({ isConnected: true, error: 'x' })).status).toBe('ERROR');
+    expect(statusOf(aBot({ isConnected: true })).status).toBe('CONNECTED');
+    expect(statusOf(newBotState())).toEqual({
+      broadcasterUserId: '0',
+      isRunning: false,
+      isConnected: false,
+      status: 'DISCONNECTED',
+      commandCount: 0,
+      error: '',
+      botEnabled: true,
+    });
+  });
+});

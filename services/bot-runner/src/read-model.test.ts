@@ -1,0 +1,67 @@
+import { newBotState } from './bots';
+import { createBotsView, createCooldowns, createRecentReplies } from './read-model';
+import type { BotDoc } from './repository';
+import type { Answer } from './dispatch';
+
+const aDoc = (version: number, isRunning: boolean): BotDoc => ({
+  _id: 'u1',
+  ...newBotState(),
+  kick: { broadcasterUserId: '42', username: 'k', needsRelink: false },
+  isRunning,
+  commands: [{ key: 'hug', command: 'Hug', response: 'hi' }],
+  version,
+  outbox: [],
+  updatedAt: new Date(0),
+});
+
+const anAnswer: Answer = {
+  kind: 'answer',
+  ownerUserId: 'u1',
+  commandKey: 'hug',
+  command: 'Hug',
+  response: 'hi',
+  args: [],
+  cooldownKey: '42:hug',
+};
+
+describe('createBotsView', () => {
+  test('when an older document arrives after a newer one, then the newer one stays', () => {
+    const view = createBotsView();
+    view.apply(aDoc(3, true));
+    view.apply(aDoc(2, false));
+    expect(view.get('u1')).toEqual({
+      isRunning: true,
+      broadcasterUserId: '42',
+      commands: new Map([['hug', { command: 'Hug', response: 'hi' }]]),
+    });
+    view.apply(aDoc(4, false));
+    expect(view.get('u1')?.isRunning).toBe(false);
+  });
+});
+
+describe('createCooldowns', () => {
+  test('remembers the last answer per key and forgets what no longer matters', () => {
+    const cooldowns = createCooldowns(1000);
+    cooldowns.answered('a', new Date(0));
+    cooldowns.answered('b', new Date(500));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBe(0);
+    cooldowns.answered('c', new Date(1200));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBeUndefined();
+    expect(cooldowns.lastAnsweredAtMs('b')).toBe(500);
+  });
+});
+
+describe('createRecentReplies', () => {
+  test('keeps a reply for a while, at most so many', () => {
+    const replies = createRecentReplies(60_000, 2);
+    replies.start('m1', anAnswer, new Date(0));
+    replies.start('m2', anAnswer, new Date(1000));
+    expect(replies.get('m1')).toBeDefined();
+    replies.start('m3', anAnswer, new Date(2000));
+    expect(replies.get('m1')).toBeUndefined();
+    replies.start('m4', anAnswer, new Date(70_000));
+    expect(replies.get('m2')).toBeUndefined();
+    expect(replies.get('m3')).toBeUndefined();
+    expect(replies.get('m4')).toBeDefined();
+  });
+});

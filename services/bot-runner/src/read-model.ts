@@ -1,0 +1,113 @@
+import type { Answer, DispatchBot } from './dispatch';
+import type { BotDoc, BotsRepository } from './repository';
+
+/**
+ * What the chat hot path reads, all in memory: no store read per chat line.
+ *
+ * - `BotsView`: per user, whether the bot runs, for which channel, and its commands. Loaded from
+ *   the `bots` documents at start, then kept current with every document this instance writes and,
+ *   for the writes of other instances, with bot.status, which every change publishes: each instance
+ *   reads bot.status with a group of its own (`bot-runner.<instance id>`) and reloads that user's
+ *   document. Documents carry a version, so an older one never replaces a newer one.
+ * - `Cooldowns` and `RecentReplies`: per channel. chat.received is keyed by the broadcaster, so one
+ *   instance at a time handles a channel and memory is enough. After a rebalance or a restart the
+ *   new instance starts empty: at worst one command is answered again within its second, or a
+ *   replayed line is counted twice in `{count}`. The bot still never speaks twice for one line:
+ *   kick-link claims the reply's idempotency key.
+ */
+
+export interface BotsView {
+  get(userId: string): DispatchBot | undefined;
+  /** Takes the document if it is newer than what is held. */
+  apply(doc: BotDoc): void;
+}
+
+export function createBotsView(): BotsView {
+  const bots = new Map<string, { version: number; bot: DispatchBot }>();
+  return {
+    get: (userId) => bots.get(userId)?.bot,
+    apply: (doc) => {
+      const held = bots.get(doc._id);
+      if (held && held.version >= doc.version) return;
+      bots.set(doc._id, {
+        version: doc.version,
+        bot: {
+          isRunning: doc.isRunning,
+          broadcasterUserId: doc.kick?.broadcasterUserId ?? '0',
+          commands: new Map(doc.commands.map(({ key, command, response }) => [key, { command, response }])),
+        },
+      });
+    },
+  };
+}
+
+/** At start: every stored bot into the view. */
+export async function loadBotsView(repo: BotsRepository, view: BotsView): Promise<void> {
+  for (const doc of await repo.all()) view.apply(doc);
+}
+
+/** When each channel last answered each command (spec §9 cooldown). */
+export interface Cooldowns {
+  lastAnsweredAtMs(cooldownKey: string): number | undefined;
+  answered(cooldownKey: string, at: Date): void;
+}
+
+export function createCooldowns(cooldownMs: number): Cooldowns {
+  // insertion order is answer order (an answer moves its key to the end), so the oldest come first
+  const lastAnswered = new Map<string, number>();
+  return {
+    lastAnsweredAtMs: (key) => lastAnswered.get(key),
+    answered: (key, at) => {
+      const now = at.getTime();
+      lastAnswered.delete(key);
+      lastAnswered.set(key, now);
+      // entries older than the cooldown decide nothing any more
+      for (const [oldKey, oldAt] of lastAnswered) {
+        if (now - oldAt < cooldownMs) break;
+        lastAnswered.delete(oldKey);
+      }
+    },
+  };
+}
+
+/** How far the answer to one chat line got: a redelivered line resumes here instead of starting over. */
+export interface ReplyProgress {
+  answer: Answer;
+  receivedAtMs: number;
+  count?: number;
+  content?: string;
+  executedAt?: Date;
+  isChatSendPublished: boolean;
+  isExecutedPublished: boolean;
+}
+
+/** The chat lines answered lately, by chat message id. */
+export interface RecentReplies {
+  get(messageId: string): ReplyProgress | undefined;
+  start(messageId: string, answer: Answer, at: Date): ReplyProgress;
+}
+
+export const recentRepliesKeptMs = 10 * 60_000;
+export const recentRepliesMax = 10_000;
+
+export function createRecentReplies(keptMs = recentRepliesKeptMs, max = recentRepliesMax): RecentReplies {
+  const replies = new Map<string, ReplyProgress>();
+  return {
+    get: (messageId) => replies.get(messageId),
+    start: (messageId, answer, at) => {
+      const now = at.getTime();
+      for (const [oldId, old] of replies) {
+        if (replies.size < max && now - old.receivedAtMs < keptMs) break;
+        replies.delete(oldId);
+      }
+      const progress: ReplyProgress = {
+        answer,
+        receivedAtMs: now,
+        isChatSendPublished: false,
+        isExecutedPublished: false,
+      };
+      replies.set(messageId, progress);
+      return progress;
+    },
+  };
+}
