@@ -1,8 +1,11 @@
 # Shortcuts for the npm scripts and the local engines. Every target also works without make.
-.PHONY: start test test-integration lint typecheck build proto kafka-up kafka-down mongo-up mongo-down ci
+.PHONY: start start-distributed test test-integration lint typecheck build proto kafka-up kafka-down mongo-up mongo-down ci
 
 start:            ## single-machine mode: everything in one process
 	npm start
+
+start-distributed: ## one process per service on local Kafka and FerretDB (engines stopped on exit)
+	bash scripts/with-engines.sh npm run start:distributed
 
 test:             ## the README's test command
 	npm test
