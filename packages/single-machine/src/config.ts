@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authSettingsSchema } from '@kickstand/auth';
+import { kickLinkSettingsSchema } from '@kickstand/kick-link';
 import { kickSandboxSettingsSchema } from '@kickstand/kick-sandbox';
 import {
   defaultPorts,
@@ -12,6 +13,7 @@ import {
 export const singleMachineConfigSchema = platformConfigSchema
   .extend(kickSandboxSettingsSchema.shape)
   .extend(authSettingsSchema.shape)
+  .extend(kickLinkSettingsSchema.shape)
   .extend({
     /** The gateway: the one URL a person opens. */
     PORT: portSchema.default(defaultPorts.gateway),

@@ -78,6 +78,7 @@ describe('single-machine mode with Kick credentials', () => {
       ...anyFreePorts,
       DATA_DIR: dataDir,
       KICK_CLIENT_ID: 'real-client',
+      KICK_CLIENT_SECRET: 'real-secret',
     });
     const kickstand = await startSingleMachine(config, createSilentLogger());
     try {
@@ -134,6 +135,22 @@ describe('the data folder', () => {
       expect(existsSync(path.join(dataDir, '.kickstand.pid'))).toBe(true);
       await kickstand.stop();
       expect(existsSync(path.join(dataDir, '.kickstand.pid'))).toBe(false);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Kick credentials', () => {
+  test('when KICK_CLIENT_ID is set without KICK_CLIENT_SECRET, then start fails naming the variable', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));
+    try {
+      const config = loadConfig(singleMachineConfigSchema, {
+        ...anyFreePorts,
+        DATA_DIR: dataDir,
+        KICK_CLIENT_ID: 'real-client',
+      });
+      await expect(startSingleMachine(config, createSilentLogger())).rejects.toThrow(/KICK_CLIENT_SECRET/);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

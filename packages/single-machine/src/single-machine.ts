@@ -4,7 +4,7 @@ import { createCommandsService } from '@kickstand/commands';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createGamesService } from '@kickstand/games';
 import { createGateway } from '@kickstand/gateway';
-import { createKickLinkService } from '@kickstand/kick-link';
+import { createKickLinkService, kickLinkOptionsFromSettings } from '@kickstand/kick-link';
 import { createKickSandbox, kickSandboxOptionsFromSettings } from '@kickstand/kick-sandbox';
 import {
   connectPlatform,
@@ -27,7 +27,9 @@ import { claimDataDir } from './pid-file';
 function serviceFactories(
   config: SingleMachineConfig,
   keys: JwtKeyPair,
+  ports: SingleMachine['ports'],
 ): Record<ServiceName, (deps: PlatformDeps) => Service> {
+  const kickLinkOptions = kickLinkOptionsFromSettings(kickSettings(config, ports));
   const authOptions = {
     ...authOptionsFromSettings(config, keys.privateKeyPem),
     // Without SUPER_ADMIN_* a first super administrator is made, its password saved here (mode 0600).
@@ -36,7 +38,7 @@ function serviceFactories(
   return {
     auth: (deps) => createAuthService(deps, authOptions),
     commands: createCommandsService,
-    'kick-link': createKickLinkService,
+    'kick-link': (deps) => createKickLinkService(deps, kickLinkOptions),
     'bot-runner': createBotRunnerService,
     games: createGamesService,
     realtime: (deps) => createRealtimeService(deps, { instanceId: 'single-machine' }),
@@ -68,7 +70,7 @@ export interface SingleMachine {
 export async function startSingleMachine(config: SingleMachineConfig, log: Logger): Promise<SingleMachine> {
   const releaseDataDir = await claimDataDir(config.DATA_DIR);
   const keys = await jwtKeys(config);
-  const factories = serviceFactories(config, keys);
+
   const bus = await createBusFromConfig(config, 'kickstand', log);
   const platforms: ConnectedPlatform[] = [];
   const running: RunningService[] = [];
@@ -106,6 +108,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         'no Kick credentials set (KICK_CLIENT_ID): using the local Kick sandbox',
       );
     }
+    const factories = serviceFactories(config, keys, ports);
     for (const service of serviceNames) {
       const platform = await connectPlatform(config, {
         service,
@@ -182,4 +185,24 @@ async function concretePort(port: number): Promise<number> {
   const { port: free } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return free;
+}
+
+/**
+ * Without Kick credentials kick-link talks to the bundled sandbox, registered as the app
+ * `kickstand-local` with this gateway's callback; with them, to whatever KICK_* says (real Kick).
+ */
+function kickSettings(config: SingleMachineConfig, ports: SingleMachine['ports']): SingleMachineConfig {
+  const sandboxPort = ports['kick-sandbox'];
+  if (config.KICK_CLIENT_ID || sandboxPort === undefined) return config;
+  const sandbox = `http://localhost:${sandboxPort}`;
+  return {
+    ...config,
+    KICK_CLIENT_ID: config.KICK_SANDBOX_CLIENT_ID,
+    KICK_CLIENT_SECRET: config.KICK_SANDBOX_CLIENT_SECRET,
+    KICK_OAUTH_URL: sandbox,
+    KICK_API_URL: `${sandbox}/public/v1`,
+    KICK_REDIRECT_URI: `${publicUrl(config, ports.gateway)}/api/kick/oauth/callback`,
+    // the sandbox's bot account: lets kick-link recognise the bot's own lines for certain
+    KICK_BOT_USERNAME: config.KICK_BOT_USERNAME ?? 'kickstand_app',
+  };
 }

@@ -1,8 +1,124 @@
-import type { z } from 'zod';
-import { defaultPorts, platformConfigSchema, portSchema } from '@kickstand/platform/config';
+import { z } from 'zod';
+import {
+  ConfigError,
+  defaultPorts,
+  optionalString,
+  platformConfigSchema,
+  portSchema,
+} from '@kickstand/platform/config';
+import { parseEncryptionKey } from './token-crypto';
+import type { ChatSenderMode, KickLinkOptions } from './options';
 
-export const kickLinkConfigSchema = platformConfigSchema.extend({
-  PORT: portSchema.default(defaultPorts['kick-link']),
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * 32 bytes as base64 (44 characters) or 64 hex digits. Its format is checked by
+ * kickLinkOptionsFromSettings, not here: loadConfig quotes a bad value in its message, and this one
+ * is a secret.
+ */
+const encryptionKeySchema = optionalString();
+
+/**
+ * kick-link's own variables, without PORT: single-machine mode extends its schema with them and
+ * builds the options with kickLinkOptionsFromSettings, the way the Kick sandbox's settings work.
+ */
+export const kickLinkSettingsSchema = z.object({
+  /** The Kick app's client id and secret (Kick developer settings). Required. */
+  KICK_CLIENT_ID: optionalString(),
+  KICK_CLIENT_SECRET: optionalString(),
+  /** Registered with Kick byte for byte: the gateway's /api/kick/oauth/callback. */
+  KICK_REDIRECT_URI: httpUrl.default('http://localhost:3000/api/kick/oauth/callback'),
+  /** Kick's identity host (OAuth), or the sandbox's base URL. */
+  KICK_OAUTH_URL: httpUrl.default('https://id.kick.com'),
+  /** Kick's REST base (with /public/v1), or `<sandbox>/public/v1`. */
+  KICK_API_URL: httpUrl.default('https://api.kick.com/public/v1'),
+  /** AES-256-GCM key for Kick tokens at rest. Required when NODE_ENV=production. */
+  KICK_TOKEN_ENCRYPTION_KEY: encryptionKeySchema,
+  /** How chat lines are posted: as the app's bot (`type: "bot"`) or as the channel owner (`type: "user"`). */
+  KICK_CHAT_SENDER: z.enum(['bot', 'user']).default('bot'),
+  /** The Kick username bot lines appear from (the app's bot account), to mark them is_from_bot. Optional. */
+  KICK_BOT_USERNAME: optionalString(),
 });
 
+export type KickLinkSettings = z.infer<typeof kickLinkSettingsSchema>;
+
+/** Distributed mode (main.ts): the platform's variables, PORT, and the settings above, checked together. */
+export const kickLinkConfigSchema = platformConfigSchema
+  .extend({ PORT: portSchema.default(defaultPorts['kick-link']) })
+  .extend(kickLinkSettingsSchema.shape)
+  .superRefine((config, context) => {
+    // only what is missing: a present but malformed key is reported by kickLinkOptionsFromSettings,
+    // whose message does not quote it
+    for (const problem of settingsProblems(config).filter(({ variable }) => !config[variable])) {
+      context.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
+    }
+  });
+
 export type KickLinkConfig = z.infer<typeof kickLinkConfigSchema>;
+
+interface SettingsProblem {
+  variable: keyof KickLinkSettings;
+  message: string;
+}
+
+function isEncryptionKey(text: string): boolean {
+  try {
+    parseEncryptionKey(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function settingsProblems(settings: KickLinkSettings & { NODE_ENV?: string }): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  if (!settings.KICK_CLIENT_ID) {
+    problems.push({ variable: 'KICK_CLIENT_ID', message: "required: the Kick app's client id" });
+  }
+  if (!settings.KICK_CLIENT_SECRET) {
+    problems.push({ variable: 'KICK_CLIENT_SECRET', message: "required: the Kick app's client secret" });
+  }
+  if (settings.KICK_TOKEN_ENCRYPTION_KEY && !isEncryptionKey(settings.KICK_TOKEN_ENCRYPTION_KEY)) {
+    problems.push({
+      variable: 'KICK_TOKEN_ENCRYPTION_KEY',
+      message: 'must be 32 bytes: base64 (44 characters) or 64 hex digits',
+    });
+  }
+  if (settings.NODE_ENV === 'production' && !settings.KICK_TOKEN_ENCRYPTION_KEY) {
+    problems.push({
+      variable: 'KICK_TOKEN_ENCRYPTION_KEY',
+      message: 'required in production: 32 bytes as base64 or 64 hex digits, to encrypt Kick tokens at rest',
+    });
+  }
+  return problems;
+}
+
+/**
+ * The factory's options from the settings. Throws a ConfigError naming each missing variable
+ * (client id and secret; the encryption key when NODE_ENV=production).
+ */
+export function kickLinkOptionsFromSettings(settings: KickLinkSettings & { NODE_ENV?: string }): KickLinkOptions {
+  const problems = settingsProblems(settings);
+  if (problems.length > 0) {
+    throw new ConfigError(
+      problems.map(
+        ({ variable, message }) => `${variable}: ${message} (${settings[variable] ? 'value not shown' : 'missing'})`,
+      ),
+    );
+  }
+  return {
+    kick: {
+      clientId: settings.KICK_CLIENT_ID ?? '',
+      clientSecret: settings.KICK_CLIENT_SECRET ?? '',
+      redirectUri: settings.KICK_REDIRECT_URI,
+      oauthUrl: settings.KICK_OAUTH_URL,
+      apiUrl: settings.KICK_API_URL,
+    },
+    tokenEncryptionKey: settings.KICK_TOKEN_ENCRYPTION_KEY
+      ? parseEncryptionKey(settings.KICK_TOKEN_ENCRYPTION_KEY)
+      : undefined,
+    isProduction: settings.NODE_ENV === 'production',
+    chatSender: settings.KICK_CHAT_SENDER satisfies ChatSenderMode,
+    botUsername: settings.KICK_BOT_USERNAME,
+  };
+}

@@ -1,9 +1,9 @@
 import { runServiceProcess } from '@kickstand/platform/lifecycle';
-import { kickLinkConfigSchema } from './config';
+import { kickLinkConfigSchema, kickLinkOptionsFromSettings } from './config';
 import { createKickLinkService } from './service';
 
 runServiceProcess({
   service: 'kick-link',
   configSchema: kickLinkConfigSchema,
-  create: (deps) => createKickLinkService(deps),
+  create: (deps, config) => createKickLinkService(deps, kickLinkOptionsFromSettings(config)),
 });

@@ -1,18 +1,174 @@
+import express from 'express';
+import type { Subscription } from '@kickstand/platform/bus';
+import { ConfigError } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import type { Logger } from '@kickstand/platform/log';
+import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
+import { adminWebhookRoutes } from './admin-routes';
+import { createChatSender, createOwnLines } from './chat-sender';
+import { createKickLinkPublisher, onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
+import { createKickClient } from './kick-client';
+import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-tokens';
+import { createChannelOwners, createLinks } from './links';
+import { resolveOptions, type KickLinkOptions } from './options';
+import { createKickLinkRepository, type KickLinkRepository } from './repository';
+import { kickLinkRoutes } from './routes';
+import { createChannelSubscriptions } from './subscriptions';
+import { createTokenCipher, generateEncryptionKey, type TokenCipher } from './token-crypto';
+import { kickWebhookRoutes } from './webhook-routes';
+import { createWebhookVerifier } from './webhook-verification';
 
-/** Kick OAuth link, encrypted Kick tokens, webhook ingress, webhook subscriptions, sending chat to Kick. The HTTP routes and bus handlers are not wired in yet. */
-export function createKickLinkService(deps: PlatformDeps): Service {
-  const app = createHttpApp({
+export {
+  kickLinkConfigSchema,
+  kickLinkOptionsFromSettings,
+  kickLinkSettingsSchema,
+  type KickLinkConfig,
+  type KickLinkSettings,
+} from './config';
+export type { ChatSenderMode, KickConnection, KickHttpTuning, KickLinkOptions } from './options';
+export { subscribableEvents, type SubscribableEvent } from './subscriptions';
+
+const generatedKeyId = 'token-encryption-key';
+
+/**
+ * The key for Kick tokens at rest: the configured one; outside production without one, a key
+ * generated at first start and kept in this service's store (so tokens survive a restart), which
+ * protects nothing against someone holding the store, hence development only.
+ */
+async function encryptionKey(
+  repo: KickLinkRepository,
+  options: { key: Buffer | undefined; isProduction: boolean },
+  log: Logger,
+): Promise<Buffer> {
+  if (options.key) return options.key;
+  if (options.isProduction) {
+    throw new ConfigError([
+      'KICK_TOKEN_ENCRYPTION_KEY: required in production: 32 bytes as base64 or 64 hex digits (missing)',
+    ]);
+  }
+  const stored = await repo.meta.getOrCreate(generatedKeyId, generateEncryptionKey().toString('base64'));
+  log.warn(
+    'KICK_TOKEN_ENCRYPTION_KEY is not set: Kick tokens are encrypted with a key generated for this store (development only)',
+  );
+  return Buffer.from(stored, 'base64');
+}
+
+/**
+ * Kick OAuth link, encrypted Kick tokens, webhook ingress, webhook subscriptions, sending chat to
+ * Kick. Listens to bot.control, chat.send and user.changed (group kick-link); publishes
+ * kick.account, chat.subscription, chat.received, kick.event, chat.sent and audit.recorded.
+ */
+export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptions): Service {
+  const { bus, clock, log, store } = deps;
+  const resolved = resolveOptions(options);
+  const repo = createKickLinkRepository(store, { oauthStateSeconds: resolved.oauthStateSeconds });
+  const kick = createKickClient({ connection: resolved.kick, tuning: resolved.http });
+  let tokenCipher: TokenCipher | undefined;
+  const cipher = (): TokenCipher => {
+    if (!tokenCipher) throw new Error('kick-link is not started: the token key is not loaded');
+    return tokenCipher;
+  };
+
+  const publisher = createKickLinkPublisher(bus, clock);
+  const appTokens = createAppTokens({ kick, clock });
+  const subscriptions = createChannelSubscriptions({ kick, appTokens });
+  const owners = createChannelOwners({ repo, clock });
+  const userTokens = createUserTokens({
+    repo,
+    kick,
+    cipher,
+    clock,
+    log,
+    refreshAheadSeconds: resolved.refreshAheadSeconds,
+    async onNeedsRelink(link) {
+      await publisher.kickAccount(KickAccountChangeKind.NEEDS_RELINK, link);
+      await publisher.chatSubscription({
+        userId: link._id,
+        broadcasterUserId: link.kickUserId,
+        state: ChatSubscriptionState.FAILED,
+        error: needsRelinkMessage,
+      });
+    },
+  });
+  const links = createLinks({
+    repo,
+    kick,
+    cipher,
+    subscriptions,
+    owners,
+    publisher,
+    clock,
+    log,
+    oauthStateSeconds: resolved.oauthStateSeconds,
+  });
+  const ownLines = createOwnLines({ repo, clock, mode: resolved.chatSender, botUsername: resolved.botUsername });
+  const chat = createChatSender({
+    repo,
+    kick,
+    userTokens,
+    ownLines,
+    publisher,
+    clock,
+    log,
+    mode: resolved.chatSender,
+  });
+  const verifier = createWebhookVerifier({
+    kick,
+    appTokens,
+    clock,
+    log,
+    toleranceSeconds: resolved.webhookToleranceSeconds,
+    refetchIntervalMs: resolved.publicKeyRefetchIntervalMs,
+  });
+
+  const platformApp = createHttpApp({
     service: deps.service,
-    log: deps.log,
+    log,
     http: deps.http,
-    routes: [],
+    routes: [
+      kickLinkRoutes({ links, tokens: deps.tokens, log }),
+      adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
+    ],
     readiness: platformReadiness(deps),
   });
+  // The webhook door goes first, with its own raw-body parser (see webhook-routes.ts).
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    kickWebhookRoutes({
+      verifier,
+      owners,
+      ownLines,
+      repo,
+      publisher,
+      clock,
+      log,
+      bodyLimit: deps.http.bodyLimit,
+    }),
+  );
+  app.use(platformApp);
+
+  let started: Subscription[] = [];
   return {
     app,
-    start: async () => undefined,
-    stop: async () => undefined,
+    async start() {
+      await repo.createIndexes();
+      tokenCipher = createTokenCipher(
+        await encryptionKey(repo, { key: resolved.tokenEncryptionKey, isProduction: resolved.isProduction }, log),
+      );
+      await owners.warm();
+      started = await subscribeKickLinkEvents(bus, {
+        botControl: onBotControl({ repo, subscriptions, userTokens, publisher, log }),
+        chatSend: onChatSend(chat),
+        userChanged: onUserChanged({ repo, links, clock }),
+      });
+    },
+    // only what start() began: in single-machine mode the bus and the store belong to the host
+    async stop() {
+      const running = started;
+      started = [];
+      await Promise.all(running.map((subscription) => subscription.stop()));
+    },
   };
 }

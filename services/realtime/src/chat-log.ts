@@ -10,7 +10,7 @@ export interface ChatLog {
    * Records a line that was just shown live. Returns at once: the write happens in the
    * background, in order per user, so the live fan-out never waits on the store.
    */
-  append(userId: string, line: ChatMessagePayload): void;
+  append(userId: string, line: ChatMessagePayload, orderedAt: Date): void;
   /** The last 100 lines of the user's channel, oldest first, including every line appended here before. */
   recent(userId: string): Promise<ChatMessagePayload[]>;
   /** Waits for every background write (stop, tests). */
@@ -26,9 +26,9 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
   // The tail of each user's write chain: lines of one user are written and trimmed in order.
   const pending = new Map<string, Promise<void>>();
 
-  const write = async (userId: string, line: ChatMessagePayload) => {
+  const write = async (userId: string, line: ChatMessagePayload, orderedAt: Date) => {
     try {
-      await repo.saveLine({ _id: line.id, userId, at: new Date(line.timestamp), payload: line });
+      await repo.saveLine({ _id: line.id, userId, at: orderedAt, payload: line });
       await repo.trimLines(userId, chatLogLimit);
     } catch (error) {
       // The line was delivered live already; only a later reload misses it.
@@ -37,8 +37,8 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
   };
 
   return {
-    append: (userId, line) => {
-      const tail = (pending.get(userId) ?? Promise.resolve()).then(() => write(userId, line));
+    append: (userId, line, orderedAt) => {
+      const tail = (pending.get(userId) ?? Promise.resolve()).then(() => write(userId, line, orderedAt));
       pending.set(userId, tail);
       void tail.then(() => {
         if (pending.get(userId) === tail) pending.delete(userId);

@@ -10,6 +10,7 @@ import {
   chatMessageFromReceived,
   chatMessageFromSent,
   commandExecutedFrom,
+  isoOf,
   messageSentFrom,
 } from './payloads';
 import type { UserSockets } from './socket-server';
@@ -33,9 +34,10 @@ type Handler<T extends Parameters<KickstandBus['subscribe']>[0]> = (message: Top
 export function onChatReceived({ sockets, chatLog, clock }: EventDeps): Handler<'chat.received'> {
   return async (message) => {
     if (message.isFromBot || message.ownerUserId === '') return;
-    const line = chatMessageFromReceived(message, clock.now());
+    const now = clock.now();
+    const line = chatMessageFromReceived(message, now);
     sockets.emit(message.ownerUserId, 'chat-message', line);
-    chatLog.append(message.ownerUserId, line);
+    chatLog.append(message.ownerUserId, line, new Date(isoOf(message.receivedAt ?? message.createdAt, now)));
   };
 }
 
@@ -54,7 +56,7 @@ export function onChatSent({ sockets, chatLog, clock }: EventDeps): Handler<'cha
     const line = chatMessageFromSent(message, now);
     sockets.emit(message.ownerUserId, 'message-sent', messageSentFrom(message, now));
     sockets.emit(message.ownerUserId, 'chat-message', line);
-    chatLog.append(message.ownerUserId, line);
+    chatLog.append(message.ownerUserId, line, new Date(isoOf(message.sentAt, now)));
   };
 }
 

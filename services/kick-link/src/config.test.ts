@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig } from '@kickstand/platform/config';
+import { kickLinkConfigSchema, kickLinkOptionsFromSettings, kickLinkSettingsSchema } from './config';
+
+const key = randomBytes(32);
+
+describe('kick-link configuration', () => {
+  test('when only the client id and secret are set, then the defaults point at real Kick and the bot sender', () => {
+    const config = loadConfig(kickLinkConfigSchema, { KICK_CLIENT_ID: 'id', KICK_CLIENT_SECRET: 'secret' });
+
+    expect(config).toMatchObject({
+      PORT: 3003,
+      KICK_REDIRECT_URI: 'http://localhost:3000/api/kick/oauth/callback',
+      KICK_OAUTH_URL: 'https://id.kick.com',
+      KICK_API_URL: 'https://api.kick.com/public/v1',
+      KICK_CHAT_SENDER: 'bot',
+    });
+    expect(kickLinkOptionsFromSettings(config)).toEqual({
+      kick: {
+        clientId: 'id',
+        clientSecret: 'secret',
+        redirectUri: 'http://localhost:3000/api/kick/oauth/callback',
+        oauthUrl: 'https://id.kick.com',
+        apiUrl: 'https://api.kick.com/public/v1',
+      },
+      tokenEncryptionKey: undefined,
+      isProduction: false,
+      chatSender: 'bot',
+      botUsername: undefined,
+    });
+  });
+
+  test('when the client id and secret are missing, then the error names both', () => {
+    expect(() => loadConfig(kickLinkConfigSchema, {})).toThrow(/KICK_CLIENT_ID[\s\S]*KICK_CLIENT_SECRET/);
+    expect(() => kickLinkOptionsFromSettings(kickLinkSettingsSchema.parse({}))).toThrow(ConfigError);
+  });
+
+  test('when NODE_ENV is production and no encryption key is set, then start-up stops naming KICK_TOKEN_ENCRYPTION_KEY', () => {
+    const env = { NODE_ENV: 'production', KICK_CLIENT_ID: 'id', KICK_CLIENT_SECRET: 'secret' };
+    expect(() => loadConfig(kickLinkConfigSchema, env)).toThrow(/KICK_TOKEN_ENCRYPTION_KEY: required in production/);
+  });
+
+  test('when the encryption key is given as base64 or hex, then the options carry its 32 bytes', () => {
+    for (const text of [key.toString('base64'), key.toString('hex')]) {
+      const config = loadConfig(kickLinkConfigSchema, {
+        NODE_ENV: 'production',
+        KICK_CLIENT_ID: 'id',
+        KICK_CLIENT_SECRET: 'secret',
+        KICK_TOKEN_ENCRYPTION_KEY: text,
+      });
+      const options = kickLinkOptionsFromSettings(config);
+      expect(options.tokenEncryptionKey?.equals(key)).toBe(true);
+      expect(options.isProduction).toBe(true);
+    }
+  });
+
+  test('when the encryption key is not 32 bytes, then the error names it without quoting it', () => {
+    const config = loadConfig(kickLinkConfigSchema, {
+      KICK_CLIENT_ID: 'id',
+      KICK_CLIENT_SECRET: 's',
+      KICK_TOKEN_ENCRYPTION_KEY: 'secret-but-short',
+    });
+    let message = '';
+    try {
+      kickLinkOptionsFromSettings(config);
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain(
+      'KICK_TOKEN_ENCRYPTION_KEY: must be 32 bytes: base64 (44 characters) or 64 hex digits (value not shown)',
+    );
+    expect(message).not.toContain('secret-but-short');
+  });
+
+  test('when the sandbox is used, then the URLs, the sender and the bot name come from the settings', () => {
+    const settings = kickLinkSettingsSchema.parse({
+      KICK_CLIENT_ID: 'kickstand-local',
+      KICK_CLIENT_SECRET: 'kickstand-local-secret',
+      KICK_OAUTH_URL: 'http://localhost:3100',
+      KICK_API_URL: 'http://localhost:3100/public/v1',
+      KICK_CHAT_SENDER: 'user',
+      KICK_BOT_USERNAME: 'kickstand_app',
+    });
+    expect(kickLinkOptionsFromSettings(settings)).toMatchObject({
+      kick: { oauthUrl: 'http://localhost:3100', apiUrl: 'http://localhost:3100/public/v1' },
+      chatSender: 'user',
+      botUsername: 'kickstand_app',
+    });
+  });
+
+  test('when KICK_CHAT_SENDER is neither bot nor user, then the error names it', () => {
+    expect(() =>
+      loadConfig(kickLinkConfigSchema, { KICK_CLIENT_ID: 'id', KICK_CLIENT_SECRET: 's', KICK_CHAT_SENDER: 'robot' }),
+    ).toThrow(/KICK_CHAT_SENDER/);
+  });
+});

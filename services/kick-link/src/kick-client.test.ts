@@ -1,0 +1,367 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createKickClient,
+  KickApiError,
+  KickResponseError,
+  KickUnreachableError,
+  reasonOf,
+  retryAfterMs,
+  type KickClient,
+} from './kick-client';
+import { defaultHttpTuning, type KickHttpTuning } from './options';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
+
+type Reply = (req: IncomingMessage, res: ServerResponse, index: number) => void;
+
+/** A local Kick that answers each request with the next scripted reply (the last one repeats). */
+interface FlakyKick {
+  url: string;
+  seen: Seen[];
+  script(...replies: Reply[]): void;
+  close(): Promise<void>;
+}
+
+async function startFlakyKick(): Promise<FlakyKick> {
+  const seen: Seen[] = [];
+  let replies: Reply[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const index = seen.length;
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
+      const reply = replies[Math.min(index, replies.length - 1)];
+      if (reply) reply(req, res, index);
+      else json(200, { data: [], message: 'OK' })(req, res, index);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    script: (...next) => {
+      replies = next;
+      seen.length = 0;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Reply =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+/** Never answers within the client's timeout. */
+const hang: Reply = (_req, res) => {
+  setTimeout(() => res.destroyed || res.end(), 2000).unref();
+};
+
+let kick: FlakyKick;
+
+beforeAll(async () => {
+  kick = await startFlakyKick();
+});
+
+afterAll(async () => {
+  await kick.close();
+});
+
+function client(tuning: Partial<KickHttpTuning> = {}): KickClient {
+  return createKickClient({
+    connection: {
+      clientId: 'client-1',
+      clientSecret: 'secret-1',
+      redirectUri: 'http://localhost:3000/api/kick/oauth/callback',
+      oauthUrl: kick.url,
+      apiUrl: `${kick.url}/public/v1`,
+    },
+    tuning: { ...defaultHttpTuning, timeoutMs: 300, initialBackoffMs: 20, maxBackoffMs: 200, ...tuning },
+    random: () => 1,
+  });
+}
+
+const subscriptionsOk = json(200, {
+  data: [
+    {
+      id: '01JK7Z8Q4W2M6B3T5N9R1C0XYZ',
+      app_id: 'app',
+      broadcaster_user_id: 4377088,
+      event: 'chat.message.sent',
+      version: 1,
+      method: 'webhook',
+      created_at: '2026-03-02T17:55:10Z',
+      updated_at: '2026-03-02T17:55:10Z',
+    },
+    { id: '01JK7Z8Q4W2M6B3T5N9R1C0XZZ', broadcaster_user_id: 999, event: 'channel.followed', version: 1 },
+  ],
+  message: 'OK',
+});
+
+describe('retries of idempotent calls', () => {
+  test('when Kick answers 503 then 200 to a GET, then the GET is retried and succeeds', async () => {
+    kick.script(json(503, { data: null, message: 'Service unavailable' }), subscriptionsOk);
+
+    const found = await client().listSubscriptions('app-token', '4377088');
+
+    expect(kick.seen).toHaveLength(2);
+    expect(kick.seen[0]?.url).toBe('/public/v1/events/subscriptions?broadcaster_user_id=4377088');
+    expect(kick.seen[0]?.headers.authorization).toBe('Bearer app-token');
+    // another channel's subscription is filtered out
+    expect(found).toEqual([
+      { id: '01JK7Z8Q4W2M6B3T5N9R1C0XYZ', broadcasterUserId: '4377088', event: 'chat.message.sent', version: 1 },
+    ]);
+  });
+
+  test('when the backoff doubles, then each wait is longer than the one before', async () => {
+    kick.script(json(500, {}), json(500, {}), subscriptionsOk);
+
+    await client({ maxAttempts: 3, initialBackoffMs: 60 }).listSubscriptions('t', '4377088');
+
+    const [a, b, c] = kick.seen.map((seen) => seen.at);
+    expect((b ?? 0) - (a ?? 0)).toBeGreaterThanOrEqual(55);
+    expect((c ?? 0) - (b ?? 0)).toBeGreaterThanOrEqual(115);
+  });
+
+  test('when Kick answers 429 with Retry-After: 1, then the retry waits about a second', async () => {
+    kick.script(json(429, { data: {}, message: 'Too many requests' }, { 'retry-after': '1' }), subscriptionsOk);
+
+    await client().listSubscriptions('t', '4377088');
+
+    expect(kick.seen).toHaveLength(2);
+    expect((kick.seen[1]?.at ?? 0) - (kick.seen[0]?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  test('when Retry-After is longer than the client will wait, then the call fails at once', async () => {
+    kick.script(json(429, { data: {}, message: 'Too many requests' }, { 'retry-after': '3600' }));
+
+    const call = client({ maxRetryAfterMs: 500 }).listSubscriptions('t', '1');
+
+    await expect(call).rejects.toMatchObject({ name: 'KickApiError', status: 429, reason: 'Too many requests' });
+    expect(kick.seen).toHaveLength(1);
+  });
+
+  test("when Kick keeps failing, then the call gives up after maxAttempts with Kick's reason", async () => {
+    kick.script(json(500, { data: null, message: 'Internal server error' }));
+
+    await expect(client({ maxAttempts: 3 }).unsubscribe('t', ['A'])).rejects.toMatchObject({
+      status: 500,
+      reason: 'Internal server error',
+    });
+    expect(kick.seen.map((seen) => seen.method)).toEqual(['DELETE', 'DELETE', 'DELETE']);
+  });
+
+  test('when Kick does not answer in time, then the call times out, is retried, and finally fails as unreachable', async () => {
+    kick.script(hang);
+
+    const started = Date.now();
+    const call = client({ timeoutMs: 150, maxAttempts: 2 }).currentUser('user-token');
+
+    await expect(call).rejects.toBeInstanceOf(KickUnreachableError);
+    await expect(call).rejects.toThrow(/timed out/);
+    expect(kick.seen).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  test('when a GET times out once, then the retry succeeds', async () => {
+    kick.script(hang, json(200, { data: { public_key: 'PEM' }, message: 'OK' }));
+
+    await expect(client({ timeoutMs: 150 }).publicKey('t')).resolves.toBe('PEM');
+    expect(kick.seen).toHaveLength(2);
+  });
+
+  test('when nothing listens, then the call fails as unreachable', async () => {
+    const nowhere = createKickClient({
+      connection: {
+        clientId: 'c',
+        clientSecret: 's',
+        redirectUri: 'http://x/cb',
+        oauthUrl: 'http://127.0.0.1:1',
+        apiUrl: 'http://127.0.0.1:1/public/v1',
+      },
+      tuning: { ...defaultHttpTuning, maxAttempts: 2, initialBackoffMs: 1 },
+    });
+    await expect(nowhere.currentUser('t')).rejects.toBeInstanceOf(KickUnreachableError);
+  });
+
+  test('when a 4xx comes back, then it is not retried', async () => {
+    kick.script(json(401, { data: {}, message: 'Unauthorized' }));
+
+    await expect(client().currentUser('expired')).rejects.toMatchObject({ status: 401, reason: 'Unauthorized' });
+    expect(kick.seen).toHaveLength(1);
+  });
+});
+
+describe('calls that are never retried', () => {
+  test('when POST /chat gets a 500, then it is sent exactly once', async () => {
+    kick.script(json(500, { data: null, message: 'Internal server error' }));
+
+    await expect(client().sendChat('user-token', { type: 'bot', content: 'hi' })).rejects.toBeInstanceOf(KickApiError);
+
+    expect(kick.seen).toHaveLength(1);
+    expect(JSON.parse(kick.seen[0]?.body ?? '')).toEqual({ type: 'bot', content: 'hi' });
+  });
+
+  test('when POST /chat times out, then it is not sent again', async () => {
+    kick.script(hang);
+
+    await expect(
+      client({ timeoutMs: 150 }).sendChat('t', { type: 'user', broadcasterUserId: '4377088', content: 'x' }),
+    ).rejects.toBeInstanceOf(KickUnreachableError);
+    expect(kick.seen).toHaveLength(1);
+  });
+
+  test('when POST /events/subscriptions gets a 503, then it is not sent again (a retry could subscribe twice)', async () => {
+    kick.script(json(503, {}));
+
+    await expect(client().subscribe('t', '4377088', ['chat.message.sent'])).rejects.toMatchObject({ status: 503 });
+    expect(kick.seen).toHaveLength(1);
+  });
+});
+
+describe('requests and answers', () => {
+  test("when a chat line is sent as the user with a reply, then the body is Kick's, the id a number", async () => {
+    kick.script(
+      json(200, { data: { is_sent: true, message_id: '7d0f5c2e-1a2b-4c3d-8e9f-0a1b2c3d4e5f' }, message: 'OK' }),
+    );
+
+    const sent = await client().sendChat('t', {
+      type: 'user',
+      broadcasterUserId: '4377088',
+      content: 'Welcome in!',
+      replyToMessageId: '3f2b8a10-5c6e-4d7f-9a01-7b2c3d4e5f60',
+    });
+
+    expect(sent).toEqual({ isSent: true, messageId: '7d0f5c2e-1a2b-4c3d-8e9f-0a1b2c3d4e5f' });
+    expect(JSON.parse(kick.seen[0]?.body ?? '')).toEqual({
+      type: 'user',
+      broadcaster_user_id: 4377088,
+      content: 'Welcome in!',
+      reply_to_message_id: '3f2b8a10-5c6e-4d7f-9a01-7b2c3d4e5f60',
+    });
+  });
+
+  test('when a code is exchanged, then the form carries the secret, the verifier and the redirect URI', async () => {
+    kick.script(
+      json(200, {
+        access_token: 'at',
+        token_type: 'Bearer',
+        refresh_token: 'rt',
+        expires_in: 7200,
+        scope: 'user:read chat:write',
+      }),
+    );
+
+    const tokens = await client().exchangeCode({ code: 'the-code', codeVerifier: 'the-verifier' });
+
+    expect(tokens).toEqual({
+      accessToken: 'at',
+      refreshToken: 'rt',
+      expiresInSeconds: 7200,
+      scopes: ['user:read', 'chat:write'],
+    });
+    expect(kick.seen[0]?.url).toBe('/oauth/token');
+    expect(kick.seen[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(kick.seen[0]?.body))).toEqual({
+      grant_type: 'authorization_code',
+      client_id: 'client-1',
+      client_secret: 'secret-1',
+      code: 'the-code',
+      redirect_uri: 'http://localhost:3000/api/kick/oauth/callback',
+      code_verifier: 'the-verifier',
+    });
+  });
+
+  test('when a refresh is refused RFC 6749 style, then the error carries invalid_grant and the description', async () => {
+    kick.script(json(400, { error: 'invalid_grant', error_description: 'The refresh token is invalid.' }));
+
+    await expect(client().refresh('old')).rejects.toMatchObject({
+      status: 400,
+      oauthError: 'invalid_grant',
+      reason: 'The refresh token is invalid.',
+    });
+  });
+
+  test('when a token is revoked, then token and token_hint_type go in the query of a form POST', async () => {
+    kick.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('OK');
+    });
+
+    await client().revoke('tok en', 'refresh_token');
+
+    expect(kick.seen[0]?.method).toBe('POST');
+    expect(kick.seen[0]?.url).toBe('/oauth/revoke?token=tok+en&token_hint_type=refresh_token');
+    expect(kick.seen[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+  });
+
+  test('when Kick answers 200 with an unexpected shape, then a KickResponseError says where', async () => {
+    kick.script(json(200, { data: [{ user_id: 'not-a-number', name: 'x' }], message: 'OK' }));
+
+    await expect(client().currentUser('t')).rejects.toBeInstanceOf(KickResponseError);
+  });
+
+  test('when the redirect URI uses 127.0.0.1, then a throw-away parameter comes before redirect_uri', () => {
+    const local = createKickClient({
+      connection: {
+        clientId: 'c',
+        clientSecret: 's',
+        redirectUri: 'http://127.0.0.1:3000/cb',
+        oauthUrl: 'https://id.kick.com',
+        apiUrl: 'x',
+      },
+      tuning: defaultHttpTuning,
+    });
+    const url = local.authorizeUrl({ state: 's', codeChallenge: 'c', scopes: ['user:read', 'chat:write'] });
+    expect(url).toMatch(/^https:\/\/id\.kick\.com\/oauth\/authorize\?redirect=127\.0\.0\.1&client_id=c&/);
+    expect(new URL(url).searchParams.get('redirect_uri')).toBe('http://127.0.0.1:3000/cb');
+    expect(new URL(url).searchParams.get('scope')).toBe('user:read chat:write');
+  });
+});
+
+describe('reasonOf and retryAfterMs', () => {
+  test.each([
+    [
+      'a REST reason in data',
+      400,
+      '{"data":"event subscription limit reached","message":"Bad request"}',
+      'event subscription limit reached',
+    ],
+    ['a REST message', 401, '{"data":{},"message":"Unauthorized"}', 'Unauthorized'],
+    ['a null data', 500, '{"data":null,"message":"Internal server error"}', 'Internal server error'],
+    ['the OAuth short form', 400, '{"error":"Invalid request"}', 'Invalid request'],
+    ['plain text', 403, 'Request blocked by security policy', 'Request blocked by security policy'],
+    ['an HTML page', 403, '<html><body>blocked</body></html>', 'HTTP 403'],
+    ['nothing', 502, '', 'HTTP 502'],
+  ])("when the body is %s, then the reason is Kick's own words", (_name, status, text, reason) => {
+    expect(reasonOf(status, text).reason).toBe(reason);
+  });
+
+  test('when Retry-After is seconds or a date, then it becomes milliseconds', () => {
+    expect(retryAfterMs('2', 0)).toBe(2000);
+    expect(retryAfterMs('Thu, 01 Jan 1970 00:00:05 GMT', 1000)).toBe(4000);
+    expect(retryAfterMs(null, 0)).toBeUndefined();
+    expect(retryAfterMs('soon', 0)).toBeUndefined();
+  });
+});

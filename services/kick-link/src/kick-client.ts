@@ -1,0 +1,490 @@
+import { z } from 'zod';
+import type { KickConnection, KickHttpTuning } from './options';
+
+/**
+ * A typed client for Kick's public API (shared/kick-api.md): the OAuth host and the REST API, both
+ * at configurable base URLs, so the same code talks to real Kick or the sandbox. Every answer is
+ * parsed with zod. Idempotent calls (GET, DELETE, and the token revoke and client-credentials
+ * grants) are retried on 429, 5xx, timeouts and network errors with jittered exponential backoff,
+ * honouring Retry-After; everything else — POST /chat above all — is tried exactly once.
+ */
+export interface KickClient {
+  authorizeUrl(request: { state: string; codeChallenge: string; scopes: readonly string[] }): string;
+  exchangeCode(request: { code: string; codeVerifier: string }): Promise<KickUserTokens>;
+  refresh(refreshToken: string): Promise<KickUserTokens>;
+  appToken(): Promise<KickAppToken>;
+  revoke(token: string, hint: 'access_token' | 'refresh_token'): Promise<void>;
+  /** The user who owns the token (§3.1, no id). */
+  currentUser(userAccessToken: string): Promise<KickUser>;
+  listSubscriptions(token: string, broadcasterUserId: string): Promise<KickSubscription[]>;
+  subscribe(token: string, broadcasterUserId: string, events: readonly string[]): Promise<KickSubscribeResult[]>;
+  unsubscribe(token: string, subscriptionIds: readonly string[]): Promise<void>;
+  /** Never retried: a retry could post the line twice. */
+  sendChat(userAccessToken: string, message: KickChatMessage): Promise<KickSentChat>;
+  publicKey(token: string): Promise<string>;
+}
+
+export interface KickUserTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresInSeconds: number;
+  /** As granted, which may be fewer than asked for. */
+  scopes: string[];
+}
+
+export interface KickAppToken {
+  accessToken: string;
+  expiresInSeconds: number;
+}
+
+export interface KickUser {
+  /** Decimal string (Kick's integer). For a broadcaster this is the broadcaster_user_id. */
+  userId: string;
+  name: string;
+  email: string;
+  profilePicture: string;
+}
+
+export interface KickSubscription {
+  id: string;
+  broadcasterUserId: string;
+  event: string;
+  version: number;
+}
+
+export interface KickSubscribeResult {
+  name: string;
+  subscriptionId: string;
+  /** Empty on success. */
+  error: string;
+}
+
+export type KickChatMessage =
+  | { type: 'bot'; content: string; replyToMessageId?: string }
+  | { type: 'user'; broadcasterUserId: string; content: string; replyToMessageId?: string };
+
+export interface KickSentChat {
+  isSent: boolean;
+  messageId: string;
+}
+
+/** Kick answered with an error status. `reason` is Kick's own words where it gave any. */
+export class KickApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    /** The OAuth `error` code (`invalid_grant`, `Invalid request`…) when the OAuth host answered. */
+    readonly oauthError?: string,
+  ) {
+    super(`Kick answered ${status}: ${reason}`);
+    this.name = 'KickApiError';
+  }
+}
+
+/** Kick could not be reached in time (timeout, connection refused, DNS…). */
+export class KickUnreachableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KickUnreachableError';
+  }
+}
+
+/** Kick answered 2xx with something that is not the documented shape. */
+export class KickResponseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KickResponseError';
+  }
+}
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ data, message: z.string().nullish() });
+
+const userTokensSchema = z
+  .object({
+    access_token: z.string().min(1),
+    refresh_token: z.string().min(1),
+    // very early docs called it `expiry` (kick-api.md §2.4)
+    expires_in: z.number().positive().optional(),
+    expiry: z.number().positive().optional(),
+    scope: z.string().nullish(),
+  })
+  .refine((body) => body.expires_in !== undefined || body.expiry !== undefined, 'expires_in is missing');
+
+const appTokenSchema = z
+  .object({
+    access_token: z.string().min(1),
+    expires_in: z.number().positive().optional(),
+    expiry: z.number().positive().optional(),
+  })
+  .refine((body) => body.expires_in !== undefined || body.expiry !== undefined, 'expires_in is missing');
+
+const usersSchema = envelope(
+  z.array(
+    z.object({
+      user_id: z.number().int(),
+      name: z.string(),
+      email: z.string().nullish(),
+      profile_picture: z.string().nullish(),
+    }),
+  ),
+);
+
+const subscriptionsSchema = envelope(
+  z.array(
+    z.object({
+      id: z.string().min(1),
+      broadcaster_user_id: z.number().int(),
+      event: z.string(),
+      version: z.number().int().nullish(),
+    }),
+  ),
+);
+
+const subscribeResultsSchema = envelope(
+  z.array(
+    z.object({
+      name: z.string(),
+      subscription_id: z.string().nullish(),
+      error: z.string().nullish(),
+    }),
+  ),
+);
+
+const sentChatSchema = envelope(z.object({ is_sent: z.boolean(), message_id: z.string().nullish() }));
+
+const publicKeySchema = envelope(z.object({ public_key: z.string().min(1) }));
+
+const oauthErrorSchema = z.object({ error: z.string(), error_description: z.string().nullish() });
+const restErrorSchema = z.object({ data: z.unknown().optional(), message: z.string() });
+
+/** Kick's own words from an error body: RFC 6749 `error_description`/`error`, or the REST `data`/`message`. */
+export function reasonOf(status: number, text: string): { reason: string; oauthError?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const oauth = oauthErrorSchema.safeParse(json);
+  if (oauth.success) {
+    return { reason: oauth.data.error_description || oauth.data.error, oauthError: oauth.data.error };
+  }
+  const rest = restErrorSchema.safeParse(json);
+  if (rest.success) {
+    const data = rest.data.data;
+    return { reason: typeof data === 'string' && data.trim() !== '' ? data : rest.data.message };
+  }
+  const plain = text.trim();
+  // an HTML page (an edge firewall's 403) is not a reason anyone should read
+  if (plain !== '' && plain.length <= 200 && !plain.startsWith('<')) return { reason: plain };
+  return { reason: `HTTP ${status}` };
+}
+
+/** Retry-After in milliseconds (seconds or an HTTP date), or undefined. */
+export function retryAfterMs(header: string | null, nowMs: number): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+interface RequestSpec {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  token?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  /** Safe to send again: retried on 429, 5xx, timeouts and network errors. */
+  isIdempotent: boolean;
+}
+
+interface RawAnswer {
+  status: number;
+  text: string;
+}
+
+export interface KickClientDeps {
+  connection: KickConnection;
+  tuning: KickHttpTuning;
+  /** For the jitter; Math.random by default. */
+  random?: () => number;
+  /** For waiting between attempts; setTimeout by default. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createKickClient(deps: KickClientDeps): KickClient {
+  const { connection, tuning } = deps;
+  const random = deps.random ?? Math.random;
+  const sleep = deps.sleep ?? defaultSleep;
+
+  /** Full jitter on the upper half: between 50% and 100% of the doubled delay. */
+  const backoff = (attempt: number) => {
+    const ceiling = Math.min(tuning.maxBackoffMs, tuning.initialBackoffMs * 2 ** (attempt - 1));
+    return Math.round(ceiling * (0.5 + random() / 2));
+  };
+
+  async function send(spec: RequestSpec): Promise<RawAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    let body: string | undefined;
+    if (spec.token) headers.authorization = `Bearer ${spec.token}`;
+    if (spec.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(spec.form).toString();
+    } else if (spec.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(spec.json);
+    } else if (spec.method === 'POST') {
+      // Kick's revoke takes its parameters in the query, yet wants the form content type (§2.6)
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = '';
+    }
+    const maxAttempts = spec.isIdempotent ? Math.max(1, tuning.maxAttempts) : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      const isLast = attempt >= maxAttempts;
+      let response: Response;
+      try {
+        response = await fetch(spec.url, {
+          method: spec.method,
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(tuning.timeoutMs),
+        });
+      } catch (error) {
+        if (!isLast) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        throw new KickUnreachableError(`${spec.method} ${redact(spec.url)} failed: ${describeFetchError(error)}`, {
+          cause: error,
+        });
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        if (!isLast) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        throw new KickUnreachableError(`${spec.method} ${redact(spec.url)}: the answer was cut off`, { cause: error });
+      }
+      const isRetryable = response.status === 429 || response.status >= 500;
+      if (isRetryable && !isLast) {
+        const wait = retryAfterMs(response.headers.get('retry-after'), Date.now());
+        if (wait === undefined || wait <= tuning.maxRetryAfterMs) {
+          await sleep(wait ?? backoff(attempt));
+          continue;
+        }
+      }
+      if (response.status < 200 || response.status >= 300) {
+        const { reason, oauthError } = reasonOf(response.status, text);
+        throw new KickApiError(response.status, reason, oauthError);
+      }
+      return { status: response.status, text };
+    }
+  }
+
+  function parse<S extends z.ZodType>(schema: S, answer: RawAnswer, what: string): z.infer<S> {
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.text);
+    } catch {
+      throw new KickResponseError(`${what}: Kick's answer is not JSON`);
+    }
+    const result = schema.safeParse(json);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new KickResponseError(
+        `${what}: unexpected answer (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`,
+      );
+    }
+    return result.data;
+  }
+
+  const api = (path: string) => `${connection.apiUrl}${path}`;
+  const oauth = (path: string) => `${connection.oauthUrl}${path}`;
+
+  function userTokens(answer: RawAnswer, what: string): KickUserTokens {
+    const body = parse(userTokensSchema, answer, what);
+    return {
+      accessToken: body.access_token,
+      refreshToken: body.refresh_token,
+      expiresInSeconds: body.expires_in ?? body.expiry ?? 0,
+      scopes: (body.scope ?? '').split(' ').filter(Boolean),
+    };
+  }
+
+  const client = { client_id: connection.clientId, client_secret: connection.clientSecret };
+
+  return {
+    authorizeUrl({ state, codeChallenge, scopes }) {
+      const params = new URLSearchParams();
+      // Kick's login page rewrites the first "127.0.0.1" of the URL to "localhost", which would break
+      // the exact redirect match; a throw-away parameter before redirect_uri takes the hit (§2.3)
+      if (connection.redirectUri.includes('127.0.0.1')) params.append('redirect', '127.0.0.1');
+      params.append('client_id', connection.clientId);
+      params.append('response_type', 'code');
+      params.append('redirect_uri', connection.redirectUri);
+      params.append('scope', scopes.join(' '));
+      params.append('code_challenge', codeChallenge);
+      params.append('code_challenge_method', 'S256');
+      params.append('state', state);
+      return `${oauth('/oauth/authorize')}?${params.toString()}`;
+    },
+
+    async exchangeCode({ code, codeVerifier }) {
+      const answer = await send({
+        method: 'POST',
+        url: oauth('/oauth/token'),
+        form: {
+          grant_type: 'authorization_code',
+          ...client,
+          code,
+          redirect_uri: connection.redirectUri,
+          code_verifier: codeVerifier,
+        },
+        isIdempotent: false,
+      });
+      return userTokens(answer, 'token exchange');
+    },
+
+    async refresh(refreshToken) {
+      const answer = await send({
+        method: 'POST',
+        url: oauth('/oauth/token'),
+        form: { grant_type: 'refresh_token', ...client, refresh_token: refreshToken },
+        isIdempotent: false,
+      });
+      return userTokens(answer, 'token refresh');
+    },
+
+    async appToken() {
+      const answer = await send({
+        method: 'POST',
+        url: oauth('/oauth/token'),
+        form: { grant_type: 'client_credentials', ...client },
+        // asking for an app token again only makes another one
+        isIdempotent: true,
+      });
+      const body = parse(appTokenSchema, answer, 'app token');
+      return { accessToken: body.access_token, expiresInSeconds: body.expires_in ?? body.expiry ?? 0 };
+    },
+
+    async revoke(token, hint) {
+      const query = new URLSearchParams({ token, token_hint_type: hint });
+      await send({ method: 'POST', url: `${oauth('/oauth/revoke')}?${query.toString()}`, isIdempotent: true });
+    },
+
+    async currentUser(userAccessToken) {
+      const answer = await send({ method: 'GET', url: api('/users'), token: userAccessToken, isIdempotent: true });
+      const user = parse(usersSchema, answer, 'GET /users').data[0];
+      if (!user) throw new KickResponseError('GET /users: Kick returned no user for the token');
+      return {
+        userId: String(user.user_id),
+        name: user.name,
+        email: user.email ?? '',
+        profilePicture: user.profile_picture ?? '',
+      };
+    },
+
+    async listSubscriptions(token, broadcasterUserId) {
+      const query = new URLSearchParams({ broadcaster_user_id: broadcasterUserId });
+      const answer = await send({
+        method: 'GET',
+        url: `${api('/events/subscriptions')}?${query.toString()}`,
+        token,
+        isIdempotent: true,
+      });
+      return (
+        parse(subscriptionsSchema, answer, 'GET /events/subscriptions')
+          .data.map((item) => ({
+            id: item.id,
+            broadcasterUserId: String(item.broadcaster_user_id),
+            event: item.event,
+            version: item.version ?? 1,
+          }))
+          // the filter parameter is not documented [obs/?]: keep only this channel's
+          .filter((item) => item.broadcasterUserId === broadcasterUserId)
+      );
+    },
+
+    async subscribe(token, broadcasterUserId, events) {
+      const answer = await send({
+        method: 'POST',
+        url: api('/events/subscriptions'),
+        token,
+        json: {
+          broadcaster_user_id: Number(broadcasterUserId),
+          method: 'webhook',
+          events: events.map((name) => ({ name, version: 1 })),
+        },
+        // posting the same event twice makes a second subscription (§8.4)
+        isIdempotent: false,
+      });
+      return parse(subscribeResultsSchema, answer, 'POST /events/subscriptions').data.map((item) => ({
+        name: item.name,
+        subscriptionId: item.subscription_id ?? '',
+        error: item.error ?? '',
+      }));
+    },
+
+    async unsubscribe(token, subscriptionIds) {
+      for (let start = 0; start < subscriptionIds.length; start += 50) {
+        const query = new URLSearchParams();
+        for (const id of subscriptionIds.slice(start, start + 50)) query.append('id', id);
+        await send({
+          method: 'DELETE',
+          url: `${api('/events/subscriptions')}?${query.toString()}`,
+          token,
+          isIdempotent: true,
+        });
+      }
+    },
+
+    async sendChat(userAccessToken, message) {
+      const body: Record<string, unknown> = { type: message.type, content: message.content };
+      if (message.type === 'user') body.broadcaster_user_id = Number(message.broadcasterUserId);
+      if (message.replyToMessageId) body.reply_to_message_id = message.replyToMessageId;
+      const answer = await send({
+        method: 'POST',
+        url: api('/chat'),
+        token: userAccessToken,
+        json: body,
+        isIdempotent: false,
+      });
+      const data = parse(sentChatSchema, answer, 'POST /chat').data;
+      return { isSent: data.is_sent, messageId: data.message_id ?? '' };
+    },
+
+    async publicKey(token) {
+      const answer = await send({ method: 'GET', url: api('/public-key'), token, isIdempotent: true });
+      return parse(publicKeySchema, answer, 'GET /public-key').data.public_key;
+    },
+  };
+}
+
+/** The revoke URL carries a token in its query: never in a message. */
+function redact(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 ? url : `${url.slice(0, at)}?…`;
+}
+
+function describeFetchError(error: unknown): string {
+  // a DOMException, which is not always an instanceof Error (another realm)
+  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timed out';
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  return cause ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** A streamer-readable reason for a failed Kick call. */
+export function kickProblem(error: unknown): string {
+  if (error instanceof KickApiError) return error.reason;
+  if (error instanceof KickUnreachableError) return 'Kick could not be reached';
+  if (error instanceof KickResponseError) return 'Kick answered in an unexpected way';
+  return 'something went wrong';
+}

@@ -1,0 +1,313 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '@kickstand/platform/clock';
+import { notFound } from '@kickstand/platform/errors';
+import type { Logger } from '@kickstand/platform/log';
+import { DuplicateKeyError } from '@kickstand/platform/store';
+import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
+import type { KickLinkPublisher } from './events';
+import type { KickClient, KickUserTokens } from './kick-client';
+import { openTokens, sealTokens } from './kick-tokens';
+import type { KickLinkRepository, LinkDoc } from './repository';
+import type { ChannelSubscriptions } from './subscriptions';
+import type { TokenCipher } from './token-crypto';
+
+// ---------------------------------------------------------------------------------------------
+// The rules (pure)
+// ---------------------------------------------------------------------------------------------
+
+/** What the link asks Kick for (issue 4). */
+export const linkScopes = [
+  'user:read',
+  'channel:read',
+  'chat:write',
+  'events:subscribe',
+  'moderation:ban',
+  'moderation:chat_message:manage',
+] as const;
+
+/** Without these the link is useless: the bot cannot speak. */
+export const essentialScopes = ['chat:write'] as const;
+
+export const noLinkMessage = 'No Kick account is linked';
+
+export type LinkOutcome = { kind: 'linked' } | { kind: 'duplicate'; kickUsername: string } | { kind: 'failed' };
+
+/** Where the browser goes after the callback (spec §4). Always relative: the browser is on the gateway. */
+export function dashboardLocation(outcome: LinkOutcome): string {
+  switch (outcome.kind) {
+    case 'linked':
+      return '/dashboard?kick_linked=true';
+    case 'duplicate':
+      return `/dashboard?kick_error=duplicate&username=${encodeURIComponent(outcome.kickUsername)}`;
+    case 'failed':
+      return '/dashboard?kick_error=general';
+  }
+}
+
+export type LinkDecision =
+  /** Another Kickstand user holds this Kick account. */
+  | { kind: 'duplicate' }
+  /** The user links the account they already have: new tokens, same link date. */
+  | { kind: 'relink'; current: LinkDoc }
+  /** The user had another Kick account linked: that one is undone first. */
+  | { kind: 'replace'; previous: LinkDoc }
+  | { kind: 'new' };
+
+export function decideLink(userId: string, holder: LinkDoc | null, own: LinkDoc | null): LinkDecision {
+  if (holder && holder._id !== userId) return { kind: 'duplicate' };
+  if (own && holder && own._id === holder._id) return { kind: 'relink', current: own };
+  if (own) return { kind: 'replace', previous: own };
+  return { kind: 'new' };
+}
+
+export function missingScopes(granted: readonly string[]): string[] {
+  // Kick always reports the granted scopes; an answer without any is taken as "as asked"
+  if (granted.length === 0) return [];
+  return essentialScopes.filter((scope) => !granted.includes(scope));
+}
+
+export interface KickStatus {
+  hasKickAccount: boolean;
+  kickAccount: { kickUsername: string; kickEmail: string; profilePicture: string; linkedAt: string } | null;
+  /** Kick refused the refresh token: the dashboard should offer to link again. */
+  needsRelink: boolean;
+}
+
+export function statusOf(link: LinkDoc | null): KickStatus {
+  if (!link) return { hasKickAccount: false, kickAccount: null, needsRelink: false };
+  return {
+    hasKickAccount: true,
+    kickAccount: {
+      kickUsername: link.kickUsername,
+      kickEmail: link.kickEmail,
+      profilePicture: link.profilePicture,
+      linkedAt: link.linkedAt.toISOString(),
+    },
+    needsRelink: link.status !== 'active',
+  };
+}
+
+const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** PKCE (RFC 7636, S256): a 64-character verifier and its challenge. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(48).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Channel → owner: the webhook's one lookup, cached in memory
+// ---------------------------------------------------------------------------------------------
+
+export interface ChannelOwners {
+  /** The Kickstand user who linked this channel, or null. */
+  ownerOf(broadcasterUserId: string): Promise<string | null>;
+  linked(broadcasterUserId: string, userId: string): void;
+  unlinked(broadcasterUserId: string): void;
+  /** Loads every link (at start). */
+  warm(): Promise<void>;
+}
+
+/**
+ * Links change here (this process updates the cache at once) or in another kick-link instance,
+ * so entries also age out: a known owner after 5 minutes, an unknown channel after 30 seconds.
+ */
+export function createChannelOwners(deps: { repo: KickLinkRepository; clock: Clock }): ChannelOwners {
+  const { repo, clock } = deps;
+  const positiveMs = 5 * 60 * 1000;
+  const negativeMs = 30 * 1000;
+  const entries = new Map<string, { ownerUserId: string | null; expiresAtMs: number }>();
+  const loading = new Map<string, Promise<string | null>>();
+
+  const remember = (broadcasterUserId: string, ownerUserId: string | null) =>
+    entries.set(broadcasterUserId, {
+      ownerUserId,
+      expiresAtMs: clock.now().getTime() + (ownerUserId ? positiveMs : negativeMs),
+    });
+
+  return {
+    async ownerOf(broadcasterUserId) {
+      const entry = entries.get(broadcasterUserId);
+      if (entry && entry.expiresAtMs > clock.now().getTime()) return entry.ownerUserId;
+      const pending = loading.get(broadcasterUserId);
+      if (pending) return pending;
+      const load = repo.links
+        .byKickUser(broadcasterUserId)
+        .then((link) => {
+          const owner = link?._id ?? null;
+          remember(broadcasterUserId, owner);
+          return owner;
+        })
+        .finally(() => loading.delete(broadcasterUserId));
+      loading.set(broadcasterUserId, load);
+      return load;
+    },
+    linked: (broadcasterUserId, userId) => remember(broadcasterUserId, userId),
+    unlinked: (broadcasterUserId) => remember(broadcasterUserId, null),
+    async warm() {
+      for (const link of await repo.links.all()) remember(link.kickUserId, link._id);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linking and unlinking
+// ---------------------------------------------------------------------------------------------
+
+const callbackQuerySchema = z.object({
+  code: z.string().min(1).max(4096).optional(),
+  state: z.string().min(1).max(512).optional(),
+  error: z.string().max(512).optional(),
+});
+
+export interface Links {
+  /** The authorize URL for this user: PKCE S256, a single-use state bound to the user. */
+  start(userId: string): Promise<string>;
+  /** The OAuth callback: where the browser goes next. Never throws. */
+  complete(query: unknown): Promise<string>;
+  status(userId: string): Promise<KickStatus>;
+  /** Revokes the tokens, removes every subscription of the channel, forgets the link. 404 without one. */
+  unlink(userId: string): Promise<void>;
+  unlinkIfLinked(userId: string): Promise<void>;
+}
+
+export interface LinksDeps {
+  repo: KickLinkRepository;
+  kick: KickClient;
+  cipher: () => TokenCipher;
+  subscriptions: ChannelSubscriptions;
+  owners: ChannelOwners;
+  publisher: KickLinkPublisher;
+  clock: Clock;
+  log: Logger;
+  oauthStateSeconds: number;
+}
+
+export function createLinks(deps: LinksDeps): Links {
+  const { repo, kick, cipher, subscriptions, owners, publisher, clock, log, oauthStateSeconds } = deps;
+
+  async function revokeQuietly(tokens: { accessToken: string; refreshToken: string }, userId: string) {
+    for (const [token, hint] of [
+      [tokens.accessToken, 'access_token'],
+      [tokens.refreshToken, 'refresh_token'],
+    ] as const) {
+      try {
+        await kick.revoke(token, hint);
+      } catch (err) {
+        log.warn({ err, userId, hint }, 'Kick did not revoke a token; the link goes anyway');
+      }
+    }
+  }
+
+  /** Undoes a link at Kick and here; Kick's errors are logged and never keep the link. */
+  async function retire(link: LinkDoc): Promise<void> {
+    try {
+      await revokeQuietly(openTokens(cipher(), link), link._id);
+    } catch (err) {
+      log.warn({ err, userId: link._id }, 'the stored Kick tokens could not be read to revoke them');
+    }
+    try {
+      await subscriptions.remove(link.kickUserId, () => true);
+    } catch (err) {
+      log.warn({ err, userId: link._id, kickUserId: link.kickUserId }, 'could not remove the channel subscriptions');
+    }
+    // published before the link goes: if the bus fails, the link is still there to unlink again
+    await publisher.kickAccount(KickAccountChangeKind.UNLINKED, link);
+    await publisher.chatSubscription({
+      userId: link._id,
+      broadcasterUserId: link.kickUserId,
+      state: ChatSubscriptionState.INACTIVE,
+    });
+    await repo.links.remove(link._id);
+    owners.unlinked(link.kickUserId);
+    log.info({ userId: link._id, kickUserId: link.kickUserId }, 'Kick account unlinked');
+  }
+
+  async function attempt(userId: string, code: string, codeVerifier: string): Promise<LinkOutcome> {
+    const tokens: KickUserTokens = await kick.exchangeCode({ code, codeVerifier });
+    const missing = missingScopes(tokens.scopes);
+    if (missing.length > 0) {
+      log.info({ userId, missing }, 'Kick link refused: essential scopes were not granted');
+      await revokeQuietly(tokens, userId);
+      return { kind: 'failed' };
+    }
+    const kickUser = await kick.currentUser(tokens.accessToken);
+    const decision = decideLink(userId, await repo.links.byKickUser(kickUser.userId), await repo.links.byUser(userId));
+    if (decision.kind === 'duplicate') {
+      await revokeQuietly(tokens, userId);
+      return { kind: 'duplicate', kickUsername: kickUser.name };
+    }
+    if (decision.kind === 'replace') await retire(decision.previous);
+    const now = clock.now();
+    let link: LinkDoc;
+    try {
+      link = await repo.links.save(userId, {
+        kickUserId: kickUser.userId,
+        kickUsername: kickUser.name,
+        kickEmail: kickUser.email,
+        profilePicture: kickUser.profilePicture,
+        linkedAt: decision.kind === 'relink' ? decision.current.linkedAt : now,
+        ...sealTokens(cipher(), userId, tokens, now),
+      });
+    } catch (error) {
+      // another user linked the same account a moment ago: the unique index decides
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      await revokeQuietly(tokens, userId);
+      return { kind: 'duplicate', kickUsername: kickUser.name };
+    }
+    owners.linked(link.kickUserId, userId);
+    await publisher.kickAccount(KickAccountChangeKind.LINKED, link);
+    log.info({ userId, kickUserId: link.kickUserId, kind: decision.kind }, 'Kick account linked');
+    return { kind: 'linked' };
+  }
+
+  async function unlinkIfLinked(userId: string): Promise<void> {
+    const link = await repo.links.byUser(userId);
+    if (link) await retire(link);
+  }
+
+  return {
+    async start(userId) {
+      const state = randomBytes(32).toString('base64url');
+      const { verifier, challenge } = pkcePair();
+      await repo.oauthStates.insert({ _id: sha256Hex(state), userId, codeVerifier: verifier, createdAt: clock.now() });
+      return kick.authorizeUrl({ state, codeChallenge: challenge, scopes: linkScopes });
+    },
+
+    async complete(rawQuery) {
+      try {
+        const query = callbackQuerySchema.safeParse(rawQuery);
+        if (!query.success) return dashboardLocation({ kind: 'failed' });
+        const { code, state, error } = query.data;
+        // a state is spent by its first use, whatever came with it (a denial included)
+        const claimed = state ? await repo.oauthStates.consume(sha256Hex(state), clock.now(), oauthStateSeconds) : null;
+        if (error) {
+          log.info({ error, userId: claimed?.userId }, 'Kick link not completed: Kick answered with an error');
+          return dashboardLocation({ kind: 'failed' });
+        }
+        if (!code || !claimed) {
+          log.info(
+            { hasCode: Boolean(code), hasState: Boolean(state) },
+            'Kick link refused: missing, used or expired state',
+          );
+          return dashboardLocation({ kind: 'failed' });
+        }
+        return dashboardLocation(await attempt(claimed.userId, code, claimed.codeVerifier));
+      } catch (err) {
+        log.warn({ err }, 'Kick link failed');
+        return dashboardLocation({ kind: 'failed' });
+      }
+    },
+
+    status: async (userId) => statusOf(await repo.links.byUser(userId)),
+
+    async unlink(userId) {
+      const link = await repo.links.byUser(userId);
+      if (!link) throw notFound(noLinkMessage);
+      await retire(link);
+    },
+
+    unlinkIfLinked,
+  };
+}

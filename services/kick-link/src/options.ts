@@ -1,0 +1,92 @@
+/** Where Kick is and who we are to it: real Kick and the sandbox differ only here. */
+export interface KickConnection {
+  clientId: string;
+  clientSecret: string;
+  /** Sent on authorize and on the code exchange; must match the app's registered one byte for byte. */
+  redirectUri: string;
+  /** The identity host: `https://id.kick.com`, or the sandbox's base URL. */
+  oauthUrl: string;
+  /** The REST base with its version: `https://api.kick.com/public/v1`, or `<sandbox>/public/v1`. */
+  apiUrl: string;
+}
+
+export type ChatSenderMode = 'bot' | 'user';
+
+/** The Kick client's timeouts and retries (kick-client.ts). */
+export interface KickHttpTuning {
+  /** Per attempt. Default 5000. */
+  timeoutMs: number;
+  /** Attempts of an idempotent call, the first included. Default 3. */
+  maxAttempts: number;
+  /** First backoff; doubles per attempt, jittered. Default 250. */
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+  /** A Retry-After longer than this is not waited for: the call fails instead. Default 10000. */
+  maxRetryAfterMs: number;
+}
+
+export interface KickLinkOptions {
+  kick: KickConnection;
+  /**
+   * 32 bytes for AES-256-GCM. Without it, outside production, a key is generated at first start and
+   * kept in the service's store (development only: the key then sits next to what it protects).
+   * In production start() refuses to run without it.
+   */
+  tokenEncryptionKey?: Buffer;
+  isProduction?: boolean;
+  /** `bot` (default): `{type:"bot"}` into the token owner's chat; `user`: `{type:"user", broadcaster_user_id}`. */
+  chatSender?: ChatSenderMode;
+  /** The Kick username the product's lines appear from, to mark them is_from_bot (besides the sent ids). */
+  botUsername?: string;
+  /** Tuning; tests shorten these. */
+  http?: Partial<KickHttpTuning>;
+  /** Refresh a user token when less than this is left. Default 300. */
+  refreshAheadSeconds?: number;
+  /** A webhook timestamp further than this from our clock is refused. Default 300. */
+  webhookToleranceSeconds?: number;
+  /** An OAuth state is good for this long. Default 600. */
+  oauthStateSeconds?: number;
+  /** After a failed signature check, Kick's public key is fetched again at most this often. Default 10000. */
+  publicKeyRefetchIntervalMs?: number;
+}
+
+export interface ResolvedOptions {
+  kick: KickConnection;
+  tokenEncryptionKey: Buffer | undefined;
+  isProduction: boolean;
+  chatSender: ChatSenderMode;
+  botUsername: string | undefined;
+  http: KickHttpTuning;
+  refreshAheadSeconds: number;
+  webhookToleranceSeconds: number;
+  oauthStateSeconds: number;
+  publicKeyRefetchIntervalMs: number;
+}
+
+export const defaultHttpTuning: KickHttpTuning = {
+  timeoutMs: 5000,
+  maxAttempts: 3,
+  initialBackoffMs: 250,
+  maxBackoffMs: 5000,
+  maxRetryAfterMs: 10_000,
+};
+
+export function resolveOptions(options: KickLinkOptions): ResolvedOptions {
+  const definedHttp = Object.fromEntries(Object.entries(options.http ?? {}).filter(([, value]) => value !== undefined));
+  return {
+    kick: {
+      ...options.kick,
+      oauthUrl: options.kick.oauthUrl.replace(/\/+$/, ''),
+      apiUrl: options.kick.apiUrl.replace(/\/+$/, ''),
+    },
+    tokenEncryptionKey: options.tokenEncryptionKey,
+    isProduction: options.isProduction ?? false,
+    chatSender: options.chatSender ?? 'bot',
+    botUsername: options.botUsername,
+    http: { ...defaultHttpTuning, ...definedHttp },
+    refreshAheadSeconds: options.refreshAheadSeconds ?? 300,
+    webhookToleranceSeconds: options.webhookToleranceSeconds ?? 300,
+    oauthStateSeconds: options.oauthStateSeconds ?? 600,
+    publicKeyRefetchIntervalMs: options.publicKeyRefetchIntervalMs ?? 10_000,
+  };
+}

@@ -1,0 +1,259 @@
+import { DuplicateKeyError, type Collection, type Document, type Store } from '@kickstand/platform/store';
+
+/** One Kickstand user's link to one Kick account (= one channel). Tokens are sealed (token-crypto.ts). */
+export interface LinkDoc extends Document {
+  /** The Kickstand user id: one link per user. */
+  _id: string;
+  /** Kick's user id of the linked account, which is the broadcaster id of its channel. Unique. */
+  kickUserId: string;
+  kickUsername: string;
+  kickEmail: string;
+  profilePicture: string;
+  linkedAt: Date;
+  accessToken: string;
+  refreshToken: string;
+  accessExpiresAt: Date;
+  scopes: string[];
+  /** `needs-relink` once Kick refused the refresh token: nothing works until the user links again. */
+  status: LinkStatus;
+  /** Bumped by every token write; a refresh only lands on the version it started from. */
+  version: number;
+  tokensUpdatedAt: Date;
+}
+
+export type LinkStatus = 'active' | 'needs-relink';
+
+export interface OAuthStateDoc extends Document {
+  /** sha256 of the state: the state itself only travels in the browser's URL. */
+  _id: string;
+  userId: string;
+  codeVerifier: string;
+  createdAt: Date;
+  usedAt?: Date;
+}
+
+export interface WebhookMessageDoc extends Document {
+  /** Kick-Event-Message-Id. */
+  _id: string;
+  receivedAt: Date;
+}
+
+/** What kick-link did with one chat.send, kept with its claim so that chat.sent survives a crash. */
+export interface SendOutcome {
+  isSent: boolean;
+  error: string;
+  messageId: string;
+  content: string;
+  sentAt: Date;
+}
+
+export interface SendClaimDoc extends Document {
+  /** chat.send's idempotency key. */
+  _id: string;
+  claimedAt: Date;
+  outcome: SendOutcome | null;
+  isPublished: boolean;
+}
+
+/** A chat message id Kick returned for a line we posted: its webhook echo is the bot's own line. */
+export interface SentMessageDoc extends Document {
+  _id: string;
+  broadcasterUserId: string;
+  sentAt: Date;
+}
+
+/** Kickstand users as user.changed tells them: the admin calls tell "unknown user" from "no link". */
+export interface KnownUserDoc extends Document {
+  _id: string;
+  username: string;
+  isDeleted: boolean;
+  updatedAt: Date;
+}
+
+export interface MetaDoc extends Document {
+  _id: string;
+  value: string;
+}
+
+export type NewLink = Omit<LinkDoc, '_id' | 'version' | 'status'>;
+
+export const retention = {
+  /** Kick-Event-Message-Id claims: far longer than the 5-minute timestamp window. */
+  webhookMessageSeconds: 60 * 60,
+  /** chat.send claims: at least a day, so a late replay is still caught. */
+  sendClaimSeconds: 2 * 24 * 60 * 60,
+  sentMessageSeconds: 24 * 60 * 60,
+};
+
+export interface KickLinkRepository {
+  createIndexes(): Promise<void>;
+  links: {
+    byUser(userId: string): Promise<LinkDoc | null>;
+    byKickUser(kickUserId: string): Promise<LinkDoc | null>;
+    all(): Promise<LinkDoc[]>;
+    /**
+     * Creates or replaces the user's link (status active, a new version). Throws DuplicateKeyError
+     * when another user holds this Kick account.
+     */
+    save(userId: string, link: NewLink): Promise<LinkDoc>;
+    /** Stores refreshed tokens, only if nobody wrote since `expectedVersion`; null otherwise. */
+    saveTokens(
+      userId: string,
+      expectedVersion: number,
+      tokens: Pick<LinkDoc, 'accessToken' | 'refreshToken' | 'accessExpiresAt' | 'scopes' | 'tokensUpdatedAt'>,
+    ): Promise<LinkDoc | null>;
+    /** Active → needs-relink; null when it was not active (someone else already did it, or relinked). */
+    markNeedsRelink(userId: string, expectedVersion: number): Promise<LinkDoc | null>;
+    remove(userId: string): Promise<boolean>;
+  };
+  oauthStates: {
+    insert(state: OAuthStateDoc): Promise<void>;
+    /** Marks the state used and returns it, once; null when unknown, used already or expired. */
+    consume(stateHash: string, now: Date, maxAgeSeconds: number): Promise<OAuthStateDoc | null>;
+  };
+  webhookMessages: {
+    /** False when the id was claimed before (a duplicate delivery). */
+    claim(messageId: string, now: Date): Promise<boolean>;
+    release(messageId: string): Promise<void>;
+  };
+  sendClaims: {
+    claim(idempotencyKey: string, now: Date): Promise<boolean>;
+    get(idempotencyKey: string): Promise<SendClaimDoc | null>;
+    recordOutcome(idempotencyKey: string, outcome: SendOutcome): Promise<void>;
+    markPublished(idempotencyKey: string): Promise<void>;
+  };
+  sentMessages: {
+    record(messageId: string, broadcasterUserId: string, now: Date): Promise<void>;
+    exists(messageId: string): Promise<boolean>;
+  };
+  knownUsers: {
+    save(user: Omit<KnownUserDoc, '_id'> & { _id: string }): Promise<void>;
+    get(userId: string): Promise<KnownUserDoc | null>;
+  };
+  meta: {
+    get(id: string): Promise<string | null>;
+    /** Stores the value unless one is there already; returns the value that is stored. */
+    getOrCreate(id: string, value: string): Promise<string>;
+  };
+}
+
+async function insertOnce<T extends Document>(collection: Collection<T>, doc: T): Promise<boolean> {
+  try {
+    await collection.insertOne(doc);
+    return true;
+  } catch (error) {
+    if (error instanceof DuplicateKeyError) return false;
+    throw error;
+  }
+}
+
+export function createKickLinkRepository(store: Store, options: { oauthStateSeconds: number }): KickLinkRepository {
+  const links = store.collection<LinkDoc>('kick-links');
+  const oauthStates = store.collection<OAuthStateDoc>('oauth-states');
+  const webhookMessages = store.collection<WebhookMessageDoc>('webhook-messages');
+  const sendClaims = store.collection<SendClaimDoc>('chat-send-claims');
+  const sentMessages = store.collection<SentMessageDoc>('sent-chat-messages');
+  const knownUsers = store.collection<KnownUserDoc>('known-users');
+  const meta = store.collection<MetaDoc>('kick-link-meta');
+
+  return {
+    async createIndexes() {
+      await links.createIndex({ fields: { kickUserId: 1 }, unique: true });
+      await oauthStates.createIndex({ fields: { createdAt: 1 }, expireAfterSeconds: options.oauthStateSeconds });
+      await webhookMessages.createIndex({
+        fields: { receivedAt: 1 },
+        expireAfterSeconds: retention.webhookMessageSeconds,
+      });
+      await sendClaims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: retention.sendClaimSeconds });
+      await sentMessages.createIndex({ fields: { sentAt: 1 }, expireAfterSeconds: retention.sentMessageSeconds });
+    },
+
+    links: {
+      byUser: (userId) => links.findOne({ _id: userId }),
+      byKickUser: (kickUserId) => links.findOne({ kickUserId }),
+      all: () => links.find({}),
+      async save(userId, link) {
+        const saved = await links.findOneAndUpdate(
+          { _id: userId },
+          { $set: { ...link, status: 'active' }, $inc: { version: 1 } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        if (!saved) throw new Error(`the link of user ${userId} was not saved`);
+        return saved;
+      },
+      saveTokens: (userId, expectedVersion, tokens) =>
+        links.findOneAndUpdate(
+          { _id: userId, version: expectedVersion, status: 'active' },
+          { $set: tokens, $inc: { version: 1 } },
+          { returnDocument: 'after' },
+        ),
+      markNeedsRelink: (userId, expectedVersion) =>
+        links.findOneAndUpdate(
+          { _id: userId, version: expectedVersion, status: 'active' },
+          { $set: { status: 'needs-relink' }, $inc: { version: 1 } },
+          { returnDocument: 'after' },
+        ),
+      remove: async (userId) => (await links.deleteOne({ _id: userId })) > 0,
+    },
+
+    oauthStates: {
+      async insert(state) {
+        await oauthStates.insertOne(state);
+      },
+      async consume(stateHash, now, maxAgeSeconds) {
+        const state = await oauthStates.findOneAndUpdate(
+          { _id: stateHash, usedAt: { $exists: false } },
+          { $set: { usedAt: now } },
+          { returnDocument: 'before' },
+        );
+        // the TTL sweep is periodic: the age is checked here too
+        if (!state || now.getTime() - state.createdAt.getTime() > maxAgeSeconds * 1000) return null;
+        return state;
+      },
+    },
+
+    webhookMessages: {
+      claim: (messageId, now) => insertOnce(webhookMessages, { _id: messageId, receivedAt: now }),
+      async release(messageId) {
+        await webhookMessages.deleteOne({ _id: messageId });
+      },
+    },
+
+    sendClaims: {
+      claim: (idempotencyKey, now) =>
+        insertOnce(sendClaims, { _id: idempotencyKey, claimedAt: now, outcome: null, isPublished: false }),
+      get: (idempotencyKey) => sendClaims.findOne({ _id: idempotencyKey }),
+      async recordOutcome(idempotencyKey, outcome) {
+        await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { outcome } });
+      },
+      async markPublished(idempotencyKey) {
+        await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { isPublished: true } });
+      },
+    },
+
+    sentMessages: {
+      async record(messageId, broadcasterUserId, now) {
+        await insertOnce(sentMessages, { _id: messageId, broadcasterUserId, sentAt: now });
+      },
+      exists: async (messageId) => (await sentMessages.count({ _id: messageId })) > 0,
+    },
+
+    knownUsers: {
+      async save(user) {
+        const { _id, ...fields } = user;
+        await knownUsers.updateOne({ _id }, { $set: fields }, { upsert: true });
+      },
+      get: (userId) => knownUsers.findOne({ _id: userId }),
+    },
+
+    meta: {
+      get: async (id) => (await meta.findOne({ _id: id }))?.value ?? null,
+      async getOrCreate(id, value) {
+        if (await insertOnce(meta, { _id: id, value })) return value;
+        const existing = await meta.findOne({ _id: id });
+        if (!existing) throw new Error(`kick-link meta ${id} vanished`);
+        return existing.value;
+      },
+    },
+  };
+}

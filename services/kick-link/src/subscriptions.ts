@@ -1,0 +1,106 @@
+import { createKeyedLock } from './keyed-lock';
+import { KickApiError, type KickClient, type KickSubscription } from './kick-client';
+import type { AppTokens } from './kick-tokens';
+
+/** The eight events the product subscribes to (spec §9), in the spec's order. */
+export const subscribableEvents = [
+  'chat.message.sent',
+  'channel.followed',
+  'channel.subscription.renewal',
+  'channel.subscription.gifts',
+  'channel.subscription.new',
+  'livestream.status.updated',
+  'livestream.metadata.updated',
+  'moderation.banned',
+] as const;
+
+export type SubscribableEvent = (typeof subscribableEvents)[number];
+
+export const chatEvent: SubscribableEvent = 'chat.message.sent';
+
+export const isSubscribableEvent = (name: string): name is SubscribableEvent =>
+  (subscribableEvents as readonly string[]).includes(name);
+
+export interface EnsureOutcome {
+  /** One per requested event that was already there (the oldest, when Kick held several). */
+  existing: KickSubscription[];
+  created: KickSubscription[];
+  /** Requested events Kick refused, with Kick's reason. */
+  refused: { event: string; reason: string }[];
+  /** Surplus duplicates that were deleted (duplicates deliver every event twice). */
+  removedDuplicates: KickSubscription[];
+}
+
+/**
+ * A channel's event subscriptions at Kick, managed with the app token (kick-api.md §8.2). Kick
+ * makes a second subscription when the same event is posted twice, so every change reads the list
+ * first and creates only what is missing; one channel is changed by one call at a time here.
+ */
+export interface ChannelSubscriptions {
+  list(broadcasterUserId: string): Promise<KickSubscription[]>;
+  /** Exactly one subscription per requested event afterwards (unless Kick refused some). */
+  ensure(broadcasterUserId: string, events: readonly string[]): Promise<EnsureOutcome>;
+  /** Deletes the channel's subscriptions that match; returns what was deleted. */
+  remove(broadcasterUserId: string, which: (subscription: KickSubscription) => boolean): Promise<KickSubscription[]>;
+}
+
+export function createChannelSubscriptions(deps: { kick: KickClient; appTokens: AppTokens }): ChannelSubscriptions {
+  const { kick, appTokens } = deps;
+  const lock = createKeyedLock();
+
+  const list = (broadcasterUserId: string) =>
+    appTokens.withAppToken((token) => kick.listSubscriptions(token, broadcasterUserId));
+
+  return {
+    list,
+
+    ensure(broadcasterUserId, events) {
+      return lock.run(broadcasterUserId, async () => {
+        const wanted = [...new Set(events)];
+        const current = await list(broadcasterUserId);
+        const outcome: EnsureOutcome = { existing: [], created: [], refused: [], removedDuplicates: [] };
+        const missing: string[] = [];
+        for (const event of wanted) {
+          const [first, ...surplus] = current.filter((subscription) => subscription.event === event);
+          if (first) outcome.existing.push(first);
+          else missing.push(event);
+          outcome.removedDuplicates.push(...surplus);
+        }
+        if (outcome.removedDuplicates.length > 0) {
+          const ids = outcome.removedDuplicates.map((subscription) => subscription.id);
+          await appTokens.withAppToken((token) => kick.unsubscribe(token, ids));
+        }
+        if (missing.length === 0) return outcome;
+        let results;
+        try {
+          results = await appTokens.withAppToken((token) => kick.subscribe(token, broadcasterUserId, missing));
+        } catch (error) {
+          // a refusal of the whole request ("event subscription limit reached") refuses each event
+          if (!(error instanceof KickApiError) || error.status >= 500) throw error;
+          outcome.refused.push(...missing.map((event) => ({ event, reason: error.reason })));
+          return outcome;
+        }
+        for (const event of missing) {
+          const result = results.find((item) => item.name === event);
+          if (result && result.error === '' && result.subscriptionId !== '') {
+            outcome.created.push({ id: result.subscriptionId, broadcasterUserId, event, version: 1 });
+          } else {
+            outcome.refused.push({ event, reason: result?.error || 'Kick did not create the subscription' });
+          }
+        }
+        return outcome;
+      });
+    },
+
+    remove(broadcasterUserId, which) {
+      return lock.run(broadcasterUserId, async () => {
+        const doomed = (await list(broadcasterUserId)).filter(which);
+        if (doomed.length > 0) {
+          const ids = doomed.map((subscription) => subscription.id);
+          await appTokens.withAppToken((token) => kick.unsubscribe(token, ids));
+        }
+        return doomed;
+      });
+    },
+  };
+}

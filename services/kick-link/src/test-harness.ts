@@ -1,0 +1,300 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createKickSandbox, type KickSandboxOptions } from '@kickstand/kick-sandbox';
+import type { Identity } from '@kickstand/platform/auth';
+import { kickstandTopics, type KickstandTopics } from '@kickstand/platform/bus';
+import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
+import { createSilentLogger } from '@kickstand/platform/log';
+import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
+import {
+  createFakeClock,
+  createTestPlatform,
+  recordPublished,
+  type FakeClock,
+  type RecordedBus,
+  type TestPlatform,
+} from '@kickstand/platform/testing';
+import type { KickLinkOptions } from './options';
+import { createKickLinkService } from './service';
+
+/** The app registered with the sandbox, as single-machine mode registers it. */
+export const testApp = {
+  clientId: 'kickstand-local',
+  clientSecret: 'kickstand-local-secret',
+  // what the gateway's callback would be; the tests forward the browser's redirect to kick-link itself
+  redirectUri: 'http://localhost:3000/api/kick/oauth/callback',
+};
+
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: T;
+}
+
+export interface ForwardedDelivery {
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+  /** What kick-link answered. */
+  status: number;
+}
+
+export interface LinkResult {
+  /** kick-link's answer to the callback: a 302. */
+  status: number;
+  /** Where kick-link sends the browser. */
+  location: string;
+  /** The callback's query string as Kick sent it (for replays). */
+  callbackQuery: string;
+}
+
+export interface Stack {
+  clock: FakeClock;
+  platform: TestPlatform;
+  recorded: RecordedBus<KickstandTopics>;
+  kickLinkUrl: string;
+  sandboxUrl: string;
+  /** Every delivery the sandbox made, as forwarded to kick-link. */
+  forwarded: ForwardedDelivery[];
+  /** The store kick-link runs on. */
+  store: Store;
+  tokenFor(userId: string, role?: Identity['role'], username?: string): string;
+  /** A request to kick-link. */
+  api<T = unknown>(
+    method: string,
+    pathAndQuery: string,
+    options?: { token?: string; body?: unknown; rawBody?: Buffer | string; headers?: Record<string, string> },
+  ): Promise<Answer<T>>;
+  /** A request to the sandbox. */
+  kickRequest<T = unknown>(
+    method: string,
+    pathAndQuery: string,
+    options?: { token?: string; body?: unknown; form?: Record<string, string> },
+  ): Promise<Answer<T>>;
+  /** The sandbox control API, unwrapped; throws on failure. */
+  control<T = unknown>(method: string, controlPath: string, body?: unknown): Promise<T>;
+  /** The whole link flow with auto-approval as `kickUsername` (created when new). */
+  link(userId: string, kickUsername: string, authorizeExtras?: Record<string, string>): Promise<LinkResult>;
+  /** The authorize step only: the callback query Kick would send the browser to. */
+  authorize(userId: string, authorizeExtras: Record<string, string>): Promise<string>;
+  /** Calls kick-link's callback with a query as Kick would. */
+  callback(query: string): Promise<LinkResult>;
+  /** Subscribes events straight at the sandbox with an app token (not through kick-link). */
+  subscribeAtKick(broadcasterUserId: number, events: string[]): Promise<void>;
+  /** The sandbox's view of a channel's subscriptions. */
+  subscriptionsAtKick(broadcasterUserId: number): Promise<{ id: string; event: string }[]>;
+  /** The Kick user id of a sandbox username. */
+  kickUserId(username: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A fresh sandbox username, 3–25 letters, digits or underscores. */
+export function aKickName(prefix = 'streamer'): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`.slice(0, 25);
+}
+
+/**
+ * The real Kick sandbox (its own embedded store) and kick-link (createTestPlatform), sharing one
+ * fake clock that only the test moves, so webhook timestamps, token expiry and TTLs agree. The
+ * sandbox's webhook URL is a small forwarder that records each delivery and passes it on to
+ * kick-link's /api/kick/webhook, answering with kick-link's status.
+ */
+export async function startStack(
+  given: { options?: Partial<KickLinkOptions>; sandbox?: Partial<Omit<KickSandboxOptions, 'app'>> } = {},
+): Promise<Stack> {
+  const clock = createFakeClock(new Date());
+  const sandboxDir = await mkdtemp(path.join(tmpdir(), 'kick-link-sandbox-'));
+  const sandboxStore = await createEmbeddedStore({ dir: sandboxDir, clock, log: createSilentLogger() });
+
+  let kickLinkUrl = '';
+  const forwarded: ForwardedDelivery[] = [];
+  const forwarder: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && (name.startsWith('kick-event-') || name === 'content-type')) {
+          headers[name] = value;
+        }
+      }
+      fetch(`${kickLinkUrl}/api/kick/webhook`, { method: 'POST', headers, body: rawBody })
+        .then(async (answer) => {
+          await answer.arrayBuffer();
+          forwarded.push({ headers: req.headers, rawBody, status: answer.status });
+          res.statusCode = answer.status;
+          res.end();
+        })
+        .catch(() => {
+          forwarded.push({ headers: req.headers, rawBody, status: 599 });
+          res.statusCode = 502;
+          res.end();
+        });
+    });
+  });
+  await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
+  const forwarderUrl = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}/api/kick/webhook`;
+
+  const sandbox: RunningService = await startHttpService(
+    createKickSandbox(
+      { log: createSilentLogger(), store: sandboxStore, clock },
+      {
+        publicUrl: 'http://localhost:3100',
+        delivery: { retryDelayMs: 20, outOfOrderHoldMs: 200, timeoutMs: 5000 },
+        ...given.sandbox,
+        app: {
+          clientId: testApp.clientId,
+          clientSecret: testApp.clientSecret,
+          name: 'Kickstand (test)',
+          redirectUris: [testApp.redirectUri],
+          webhookUrl: forwarderUrl,
+        },
+      },
+    ),
+    { port: 0, host: '127.0.0.1' },
+  );
+  const sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
+
+  const platform = await createTestPlatform('kick-link', { clock });
+  const recorded = recordPublished(platform.bus, kickstandTopics);
+  const kickLink = await startHttpService(
+    createKickLinkService(
+      { ...platform, bus: recorded.bus },
+      {
+        kick: {
+          clientId: testApp.clientId,
+          clientSecret: testApp.clientSecret,
+          redirectUri: testApp.redirectUri,
+          oauthUrl: sandboxUrl,
+          apiUrl: `${sandboxUrl}/public/v1`,
+        },
+        tokenEncryptionKey: randomBytes(32),
+        http: { timeoutMs: 3000, initialBackoffMs: 20, maxBackoffMs: 100 },
+        publicKeyRefetchIntervalMs: 0,
+        ...given.options,
+      },
+    ),
+    { port: 0, host: '127.0.0.1' },
+  );
+  kickLinkUrl = `http://127.0.0.1:${kickLink.port}`;
+
+  async function request<T>(
+    base: string,
+    method: string,
+    pathAndQuery: string,
+    options: {
+      token?: string;
+      body?: unknown;
+      rawBody?: Buffer | string;
+      form?: Record<string, string>;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | Buffer | undefined;
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.rawBody !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = options.rawBody;
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(`${base}${pathAndQuery}`, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json: json as T };
+  }
+
+  const stack: Stack = {
+    clock,
+    platform,
+    recorded,
+    kickLinkUrl,
+    sandboxUrl,
+    forwarded,
+    store: platform.store,
+    tokenFor: (userId, role = 'USER', username = `name-${userId}`) => platform.signToken({ userId, username, role }),
+    api: (method, pathAndQuery, options) => request(kickLinkUrl, method, pathAndQuery, options),
+    kickRequest: (method, pathAndQuery, options) => request(sandboxUrl, method, pathAndQuery, options),
+    async control<T>(method: string, controlPath: string, body?: unknown): Promise<T> {
+      const answer = await request<{ success?: boolean; data?: T }>(
+        sandboxUrl,
+        method,
+        `/sandbox/api${controlPath}`,
+        body === undefined ? {} : { body },
+      );
+      if (answer.status >= 300 || answer.json?.success !== true) {
+        throw new Error(`sandbox control ${method} ${controlPath} → ${answer.status} ${answer.text}`);
+      }
+      return answer.json.data as T;
+    },
+    async authorize(userId, authorizeExtras) {
+      const started = await stack.api<{ data: { authUrl: string } }>('POST', '/api/platform/kick/link', {
+        token: stack.tokenFor(userId),
+      });
+      if (started.status !== 200) throw new Error(`link start failed: ${started.status} ${started.text}`);
+      const authUrl = new URL(started.json.data.authUrl);
+      for (const [name, value] of Object.entries(authorizeExtras)) authUrl.searchParams.append(name, value);
+      const authorized = await fetch(authUrl, { redirect: 'manual' });
+      const location = authorized.headers.get('location');
+      if (authorized.status !== 302 || !location) {
+        throw new Error(`authorize did not redirect: ${authorized.status} ${await authorized.text()}`);
+      }
+      return new URL(location).search;
+    },
+    async callback(query) {
+      const answer = await fetch(`${kickLinkUrl}/api/kick/oauth/callback${query}`, { redirect: 'manual' });
+      await answer.arrayBuffer();
+      return { status: answer.status, location: answer.headers.get('location') ?? '', callbackQuery: query };
+    },
+    async link(userId, kickUsername, authorizeExtras = {}) {
+      const query = await stack.authorize(userId, { sandbox_auto_approve: kickUsername, ...authorizeExtras });
+      return stack.callback(query);
+    },
+    async subscribeAtKick(broadcasterUserId, events) {
+      const token = await request<{ access_token: string }>(sandboxUrl, 'POST', '/oauth/token', {
+        form: { grant_type: 'client_credentials', client_id: testApp.clientId, client_secret: testApp.clientSecret },
+      });
+      const answer = await request(sandboxUrl, 'POST', '/public/v1/events/subscriptions', {
+        token: token.json.access_token,
+        body: {
+          broadcaster_user_id: broadcasterUserId,
+          method: 'webhook',
+          events: events.map((name) => ({ name, version: 1 })),
+        },
+      });
+      if (answer.status !== 200) throw new Error(`subscribe at Kick failed: ${answer.status} ${answer.text}`);
+    },
+    subscriptionsAtKick: (broadcasterUserId) =>
+      stack.control('GET', `/subscriptions?broadcasterUserId=${broadcasterUserId}`),
+    async kickUserId(username) {
+      return (await stack.control<{ userId: number }>('GET', `/users/${username}`)).userId;
+    },
+    async close() {
+      await kickLink.stop();
+      await sandbox.stop();
+      await new Promise<void>((resolve) => {
+        forwarder.closeAllConnections();
+        forwarder.close(() => resolve());
+      });
+      await platform.close();
+      await sandboxStore.close();
+      await rm(sandboxDir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}

@@ -1,0 +1,220 @@
+import { parseDelivery, toChatReceived, type DeliveryContext } from './webhook-payloads';
+
+// The examples of kick-api.md §8.9, verbatim where possible.
+const streamer = {
+  is_anonymous: false,
+  user_id: 4377088,
+  username: 'some_streamer',
+  is_verified: true,
+  profile_picture: '',
+  channel_slug: 'some_streamer',
+  identity: null,
+};
+const viewer = (id: number, name: string) => ({
+  is_anonymous: false,
+  user_id: id,
+  username: name,
+  is_verified: false,
+  profile_picture: '',
+  channel_slug: name,
+  identity: null,
+});
+
+const chatExample = {
+  message_id: '5b0e3a9c-6f1d-4e2a-b7c8-9d0e1f2a3b4c',
+  replies_to: {
+    message_id: '0a1b2c3d-4e5f-4061-8728-394a5b6c7d8e',
+    content: 'anyone know the song?',
+    sender: viewer(555001, 'viewer_a'),
+  },
+  broadcaster: { ...streamer, profile_picture: 'https://files.kick.com/images/user/4377088/profile_image/a.webp' },
+  sender: {
+    ...viewer(555002, 'viewer_b'),
+    identity: {
+      username_color: '#1E90FF',
+      badges: [
+        { text: 'Moderator', type: 'moderator' },
+        { text: 'Subscriber', type: 'subscriber', count: 6 },
+      ],
+    },
+  },
+  content: '!song [emote:37226:KEKW]',
+  emotes: [{ emote_id: '37226', positions: [{ s: 6, e: 23 }] }],
+  created_at: '2026-03-02T18:05:41Z',
+};
+
+const examples: Record<string, unknown> = {
+  'channel.followed': { broadcaster: streamer, follower: viewer(555003, 'new_fan') },
+  'channel.subscription.new': {
+    broadcaster: streamer,
+    subscriber: viewer(555004, 'first_timer'),
+    duration: 1,
+    created_at: '2026-03-02T18:10:00Z',
+    expires_at: '2026-04-02T18:10:00Z',
+  },
+  'channel.subscription.renewal': {
+    broadcaster: streamer,
+    subscriber: viewer(555005, 'loyal_one'),
+    duration: 7,
+    created_at: '2025-08-02T11:00:00Z',
+    expires_at: '2026-04-02T11:00:00Z',
+  },
+  'channel.subscription.gifts': {
+    broadcaster: streamer,
+    gifter: {
+      is_anonymous: true,
+      user_id: null,
+      username: null,
+      is_verified: null,
+      profile_picture: null,
+      channel_slug: null,
+      identity: null,
+    },
+    giftees: [viewer(555007, 'lucky_1'), viewer(555008, 'lucky_2')],
+    created_at: '2026-03-02T18:12:30Z',
+    expires_at: '2026-04-02T18:12:30Z',
+  },
+  'livestream.status.updated': {
+    broadcaster: streamer,
+    is_live: false,
+    title: 'ranked grind',
+    started_at: '2026-03-03T05:00:04+11:00',
+    ended_at: '2026-03-03T09:00:04+11:00',
+  },
+  'livestream.metadata.updated': {
+    broadcaster: streamer,
+    metadata: {
+      title: 'ranked grind — road to top 500',
+      language: 'en',
+      has_mature_content: false,
+      category: {
+        id: 15,
+        name: 'Just Chatting',
+        thumbnail: 'https://files.kick.com/images/subcategories/15/banner.webp',
+      },
+      Category: { id: 15, name: 'Just Chatting', thumbnail: '' },
+    },
+  },
+  'moderation.banned': {
+    broadcaster: streamer,
+    moderator: viewer(555009, 'trusted_mod'),
+    banned_user: viewer(555010, 'spammer'),
+    metadata: { reason: 'link spam', created_at: '2026-03-02T18:20:00Z', expires_at: null },
+  },
+};
+
+const context: DeliveryContext = {
+  kickMessageId: '01JK7Z8Q4W2M6B3T5N9R1C0XYZ',
+  subscriptionId: '01JK7Z8Q4W2M6B3T5N9R1C0SUB',
+  eventType: 'chat.message.sent',
+  eventVersion: '1',
+  messageTimestamp: new Date('2026-03-02T18:05:42Z'),
+  receivedAt: new Date('2026-03-02T18:05:42.250Z'),
+  ownerUserId: 'u1',
+};
+
+describe('parseDelivery', () => {
+  test("when the chat example of kick-api.md arrives, then it parses and maps to chat.received's fields", () => {
+    const parsed = parseDelivery('chat.message.sent', chatExample);
+    if (parsed.kind !== 'chat') throw new Error(`expected chat, got ${parsed.kind}`);
+
+    const message = toChatReceived(parsed.payload, context, false);
+
+    expect(parsed.broadcasterUserId).toBe('4377088');
+    expect(message).toEqual({
+      eventId: context.kickMessageId,
+      occurredAt: { seconds: BigInt(1772474742), nanos: 250_000_000 },
+      kickMessageId: context.kickMessageId,
+      messageId: '5b0e3a9c-6f1d-4e2a-b7c8-9d0e1f2a3b4c',
+      broadcasterUserId: '4377088',
+      broadcasterUsername: 'some_streamer',
+      broadcasterChannelSlug: 'some_streamer',
+      ownerUserId: 'u1',
+      sender: {
+        userId: '555002',
+        username: 'viewer_b',
+        isAnonymous: false,
+        isVerified: false,
+        channelSlug: 'viewer_b',
+        profilePicture: '',
+        identity: {
+          usernameColor: '#1E90FF',
+          badges: [
+            { text: 'Moderator', type: 'moderator', count: 0 },
+            { text: 'Subscriber', type: 'subscriber', count: 6 },
+          ],
+        },
+      },
+      content: '!song [emote:37226:KEKW]',
+      emotes: [{ emoteId: '37226', positions: [{ s: 6, e: 23 }] }],
+      repliesTo: {
+        messageId: '0a1b2c3d-4e5f-4061-8728-394a5b6c7d8e',
+        content: 'anyone know the song?',
+        sender: {
+          userId: '555001',
+          username: 'viewer_a',
+          isAnonymous: false,
+          isVerified: false,
+          channelSlug: 'viewer_a',
+          profilePicture: '',
+          identity: undefined,
+        },
+      },
+      createdAt: { seconds: BigInt(1772474741), nanos: 0 },
+      receivedAt: { seconds: BigInt(1772474742), nanos: 250_000_000 },
+      isFromBot: false,
+    });
+  });
+
+  test('when replies_to is null or absent, emotes null, created_at missing and unknown fields present, then it still parses', () => {
+    const { replies_to: _reply, created_at: _created, ...rest } = chatExample;
+    for (const body of [
+      { ...rest, emotes: null, brand_new_field: { x: 1 } },
+      { ...rest, replies_to: null, emotes: [] },
+    ]) {
+      const parsed = parseDelivery('chat.message.sent', body);
+      if (parsed.kind !== 'chat') throw new Error(`expected chat, got ${parsed.kind}`);
+      const message = toChatReceived(parsed.payload, context, false);
+      expect(message.repliesTo).toBeUndefined();
+      expect(message.emotes).toEqual([]);
+      // without created_at, Kick's message timestamp stands in
+      expect(message.createdAt).toEqual({ seconds: BigInt(1772474742), nanos: 0 });
+    }
+  });
+
+  test.each(Object.keys(examples))('when the %s example arrives, then it is a kick.event of the channel', (type) => {
+    expect(parseDelivery(type, examples[type])).toEqual({ kind: 'event', broadcasterUserId: '4377088' });
+  });
+
+  test.each([
+    ['a chat message without content', 'chat.message.sent', { ...chatExample, content: undefined }],
+    ['a chat message without a sender', 'chat.message.sent', { ...chatExample, sender: undefined }],
+    [
+      'a chat message whose broadcaster has no id',
+      'chat.message.sent',
+      { ...chatExample, broadcaster: { ...streamer, user_id: null } },
+    ],
+    ['a follow body sent as a subscription', 'channel.subscription.new', examples['channel.followed']],
+    [
+      'a stream status without is_live',
+      'livestream.status.updated',
+      { broadcaster: streamer, title: 'x', started_at: '2026-03-02T18:00:04Z', ended_at: null },
+    ],
+    [
+      'a ban with a bad date',
+      'moderation.banned',
+      {
+        ...(examples['moderation.banned'] as object),
+        metadata: { reason: null, created_at: 'yesterday', expires_at: null },
+      },
+    ],
+    ['an array', 'channel.followed', []],
+  ])('when %s arrives, then it is invalid', (_name, type, body) => {
+    expect(parseDelivery(type, body)).toMatchObject({ kind: 'invalid', problem: expect.any(String) });
+  });
+
+  test('when the type is not one of the eight, then it is unknown (acknowledged and ignored)', () => {
+    expect(parseDelivery('kicks.gifted', { anything: true })).toEqual({ kind: 'unknown-type' });
+    expect(parseDelivery('toString', {})).toEqual({ kind: 'unknown-type' });
+  });
+});
