@@ -25,7 +25,9 @@ function newestChange(entry) {
 function webNeedsBuild() {
   const built = path.join(root, 'web', 'dist', 'index.html');
   if (!fs.existsSync(built)) return true;
-  const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((name) => path.join(root, 'web', name));
+  const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((name) =>
+    path.join(root, 'web', name),
+  );
   return Math.max(...sources.filter(fs.existsSync).map(newestChange)) > fs.statSync(built).mtimeMs;
 }
 

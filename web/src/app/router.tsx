@@ -1,0 +1,60 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { PageSpinner } from '../components/ui/spinner';
+import { paths } from '../config/paths';
+import { AppShell } from './routes/app-shell';
+import { LandingPage } from './routes/landing';
+import { PublicRoute } from './routes/public';
+import { RequireAuth } from './routes/require-auth';
+import { RouteError } from './routes/route-error';
+
+// The spec's route table (§2). Everything behind sign-in, and the pages a first visit to / does
+// not need, are lazy chunks, so / loads only the landing page and the login modal.
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    errorElement: <RouteError />,
+    HydrateFallback: PageSpinner,
+    children: [
+      {
+        element: <PublicRoute />,
+        children: [
+          { index: true, element: <LandingPage /> },
+          {
+            path: paths.commands.path,
+            lazy: async () => ({ Component: (await import('./routes/public-commands')).PublicCommandsPage }),
+          },
+        ],
+      },
+      {
+        path: paths.kickError.path,
+        lazy: async () => ({ Component: (await import('./routes/kick-error')).KickErrorPage }),
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            path: paths.dashboard.path,
+            lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard')).DashboardPage }),
+          },
+          {
+            path: paths.chatPopout.path,
+            lazy: async () => ({ Component: (await import('./routes/chat-popout')).ChatPopoutPage }),
+          },
+          {
+            path: paths.admin.root.path,
+            children: [
+              { index: true, element: <Navigate to={paths.admin.dashboard.href()} replace /> },
+              {
+                path: '*',
+                lazy: async () => ({ Component: (await import('./routes/admin')).AdminPlaceholderPage }),
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <Navigate to={paths.home.href()} replace /> },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

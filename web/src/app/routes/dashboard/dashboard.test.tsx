@@ -1,0 +1,341 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { tokenStorageKey } from '../../../config/constants';
+import { browser } from '../../../lib/browser';
+import { setSocket } from '../../../lib/socket';
+import type { BotStatus } from '../../../lib/socket-events';
+import { FakeSocket } from '../../../testing/fake-socket';
+import { fail, installFakeFetch, ok, type FakeRoute } from '../../../testing/fake-fetch';
+import { aChatMessage, aKickAccount, aUser } from '../../../testing/fixtures';
+import { renderApp } from '../../../testing/render-with-providers';
+
+const stopped: BotStatus = {
+  isRunning: false,
+  isConnected: false,
+  connected: false,
+  status: 'disconnected',
+  commands: 1,
+};
+const running: BotStatus = { isRunning: true, isConnected: true, connected: true, status: 'connected', commands: 1 };
+
+function serveDashboard(overrides: Record<string, FakeRoute> = {}, user = aUser({ kickAccount: aKickAccount() })) {
+  let bot = stopped;
+  return installFakeFetch({
+    'GET /api/platform/profile': ok(user),
+    'GET /api/platform/bot/status': () => ok(bot),
+    'POST /api/platform/bot/start': () => {
+      bot = running;
+      return ok();
+    },
+    'POST /api/platform/bot/stop': () => {
+      bot = stopped;
+      return ok();
+    },
+    'GET /api/realtime/chat': ok({ messages: [] }),
+    'GET /api/commands': ok([{ command: 'test', response: 'Hello!' }]),
+    'GET /api/commands/variables': ok([]),
+    'GET /api/games/settings': ok({ steamAccountId: null }),
+    'GET /api/platform/kick/status': ok({
+      hasKickAccount: true,
+      kickAccount: {
+        kickUsername: 'sandbox_streamer',
+        kickEmail: 'sandbox_streamer@kick.example',
+        profilePicture: null,
+        linkedAt: '2025-02-01T00:00:00.000Z',
+      },
+    }),
+    ...overrides,
+  });
+}
+
+async function openDashboard(path = '/dashboard') {
+  window.localStorage.setItem(tokenStorageKey, 'good-token');
+  const rendered = renderApp(path);
+  await screen.findByTestId('dashboard-username', {}, { timeout: 3000 });
+  return rendered;
+}
+
+describe('streamer dashboard (spec §2)', () => {
+  test('when it opens, then the header shows the username, Bot Manager and Exit, and Setup is the open tab', async () => {
+    serveDashboard();
+    await openDashboard();
+    expect(screen.getByTestId('dashboard-username')).toHaveTextContent('streamer1');
+    expect(screen.getByText('Bot Manager')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Exit' })).toBeInTheDocument();
+    const tabs = screen.getAllByRole('tab').slice(0, 4);
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Kick Account', 'Setup', 'Commands', 'Live Chat']);
+    expect(screen.getByRole('tab', { name: 'Setup' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('heading', { name: 'Bot Setup & Configuration' })).toBeInTheDocument();
+    expect(screen.getByText('ideas@kickstand.example')).toHaveAttribute('href', 'mailto:ideas@kickstand.example');
+  });
+
+  test('when the Setup tab shows Settings and Features, then they hold the spec tiles', async () => {
+    const user = userEvent.setup();
+    serveDashboard();
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Settings' }));
+    expect(screen.getByLabelText('Command prefix')).toHaveValue('$');
+    expect(screen.getByLabelText('Cooldown')).toHaveValue('1s');
+    for (const text of ['Broadcaster Only', 'Viewer Commands', 'Command Usage', 'Error Tracking']) {
+      expect(screen.getByText(text)).toBeInTheDocument();
+    }
+    expect(screen.getByLabelText('Steam account ID')).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Features' }));
+    for (const text of ['Interactive Commands', 'Game Integration', 'Dota 2 Integration', 'Real-time Analytics']) {
+      expect(screen.getByText(text)).toBeInTheDocument();
+    }
+    expect(screen.getByText('Coming Soon')).toBeInTheDocument();
+  });
+
+  test('when arrow keys are used on the tabs, then the selection moves', async () => {
+    const user = userEvent.setup();
+    serveDashboard();
+    await openDashboard();
+    screen.getByRole('tab', { name: 'Setup' }).focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Commands' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Commands' })).toHaveFocus();
+  });
+
+  test('when the bot is started and stopped, then the status refreshes; bot-status events patch it live', async () => {
+    const user = userEvent.setup();
+    const socket = new FakeSocket();
+    setSocket(socket.asSocket());
+    const server = serveDashboard();
+    await openDashboard();
+    await waitFor(() => expect(screen.getByTestId('bot-running')).toHaveTextContent('Stopped'));
+
+    await user.click(screen.getByRole('button', { name: 'Start Bot' }));
+    await waitFor(() => expect(screen.getByTestId('bot-running')).toHaveTextContent('Running'));
+    expect(server.callsTo('POST /api/platform/bot/start')).toHaveLength(1);
+
+    act(() =>
+      socket.serverEmit('bot-status', { ...running, isConnected: false, connected: false, status: 'disconnected' }),
+    );
+    // RTK batches cache patches to the next frame
+    await waitFor(() => expect(screen.getByTestId('bot-connection')).toHaveTextContent('Not connected to chat'));
+
+    await user.click(screen.getByRole('button', { name: 'Stop Bot' }));
+    await waitFor(() => expect(screen.getByTestId('bot-running')).toHaveTextContent('Stopped'));
+  });
+
+  test('when a bot-error arrives, then an error toast shows its message', async () => {
+    const socket = new FakeSocket();
+    setSocket(socket.asSocket());
+    serveDashboard();
+    await openDashboard();
+    act(() =>
+      socket.serverEmit('bot-error', { message: 'Kick refused the message', timestamp: '2025-01-01T00:00:00Z' }),
+    );
+    expect(screen.getByText('Kick refused the message').closest('.toast')).toHaveClass('toast-error');
+  });
+
+  test('when chat arrives on the socket, then Live Chat counts and shows it, the bot reply once', async () => {
+    const user = userEvent.setup();
+    const socket = new FakeSocket();
+    setSocket(socket.asSocket());
+    serveDashboard();
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Live Chat' }));
+    expect(screen.getByText('No messages yet. Start the bot and begin chatting!')).toBeInTheDocument();
+
+    act(() => {
+      socket.serverEmit('chat-message', aChatMessage({ id: 'v1', username: 'viewer_alice', content: '$test' }));
+      socket.serverEmit('message-sent', {
+        content: 'Hello!',
+        timestamp: '2025-03-01T20:00:01.000Z',
+        replyTo: 'viewer_alice',
+      });
+      socket.serverEmit(
+        'chat-message',
+        aChatMessage({
+          id: 'b1',
+          username: 'Kickstand',
+          isBot: true,
+          content: 'Hello!',
+          timestamp: '2025-03-01T20:00:01.000Z',
+          replyTo: 'viewer_alice',
+        }),
+      );
+    });
+    expect(screen.getByTestId('message-count')).toHaveTextContent('2 messages');
+    const lines = screen.getAllByTestId('chat-line');
+    expect(lines[1]).toHaveTextContent('Replying to @viewer_alice');
+    expect(lines[1]).toHaveTextContent('@Kickstand');
+  });
+
+  test('when Pop Out Chat is pressed, then /chat-popout opens in a 400x600 window', async () => {
+    const user = userEvent.setup();
+    const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+    serveDashboard();
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Live Chat' }));
+    await user.click(screen.getByRole('button', { name: 'Pop Out Chat' }));
+    expect(open).toHaveBeenCalledWith(
+      '/chat-popout',
+      expect.any(String),
+      expect.stringContaining('width=400,height=600'),
+    );
+    open.mockRestore();
+  });
+
+  test('when Exit is pressed, then the token is removed and the visitor is back on /', async () => {
+    const user = userEvent.setup();
+    serveDashboard();
+    const { router } = await openDashboard();
+    await user.click(screen.getByRole('button', { name: 'Exit' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(window.localStorage.getItem(tokenStorageKey)).toBeNull();
+    expect(await screen.findByRole('button', { name: 'Get Started Free' })).toBeInTheDocument();
+  });
+
+  test('when the Kick Account tab opens on a linked account, then it shows the account, Account Linked and Unlink Account', async () => {
+    const user = userEvent.setup();
+    const server = serveDashboard({
+      'DELETE /api/platform/kick/unlink': fail(500, 'Kick is down'),
+    });
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
+    expect(await screen.findByRole('heading', { name: 'sandbox_streamer' })).toBeInTheDocument();
+    expect(screen.getByText('sandbox_streamer@kick.example')).toBeInTheDocument();
+    expect(screen.getByText('Account Linked')).toBeInTheDocument();
+    expect(screen.getByText(/Linked on/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Unlink Account' }));
+    expect(await screen.findByText('Kick is down')).toBeInTheDocument();
+    expect(server.callsTo('DELETE /api/platform/kick/unlink')).toHaveLength(1);
+  });
+
+  test('when the Kick status check fails, then Failed to check Kick account status', async () => {
+    const user = userEvent.setup();
+    serveDashboard({ 'GET /api/platform/kick/status': fail(500, 'boom') });
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
+    expect(await screen.findByText('Failed to check Kick account status')).toBeInTheDocument();
+  });
+});
+
+describe('a streamer without a linked Kick account', () => {
+  const unlinked = () =>
+    serveDashboard(
+      {
+        'GET /api/platform/kick/status': ok({ hasKickAccount: false, kickAccount: null }),
+        'POST /api/platform/kick/link': ok({ authUrl: 'http://localhost:3100/oauth/authorize?client_id=x' }),
+      },
+      aUser(),
+    );
+
+  test('when the dashboard opens, then the welcome modal offers Link Kick Account, which goes to the authorization URL', async () => {
+    const user = userEvent.setup();
+    const goTo = jest.spyOn(browser, 'goTo').mockImplementation(() => undefined);
+    unlinked();
+    await openDashboard();
+    const dialog = await screen.findByRole('dialog', { name: 'Welcome to Kickstand!' });
+    await user.click(within(dialog).getByRole('button', { name: 'Link Kick Account' }));
+    await waitFor(() => expect(goTo).toHaveBeenCalledWith('http://localhost:3100/oauth/authorize?client_id=x'));
+    goTo.mockRestore();
+  });
+
+  test('when the welcome modal is closed, then the Setup banner still offers linking and Start Bot waits for a link', async () => {
+    const user = userEvent.setup();
+    unlinked();
+    await openDashboard();
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('Link your Kick account', { selector: 'strong' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start Bot' })).toBeDisabled();
+  });
+
+  test('when starting the link fails, then the server error shows as a toast', async () => {
+    const user = userEvent.setup();
+    serveDashboard({ 'POST /api/platform/kick/link': fail(503, 'Kick is unavailable') }, aUser());
+    await openDashboard();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Link Kick Account' }));
+    expect(await screen.findByText('Kick is unavailable')).toBeInTheDocument();
+  });
+
+  test('when the Kick Account tab opens, then a card offers Link Kick Account', async () => {
+    const user = userEvent.setup();
+    unlinked();
+    await openDashboard();
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
+    await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
+    expect(await screen.findByRole('heading', { name: 'Link your Kick account' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Link Kick Account' })).toBeInTheDocument();
+  });
+});
+
+describe('a super admin on /dashboard', () => {
+  test('when the dashboard opens, then only Admin Dashboard shows and after 100 ms a full page load goes to /admin/dashboard', async () => {
+    const goTo = jest.spyOn(browser, 'goTo').mockImplementation(() => undefined);
+    const server = serveDashboard({}, aUser({ role: 'SUPER_ADMIN', username: 'admin' }));
+    await openDashboard();
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Admin Dashboard']);
+    await waitFor(() => expect(goTo).toHaveBeenCalledWith('/admin/dashboard'));
+    // spec §6: no bot status or command loading for a super admin
+    expect(server.callsTo('GET /api/platform/bot/status')).toHaveLength(0);
+    expect(server.callsTo('GET /api/commands')).toHaveLength(0);
+    goTo.mockRestore();
+  });
+});
+
+describe('the chat popout', () => {
+  test('when the socket connects and drops, then the dot is green and then red', async () => {
+    const socket = new FakeSocket();
+    socket.isAutoConnecting = false;
+    setSocket(socket.asSocket());
+    serveDashboard();
+    window.localStorage.setItem(tokenStorageKey, 'good-token');
+    renderApp('/chat-popout');
+    const dot = await screen.findByTestId('connection-dot', {}, { timeout: 3000 });
+    expect(dot).toHaveAccessibleName('Disconnected');
+    act(() => socket.serverConnect());
+    expect(dot).toHaveAccessibleName('Connected');
+    expect(dot).toHaveClass('connection-on');
+    act(() => socket.serverDisconnect());
+    expect(dot).toHaveClass('connection-off');
+    expect(screen.getByText('No messages yet. Start the bot and begin chatting!')).toBeInTheDocument();
+  });
+});
+
+describe('session expiry while the dashboard is open (spec §4)', () => {
+  test('when the stored token is corrupted and the next call answers 401, then the warning shows for 8 s and the visitor is on /', async () => {
+    const user = userEvent.setup();
+    const server = serveDashboard();
+    const { router } = await openDashboard();
+    window.localStorage.setItem(tokenStorageKey, 'corrupted');
+    server.routes['GET /api/platform/kick/status'] = (request) =>
+      request.headers.authorization === 'Bearer corrupted' ? fail(401, 'Unauthorized') : ok(null);
+    await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
+    expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(window.localStorage.getItem(tokenStorageKey)).toBeNull();
+  });
+});
+
+describe('the loading splash after login (spec §2)', () => {
+  test('when a user with a linked account logs in, then the 4-step progress splash shows before the dashboard', async () => {
+    const user = userEvent.setup();
+    serveDashboard({
+      'POST /api/platform/login': ok({ user: aUser({ kickAccount: aKickAccount() }), token: 'login-token' }),
+    });
+    renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Login' }));
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Email'), 'streamer1@example.com');
+    await user.type(within(dialog).getByLabelText('Password'), 'Abcdefg1!');
+    await user.click(within(dialog).getByRole('button', { name: 'Login' }));
+
+    const splash = await screen.findByRole('status', { name: 'Loading dashboard' });
+    const steps = within(splash).getAllByRole('listitem');
+    expect(steps.map((step) => step.textContent)).toEqual([
+      'Authenticating user',
+      'Connecting to server',
+      'Loading bot status',
+      'Initializing dashboard',
+    ]);
+    expect(steps.map((step) => step.dataset.state)).toEqual(['active', 'pending', 'pending', 'pending']);
+    await waitFor(() => expect(steps[1]).toHaveAttribute('data-state', 'active'), { timeout: 2000 });
+    expect(steps[0]).toHaveAttribute('data-state', 'completed');
+  });
+});

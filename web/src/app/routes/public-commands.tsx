@@ -1,0 +1,20 @@
+import { commandPrefix } from '../../config/constants';
+import { CommandCatalogList } from '../../features/catalog/components/command-catalog';
+
+/** /commands: the built-in chat commands, public (spec §2). */
+export function PublicCommandsPage() {
+  return (
+    <div className="container public-commands">
+      <header className="page-header">
+        <h1>Bot Commands</h1>
+        <p className="muted">
+          Everything viewers can type in chat. Every command starts with <code>{commandPrefix}</code>.
+        </p>
+        <p>
+          <span className="badge badge-accent">Custom Commands Available After Login</span>
+        </p>
+      </header>
+      <CommandCatalogList />
+    </div>
+  );
+}

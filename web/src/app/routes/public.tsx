@@ -1,0 +1,32 @@
+import { useState } from 'react';
+import { Navigate, Outlet, useOutletContext } from 'react-router-dom';
+import { PublicLayout } from '../../components/layouts/public-layout';
+import { paths } from '../../config/paths';
+import { LoginModal } from '../../features/session/components/login-modal';
+import { selectSessionStatus } from '../../features/session/session-slice';
+import { useAppSelector } from '../hooks';
+
+export interface PublicOutletContext {
+  openLogin: () => void;
+}
+
+/** What pages inside the public layout receive. */
+export const usePublicOutlet = () => useOutletContext<PublicOutletContext>();
+
+/** / and /commands: the public layout and the login modal; a signed-in visitor goes on to /dashboard (replace). */
+export function PublicRoute() {
+  const status = useAppSelector(selectSessionStatus);
+  const [isLoginOpen, setLoginOpen] = useState(false);
+
+  if (status === 'authenticated') return <Navigate to={paths.dashboard.href()} replace />;
+
+  const openLogin = () => setLoginOpen(true);
+  return (
+    <>
+      <PublicLayout onLogin={openLogin}>
+        <Outlet context={{ openLogin } satisfies PublicOutletContext} />
+      </PublicLayout>
+      {isLoginOpen && <LoginModal onClose={() => setLoginOpen(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+// The spec's business constants (§9) and fixed texts shared by more than one feature.
+
+/** The product's name; the spec's `{product}`. */
+export const productName = 'Kickstand';
+
+/** Local-storage key of the bearer token (spec §9). */
+export const tokenStorageKey = 'token';
+
+export const toastDurations = {
+  /** Default auto-dismiss. */
+  defaultMs: 5000,
+  sessionExpiredMs: 8000,
+  duplicateLinkMs: 8000,
+  linkErrorMs: 6000,
+  /** The closing animation. */
+  closeAnimationMs: 300,
+} as const;
+
+export const sessionExpiredMessage = 'Your session has expired. Please log in again.';
+
+export const commandPrefix = '$';
+export const commandCooldownMs = 1000;
+export const maxResponseLength = 500;
+export const responseWarningLength = 450;
+
+export const chatLogLimit = 100;
+export const autoScrollThresholdPx = 100;
+export const chatPopout = { width: 400, height: 600 } as const;
+
+export const botStatusLoadDelayMs = 100;
+export const kickErrorCountdownSeconds = 5;
+export const postLinkReloadDelayMs = 1000;
+export const postLinkModalCloseDelayMs = 1000;
+export const superAdminRedirectDelayMs = 100;
+
+export const splashTimings = {
+  stepMs: 800,
+  waitAfterReadyMs: 4000,
+  forcedTimeoutMs: 15_000,
+  plainAfterReadyMs: 500,
+} as const;

@@ -1,0 +1,22 @@
+// Every client-side route in one place (spec §2); components link with href(), the router uses path.
+
+export type KickErrorType = 'duplicate' | 'general';
+
+export const paths = {
+  home: { path: '/', href: () => '/' },
+  commands: { path: '/commands', href: () => '/commands' },
+  dashboard: { path: '/dashboard', href: () => '/dashboard' },
+  chatPopout: { path: '/chat-popout', href: () => '/chat-popout' },
+  kickError: {
+    path: '/kick-error',
+    href: (type: KickErrorType = 'general', username?: string) => {
+      const query = new URLSearchParams({ type });
+      if (username) query.set('username', username);
+      return `/kick-error?${query.toString()}`;
+    },
+  },
+  admin: {
+    root: { path: '/admin', href: () => '/admin' },
+    dashboard: { path: '/admin/dashboard', href: () => '/admin/dashboard' },
+  },
+} as const;

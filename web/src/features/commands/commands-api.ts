@@ -1,0 +1,48 @@
+import { api, dataOf, type ApiSuccess } from '../../lib/api';
+import { getSocket } from '../../lib/socket';
+
+/** A custom command: the name without the $ prefix, and the response. */
+export interface Command {
+  command: string;
+  response: string;
+}
+
+export interface CommandVariable {
+  name: string;
+  description: string;
+}
+
+export const commandsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getCommands: build.query<Command[], void>({
+      query: () => '/commands',
+      transformResponse: (body: ApiSuccess<Command[]>) => dataOf(body),
+      providesTags: ['Commands'],
+      // command-added and command-removed (from any tab or device) reload the list (spec §7)
+      async onCacheEntryAdded(_arg, { cacheEntryRemoved, dispatch }) {
+        const socket = getSocket();
+        const reload = () => dispatch(api.util.invalidateTags(['Commands']));
+        socket.on('command-added', reload);
+        socket.on('command-removed', reload);
+        await cacheEntryRemoved;
+        socket.off('command-added', reload);
+        socket.off('command-removed', reload);
+      },
+    }),
+    addCommand: build.mutation<void, Command>({
+      query: (body) => ({ url: '/commands', method: 'POST', body }),
+      invalidatesTags: ['Commands', 'BotStatus'],
+    }),
+    removeCommand: build.mutation<void, { command: string }>({
+      query: (body) => ({ url: '/commands', method: 'DELETE', body }),
+      invalidatesTags: ['Commands', 'BotStatus'],
+    }),
+    getCommandVariables: build.query<CommandVariable[], void>({
+      query: () => '/commands/variables',
+      transformResponse: (body: ApiSuccess<CommandVariable[]>) => dataOf(body),
+    }),
+  }),
+});
+
+export const { useGetCommandsQuery, useAddCommandMutation, useRemoveCommandMutation, useGetCommandVariablesQuery } =
+  commandsApi;

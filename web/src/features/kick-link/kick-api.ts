@@ -1,0 +1,33 @@
+import { api, dataOf, type ApiSuccess } from '../../lib/api';
+
+/** GET /api/platform/kick/status (spec §3). */
+export interface KickStatus {
+  hasKickAccount: boolean;
+  kickAccount: {
+    kickUsername: string;
+    kickEmail: string | null;
+    profilePicture: string | null;
+    linkedAt: string;
+  } | null;
+}
+
+export const kickApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getKickStatus: build.query<KickStatus, void>({
+      query: () => '/platform/kick/status',
+      transformResponse: (body: ApiSuccess<KickStatus>) => dataOf(body),
+      providesTags: ['KickStatus'],
+    }),
+    /** Answers the Kick authorization URL; the browser is sent there. */
+    linkKick: build.mutation<{ authUrl: string }, void>({
+      query: () => ({ url: '/platform/kick/link', method: 'POST' }),
+      transformResponse: (body: ApiSuccess<{ authUrl: string }>) => dataOf(body),
+    }),
+    unlinkKick: build.mutation<void, void>({
+      query: () => ({ url: '/platform/kick/unlink', method: 'DELETE' }),
+      invalidatesTags: ['KickStatus', 'Profile', 'BotStatus'],
+    }),
+  }),
+});
+
+export const { useGetKickStatusQuery, useLinkKickMutation, useUnlinkKickMutation } = kickApi;

@@ -1,0 +1,48 @@
+import type { ListenerMiddlewareInstance, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import type { RootState } from '../../app/store';
+import { api } from '../../lib/api';
+import { loggedOut, sessionExpired } from '../../lib/app-events';
+import { tokenStorage } from '../../lib/token-storage';
+import { authApi } from './auth-api';
+
+/**
+ * The session's side effects on local storage and the API cache. Listener effects start right
+ * after the reducers, before React renders, so the token is stored before the dashboard asks for
+ * anything with it.
+ */
+export function addSessionListeners(
+  listener: ListenerMiddlewareInstance<RootState, ThunkDispatch<RootState, unknown, UnknownAction>>,
+): void {
+  listener.startListening({
+    matcher: authApi.endpoints.login.matchFulfilled,
+    effect: (action, { dispatch }) => {
+      tokenStorage.set(action.payload.token);
+      // the login answer carries the profile: no second request
+      dispatch(authApi.util.upsertQueryData('getProfile', undefined, action.payload.user));
+    },
+  });
+  listener.startListening({
+    // spec §7: the register token is stored, but the UI still asks the user to log in
+    matcher: authApi.endpoints.register.matchFulfilled,
+    effect: (action) => tokenStorage.set(action.payload.token),
+  });
+  listener.startListening({
+    matcher: authApi.endpoints.getProfile.matchRejected,
+    effect: (action) => {
+      if (!action.meta.condition) tokenStorage.remove();
+    },
+  });
+  listener.startListening({
+    actionCreator: loggedOut,
+    effect: (_action, { dispatch }) => {
+      tokenStorage.remove();
+      dispatch(api.util.resetApiState());
+    },
+  });
+  listener.startListening({
+    actionCreator: sessionExpired,
+    effect: (_action, { dispatch }) => {
+      dispatch(api.util.resetApiState());
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { createPortal } from 'react-dom';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { toastDurations } from '../../../config/constants';
+import { selectToasts, toastClosed, toastRemoved, type Toast } from '../toasts-slice';
+
+const icons: Record<Toast['type'], string> = { success: '✓', error: '✕', warning: '!', info: 'i' };
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const dispatch = useAppDispatch();
+
+  useEffect(() => {
+    if (toast.isClosing) {
+      const timer = setTimeout(() => dispatch(toastRemoved(toast.id)), toastDurations.closeAnimationMs);
+      return () => clearTimeout(timer);
+    }
+    const timer = setTimeout(() => dispatch(toastClosed(toast.id)), toast.durationMs);
+    return () => clearTimeout(timer);
+  }, [dispatch, toast.id, toast.isClosing, toast.durationMs]);
+
+  const isUrgent = toast.type === 'error' || toast.type === 'warning';
+  return (
+    <div
+      className={`toast toast-${toast.type}${toast.isClosing ? ' toast-closing' : ''}`}
+      role={isUrgent ? 'alert' : 'status'}
+      data-testid="toast"
+    >
+      <span className="toast-icon" aria-hidden="true">
+        {icons[toast.type]}
+      </span>
+      <p className="toast-message">{toast.message}</p>
+      <button
+        type="button"
+        className="toast-close"
+        aria-label="Close notification"
+        onClick={() => dispatch(toastClosed(toast.id))}
+      >
+        ×
+      </button>
+    </div>
+  );
+}
+
+/** The toasts, top-right (spec §2). */
+export function Toaster() {
+  const toasts = useAppSelector(selectToasts);
+  return createPortal(
+    <div className="toaster" aria-live="polite">
+      {toasts.map((toast) => (
+        <ToastItem key={toast.id} toast={toast} />
+      ))}
+    </div>,
+    document.body,
+  );
+}

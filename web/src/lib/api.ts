@@ -1,0 +1,79 @@
+import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
+import { env } from '../config/env';
+import { sessionExpired } from './app-events';
+import { tokenStorage } from './token-storage';
+
+/** The gateway's success envelope. */
+export interface ApiSuccess<T> {
+  success: true;
+  data: T;
+  message?: string;
+}
+
+export interface RequestArgs {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+/** A failed call: an HTTP status with the parsed body (`{ success:false, error }`), or no answer at all. */
+export type ApiError = { status: number; data: unknown } | { status: 'FETCH_ERROR'; error: string };
+
+/** Endpoints whose 401 means "wrong credentials", not "session expired" (spec §4). */
+const credentialEndpoints = new Set(['login', 'register']);
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * fetch against /api with credentials, JSON in and out, and the stored bearer token (spec §7; no
+ * default timeout). A 401 on any call but login and register removes the token and raises
+ * sessionExpired, once: a burst of 401s finds the token already gone.
+ */
+export const apiBaseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError> = async (args, api) => {
+  const { url, method = 'GET', body } = typeof args === 'string' ? { url: args } : args;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const token = tokenStorage.get();
+  if (token) headers.authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`${env.apiBaseUrl}${url}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'include',
+      signal: api.signal,
+    });
+  } catch (error) {
+    return { error: { status: 'FETCH_ERROR', error: String(error) } };
+  }
+
+  const data = await readBody(response);
+  if (response.ok) return { data };
+  if (response.status === 401 && !credentialEndpoints.has(api.endpoint) && tokenStorage.get() !== null) {
+    tokenStorage.remove();
+    api.dispatch(sessionExpired());
+  }
+  return { error: { status: response.status, data } };
+};
+
+/** The one API slice; each feature adds its endpoints with api.injectEndpoints. */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: apiBaseQuery,
+  tagTypes: ['Profile', 'KickStatus', 'BotStatus', 'Commands', 'GameSettings'],
+  endpoints: () => ({}),
+});
+
+/** Unwraps the envelope's data. */
+export const dataOf = <T>(body: ApiSuccess<T>): T => body.data;
