@@ -7,6 +7,7 @@ import { createGateway } from '@kickstand/gateway';
 import { createKickLinkService, kickLinkOptionsFromSettings } from '@kickstand/kick-link';
 import { createKickSandbox, kickSandboxOptionsFromSettings } from '@kickstand/kick-sandbox';
 import {
+  claimDataDir,
   connectPlatform,
   createBusFromConfig,
   startHttpService,
@@ -22,7 +23,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { SingleMachineConfig } from './config';
-import { claimDataDir } from './pid-file';
 
 function serviceFactories(
   config: SingleMachineConfig,

@@ -9,3 +9,4 @@ export { runProcess, type ProcessOptions } from './run-process';
 export { isPrettyLogging, runServiceProcess, type ServiceProcessOptions } from './run-service';
 export { closeServer, listen, startHttpService, type RunningService, type Service } from './start-http-service';
 export { platformReadiness } from './readiness';
+export { claimDataDir, pidFilePath, runningPid } from './data-dir-lock';

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { systemClock } from '@kickstand/platform/clock';
 import { ConfigError, loadConfig, platformConfigSchema } from '@kickstand/platform/config';
 import { AppError } from '@kickstand/platform/errors';
+import { runningPid } from '@kickstand/platform/lifecycle';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, createMongoStore, type Store } from '@kickstand/platform/store';
 import { createAuditLog } from '../audit-log';
@@ -27,7 +27,6 @@ const usage = [
 ].join('\n');
 
 /** Where single-machine mode writes its process id while it runs (and owns the embedded store). */
-export const pidFileName = '.kickstand.pid';
 
 /** The CLI's own audit actor, so the log tells a command-line creation from the first-start one. */
 const cliActor = { id: 'system', username: 'admin:create' };
@@ -36,29 +35,6 @@ const cliConfigSchema = platformConfigSchema.pick({ DATA_DIR: true, MONGO_URL: t
 
 // the changes stay in the outbox of the user document: auth publishes them when it runs
 const publishLater: UserChangePublisher = { flush: async () => undefined, flushAll: async () => undefined };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The pid in DATA_DIR/.kickstand.pid when that process is still running. */
-export async function runningKickstandPid(dataDir: string): Promise<number | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dataDir, pidFileName), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const pid = Number.parseInt(text.trim(), 10);
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
-  return isAlive(pid) ? pid : undefined;
-}
 
 function argumentProblem(values: { email?: string; username?: string; password?: string }): string | undefined {
   if (!values.email) return '--email is required';
@@ -122,7 +98,7 @@ export async function runCreateAdmin(argv: string[], env: NodeJS.ProcessEnv, io:
     store = await createMongoStore({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}auth` });
   } else {
     const dataDir = path.resolve(config.DATA_DIR);
-    const pid = await runningKickstandPid(dataDir);
+    const pid = await runningPid(dataDir);
     if (pid !== undefined) {
       io.err(
         `Kickstand is running (process ${pid}) and owns the embedded store in ${dataDir}; ` +

@@ -1,7 +1,10 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** `DATA_DIR/.kickstand.pid`: the embedded store's files must have one writer at a time. */
+/**
+ * `DATA_DIR/.kickstand.pid`: the embedded store's files must have one writer at a time, so
+ * single-machine mode claims the folder and tools that open the store (admin:create) check it.
+ */
 export function pidFilePath(dataDir: string): string {
   return path.resolve(dataDir, '.kickstand.pid');
 }
