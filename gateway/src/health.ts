@@ -5,24 +5,42 @@ export interface ServiceHealth {
   name: ServiceName;
   status: 'up' | 'down';
   latencyMs: number;
+  /** Seconds since the service's process started (its /readyz `startedAt`); null when it did not say. */
+  uptimeSeconds: number | null;
 }
 
 const probeTimeoutMs = 1500;
 
+/** The process start time a platform /readyz answer carries, if it is there and readable. */
+function startedAtOf(body: unknown): number | null {
+  if (typeof body !== 'object' || body === null || !('data' in body)) return null;
+  const data = (body as { data: unknown }).data;
+  if (typeof data !== 'object' || data === null || !('startedAt' in data)) return null;
+  const startedAt = (data as { startedAt: unknown }).startedAt;
+  const ms = typeof startedAt === 'string' ? Date.parse(startedAt) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+}
+
 async function probe(name: ServiceName, baseUrl: string): Promise<ServiceHealth> {
   const started = performance.now();
   let status: ServiceHealth['status'] = 'down';
+  let latencyMs: number | undefined;
+  let startedAt: number | null = null;
   try {
     // /readyz rather than /healthz: "up" should mean the service can also reach its store and the bus.
     const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(probeTimeoutMs) });
+    latencyMs = Math.round(performance.now() - started);
     status = response.ok ? 'up' : 'down';
+    startedAt = startedAtOf(await response.json().catch(() => undefined));
   } catch {
     status = 'down';
   }
-  return { name, status, latencyMs: Math.round(performance.now() - started) };
+  latencyMs ??= Math.round(performance.now() - started);
+  const uptimeSeconds = startedAt === null ? null : Math.max(0, Math.floor((Date.now() - startedAt) / 1000));
+  return { name, status, latencyMs, uptimeSeconds };
 }
 
-/** GET /api/health: each service's readiness, asked in parallel with a short timeout. */
+/** GET /api/health: each service's readiness and uptime, asked in parallel with a short timeout. */
 export function healthRoute(upstreams: Record<ServiceName, string>): Router {
   const router = Router();
   router.get('/api/health', async (_req, res) => {

@@ -17,6 +17,9 @@ interface Echo {
   body: string;
 }
 
+/** When the stand-in upstreams say their process started: 90 s before the tests. */
+const upstreamStartedAt = new Date(Date.now() - 90_000).toISOString();
+
 /** A stand-in upstream that answers with what it received, so tests can see what was forwarded. */
 async function startEcho(service: string, readyStatus = 200): Promise<Server> {
   const server = createServer((req, res) => {
@@ -24,7 +27,9 @@ async function startEcho(service: string, readyStatus = 200): Promise<Server> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.url === '/readyz') {
-        res.writeHead(readyStatus, { 'content-type': 'application/json' }).end('{}');
+        // as the platform's /readyz: the process start time (auth leaves it out, as an older build would)
+        const body = service === 'auth' ? {} : { success: readyStatus === 200, data: { startedAt: upstreamStartedAt } };
+        res.writeHead(readyStatus, { 'content-type': 'application/json' }).end(JSON.stringify(body));
         return;
       }
       const echo: Echo = {
@@ -205,13 +210,13 @@ describe('gateway', () => {
     expect(upgraded.headers['x-echo-url']).toBe('/socket.io/?EIO=4&transport=websocket');
   });
 
-  test('when /api/health is called and one service is not ready, then 503 lists each service', async () => {
+  test('when /api/health is called and one service is not ready, then 503 lists each service with its uptime', async () => {
     const response = await fetch(`${base}/api/health`);
     expect(response.status).toBe(503);
     const body = (await response.json()) as {
       success: boolean;
       error: string;
-      data: { services: { name: string; status: string }[] };
+      data: { services: { name: string; status: string; uptimeSeconds: number | null }[] };
     };
     expect(body.success).toBe(false);
     expect(body.error).toBe('Services down: games');
@@ -223,6 +228,13 @@ describe('gateway', () => {
       ['games', 'down'],
       ['realtime', 'up'],
     ]);
+    const uptimes = Object.fromEntries(body.data.services.map(({ name, uptimeSeconds }) => [name, uptimeSeconds]));
+    // no startedAt in auth's answer: unknown, not zero
+    expect(uptimes.auth).toBeNull();
+    for (const name of ['commands', 'kick-link', 'bot-runner', 'games', 'realtime']) {
+      expect(uptimes[name]).toBeGreaterThanOrEqual(90);
+      expect(uptimes[name]).toBeLessThan(90 + 120);
+    }
   });
 
   test('when an /api path matches no service, then a JSON 404', async () => {

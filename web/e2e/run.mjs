@@ -116,7 +116,7 @@ async function main() {
     });
 
     const only = process.env.E2E_ONLY;
-    const state = { baseUrl, sandboxUrl, artifacts, browser, consoleErrors: [] };
+    const state = { baseUrl, sandboxUrl, artifacts, browser, dataDir, consoleErrors: [] };
     const passed = new Set();
     for (const scenario of scenarios) {
       if (only && !scenario.name.includes(only)) continue;

@@ -1,6 +1,7 @@
 /* global fetch, localStorage, document, window, URL */
 // The end-to-end scenarios, in order; `needs` names scenarios that must have passed first.
-// Each gets the shared state: { baseUrl, sandboxUrl, artifacts, browser, consoleErrors, … }.
+// Each gets the shared state: { baseUrl, sandboxUrl, artifacts, browser, dataDir, consoleErrors, … }.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const timeout = 20_000;
@@ -8,6 +9,7 @@ const botReply = 'Hello! This is a test command. The bot is working correctly!';
 const run = `${Date.now().toString(36)}`;
 const user1 = { email: `streamer-${run}@example.com`, username: `streamer_${run}`, password: 'Str0ng!pass' };
 const user2 = { email: `second-${run}@example.com`, username: `second_${run}`, password: 'Str0ng!pass' };
+const user3 = { email: `third-${run}@example.com`, username: `third_${run}`, password: 'Str0ng!pass' };
 
 function check(condition, message) {
   if (!condition) throw new Error(message);
@@ -80,6 +82,43 @@ async function approveOnSandbox(page, state, kickUsername) {
   await page.locator('#existing_username').selectOption(kickUsername);
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.waitForURL(`${state.baseUrl}/dashboard**`);
+}
+
+/** The first super administrator: single-machine mode writes DATA_DIR/admin-credentials.txt at the first start. */
+async function superAdminOf(state) {
+  const text = await readFile(path.join(state.dataDir, 'admin-credentials.txt'), 'utf8');
+  const field = (name) => text.match(new RegExp(`^${name}: (.+)$`, 'm'))?.[1]?.trim();
+  const admin = { email: field('email'), password: field('password') };
+  check(admin.email && admin.password, 'admin-credentials.txt has an email and a password line');
+  return admin;
+}
+
+/** A number shown on a dashboard stat card. */
+async function statValue(page, id) {
+  const text = await page.getByTestId(`stat-${id}`).locator('.stat-value').textContent();
+  return Number(text.replace(/,/g, ''));
+}
+
+/** The admin's page at /admin/users with the list narrowed to one user. */
+async function findUserRow(page, username) {
+  await page.goto('/admin/users');
+  await page.getByRole('searchbox', { name: 'Search users' }).fill(username);
+  const row = page.locator(`[data-testid="user-row"][data-username="${username}"]`);
+  await row.waitFor();
+  return row;
+}
+
+/** Refreshes the audit log until every action is listed (other services report theirs over the bus). */
+async function waitForAuditActions(page, actions) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const shown = await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((row) => row.dataset.action));
+    const missing = actions.filter((action) => !shown.includes(action));
+    if (missing.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`the audit log lacks: ${missing.join(', ')}`);
+    await page.waitForTimeout(500);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+  }
 }
 
 export const scenarios = [
@@ -331,6 +370,262 @@ export const scenarios = [
       await page.waitForURL((url) => url.pathname === '/');
       check((await page.evaluate(() => localStorage.getItem('token'))) === null, 'the token is removed');
       await shot(state, page, 'session-expired.png');
+      await page.context().close();
+    },
+  },
+  {
+    name: 'admin: the super admin signs in and lands on /admin/dashboard with real counts',
+    run: async (state) => {
+      const admin = await superAdminOf(state);
+      const page = await newPage(state);
+      state.adminPage = page;
+      await loginThroughUi(page, admin);
+      await page.waitForURL('**/admin/dashboard');
+      await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
+      await page.getByTestId('stat-total-users').waitFor();
+      state.adminToken = await page.evaluate(() => localStorage.getItem('token'));
+
+      const users = await api(state, 'GET', '/api/admin/users?limit=200', undefined, state.adminToken);
+      check(users.status === 200, `GET /api/admin/users as the admin (${users.status})`);
+      const all = users.json.data.users;
+      const audit = await api(state, 'GET', '/api/admin/audit?limit=1', undefined, state.adminToken);
+      const expected = {
+        'total-users': users.json.data.pagination.total,
+        'active-users': all.filter((user) => user.isActive).length,
+        'inactive-users': all.filter((user) => !user.isActive).length,
+        'total-commands': all.reduce((sum, user) => sum + user._count.commands, 0),
+        'audit-logs': audit.json.data.pagination.total,
+      };
+      check(expected['total-users'] >= 1, `at least the admin (${expected['total-users']})`);
+      for (const [id, value] of Object.entries(expected)) {
+        const shown = await statValue(page, id);
+        check(shown === value, `the ${id} card shows ${value} (shows ${shown})`);
+      }
+      await page.getByTestId('stat-system-health').getByText('Healthy').waitFor();
+      const uptime = await page.getByTestId('stat-uptime').locator('.stat-value').textContent();
+      check(/^\d+[smhd]/.test(uptime), `the uptime card shows a duration (${uptime})`);
+      await page.getByTestId('activity-item').first().waitFor();
+      await shot(state, page, 'admin-dashboard.png');
+    },
+  },
+  {
+    name: 'admin: deactivates a user, who then cannot sign in',
+    needs: ['admin: the super admin signs in and lands on /admin/dashboard with real counts'],
+    run: async (state) => {
+      const registered = await api(state, 'POST', '/api/platform/register', user3);
+      check(registered.status === 201, `third user registered (${registered.status})`);
+      const page = state.adminPage;
+      state.lastPage = page;
+      const row = await findUserRow(page, user3.username);
+      await row.getByRole('button', { name: `Deactivate ${user3.username}` }).click();
+      await toast(page, 'User deactivated successfully').waitFor();
+      await row.getByText('Inactive', { exact: true }).waitFor();
+      await row.getByRole('button', { name: `Activate ${user3.username}` }).waitFor();
+      await shot(state, page, 'admin-users.png');
+
+      const refused = await newPage(state);
+      await refused.goto('/');
+      await refused.getByRole('button', { name: 'Login', exact: true }).click();
+      const dialog = refused.getByRole('dialog');
+      await dialog.getByLabel('Email').fill(user3.email);
+      await dialog.getByLabel('Password', { exact: true }).fill(user3.password);
+      await dialog.getByRole('button', { name: 'Login', exact: true }).click();
+      await toast(refused, 'Your account has been deactivated').waitFor();
+      check(new URL(refused.url()).pathname === '/', 'still on / after the refused sign-in');
+      check((await refused.evaluate(() => localStorage.getItem('token'))) === null, 'no token stored');
+      await refused.context().close();
+      state.lastPage = page;
+    },
+  },
+  {
+    name: 'admin: enables and disables a bot',
+    needs: [
+      'admin: the super admin signs in and lands on /admin/dashboard with real counts',
+      'link Kick account through the sandbox',
+    ],
+    run: async (state) => {
+      const page = state.adminPage;
+      state.lastPage = page;
+      const row = await findUserRow(page, user1.username);
+      await row.getByText('@sandbox_streamer').waitFor();
+      await row.getByRole('button', { name: `Disable bot for ${user1.username}` }).click();
+      await toast(page, 'Bot disabled successfully').waitFor();
+      await row.getByRole('button', { name: `Enable bot for ${user1.username}` }).click();
+      await toast(page, 'Bot enabled successfully').waitFor();
+      await row.getByRole('button', { name: `Disable bot for ${user1.username}` }).waitFor();
+      // a user without a linked Kick account has no bot switch
+      const plain = await findUserRow(page, user2.username);
+      check((await plain.getByRole('button', { name: /bot for/ }).count()) === 0, 'no bot switch without Kick');
+    },
+  },
+  {
+    name: 'admin: subscribes and unsubscribes webhooks for a linked user through the sandbox',
+    needs: [
+      'admin: the super admin signs in and lands on /admin/dashboard with real counts',
+      'link Kick account through the sandbox',
+    ],
+    run: async (state) => {
+      const page = state.adminPage;
+      state.lastPage = page;
+      await page.goto('/admin/webhooks');
+      const picker = page.getByLabel('User', { exact: true });
+      await page.getByRole('option', { name: `${user1.username} (@sandbox_streamer)` }).waitFor({ state: 'attached' });
+      check(
+        (await picker.locator('option', { hasText: user2.username }).count()) === 0,
+        'only users with a linked Kick account are offered',
+      );
+      await picker.selectOption({ label: `${user1.username} (@sandbox_streamer)` });
+      const rows = page.getByTestId('subscription-row');
+      const events = async () => (await rows.evaluateAll((found) => found.map((row) => row.dataset.event))).sort();
+      const waitForEvents = async (expected) => {
+        const deadline = Date.now() + timeout;
+        for (;;) {
+          const shown = await events();
+          if (expected(shown)) return shown;
+          if (Date.now() > deadline) throw new Error(`unexpected subscriptions: ${shown.join(', ')}`);
+          await page.waitForTimeout(200);
+        }
+      };
+      const checkbox = (name) => page.getByRole('group', { name: 'Events' }).getByRole('checkbox', { name });
+      check(await checkbox('chat.message.sent').isChecked(), 'chat.message.sent is ticked by default');
+
+      await page.getByRole('button', { name: 'Unsubscribe All', exact: true }).click();
+      await toast(page, 'Unsubscribed from all events').waitFor();
+      await page.getByText('No subscriptions found').waitFor();
+
+      await page.getByRole('combobox', { name: 'Event', exact: true }).selectOption('channel.followed');
+      await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+      await toast(page, 'Subscribed successfully').waitFor();
+      await waitForEvents((shown) => shown.join() === 'channel.followed');
+
+      await checkbox('moderation.banned').check();
+      await page.getByRole('button', { name: 'Subscribe Selected', exact: true }).click();
+      await toast(page, 'Subscribed to selected events').waitFor();
+      await waitForEvents((shown) => shown.join() === 'channel.followed,chat.message.sent,moderation.banned');
+
+      await page.getByRole('button', { name: 'Subscribe All', exact: true }).click();
+      await toast(page, 'Subscribed to all events').waitFor();
+      await waitForEvents((shown) => shown.length === 8);
+      await shot(state, page, 'admin-webhooks.png');
+
+      await page.getByRole('button', { name: 'Unsubscribe channel.followed' }).click();
+      await toast(page, 'Unsubscribed successfully').waitFor();
+      await waitForEvents((shown) => shown.length === 7 && !shown.includes('channel.followed'));
+
+      await page.getByRole('button', { name: 'Unsubscribe All', exact: true }).click();
+      await toast(page, 'Unsubscribed from all events').waitFor();
+      await page.getByText('No subscriptions found').waitFor();
+    },
+  },
+  {
+    name: 'admin: the audit log shows each action',
+    needs: [
+      'admin: deactivates a user, who then cannot sign in',
+      'admin: enables and disables a bot',
+      'admin: subscribes and unsubscribes webhooks for a linked user through the sandbox',
+    ],
+    run: async (state) => {
+      const page = state.adminPage;
+      state.lastPage = page;
+      await page.goto('/admin/audit');
+      await page.getByRole('heading', { name: 'Audit Logs' }).waitFor();
+      await page.getByTestId('audit-row').first().waitFor();
+      await waitForAuditActions(page, [
+        'user.deactivated',
+        'bot.disabled',
+        'bot.enabled',
+        'webhook.subscribed',
+        'webhook.subscribed-batch',
+        'webhook.subscribed-all',
+        'webhook.unsubscribed',
+        'webhook.unsubscribed-all',
+      ]);
+      const newest = await page.getByTestId('audit-row').first().getAttribute('data-action');
+      check(newest === 'webhook.unsubscribed-all', `newest first (the first row is ${newest})`);
+      await shot(state, page, 'admin-audit.png');
+
+      await page.getByRole('combobox', { name: 'Action', exact: true }).selectOption('user.deactivated');
+      // the rows of the previous answer stay until the filtered one arrives
+      await page.waitForFunction(() => {
+        const rows = [...document.querySelectorAll('[data-testid="audit-row"]')];
+        return rows.length > 0 && rows.every((row) => row.dataset.action === 'user.deactivated');
+      });
+      const deactivation = page.getByTestId('audit-row').filter({ hasText: user3.username });
+      check((await deactivation.count()) === 1, 'the deactivation names the user');
+
+      await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByTestId('activity-item').filter({ hasText: 'All webhooks unsubscribed' }).first().waitFor();
+      check((await page.getByTestId('activity-item').count()) <= 10, 'at most 10 recent activity items');
+    },
+  },
+  {
+    name: 'admin: analytics shows real command usage',
+    needs: [
+      'admin: the super admin signs in and lands on /admin/dashboard with real counts',
+      'live chat: a viewer types $test and the bot replies',
+    ],
+    run: async (state) => {
+      const page = state.adminPage;
+      state.lastPage = page;
+      await page.goto('/admin/analytics');
+      await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+      const bars = page.getByTestId('usage-bar');
+      // an idle day's bar has no height: attached, not visible
+      await bars.first().waitFor({ state: 'attached' });
+      check((await bars.count()) === 14, `14 days (${await bars.count()})`);
+      const test = page.getByTestId('top-command').filter({ hasText: '$test' });
+      await test.waitFor();
+      const today = await bars.last().getAttribute('data-executions');
+      check(Number(today) >= 1, `today has the $test execution (${today})`);
+      await shot(state, page, 'admin-analytics.png');
+    },
+  },
+  {
+    name: 'admin: usable at 360 px with the slide-in menu',
+    needs: ['admin: the super admin signs in and lands on /admin/dashboard with real counts'],
+    run: async (state) => {
+      const page = await newPage(state, { viewport: { width: 360, height: 740 } });
+      await page.goto('/');
+      await page.evaluate((token) => localStorage.setItem('token', token), state.adminToken);
+      await page.goto('/admin');
+      await page.waitForURL('**/admin/dashboard');
+      await page.getByTestId('stat-total-users').waitFor();
+      const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      check(await fits(), 'the admin dashboard has no sideways scroll at 360 px');
+      const sections = page.getByRole('navigation', { name: 'Admin sections' });
+      check(!(await sections.isVisible()), 'the sidebar is hidden until the menu opens');
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await sections.getByRole('link', { name: 'Users' }).click();
+      await page.waitForURL('**/admin/users');
+      await page.getByTestId('user-row').first().waitFor();
+      check(await fits(), 'the users page has no sideways scroll at 360 px (the table scrolls in its box)');
+      await shot(state, page, 'admin-users-360.png');
+      await page.getByRole('button', { name: /^Profile menu for / }).click();
+      await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.context().close();
+    },
+  },
+  {
+    name: 'admin: a USER is refused',
+    needs: ['register'],
+    run: async (state) => {
+      const login = await api(state, 'POST', '/api/platform/login', { email: user1.email, password: user1.password });
+      check(login.status === 200, `API login (${login.status})`);
+      const token = login.json.data.token;
+      for (const url of ['/api/admin/users', '/api/admin/stats', '/api/admin/audit', '/api/admin/analytics']) {
+        const answer = await api(state, 'GET', url, undefined, token);
+        check(answer.status === 403, `${url} answers 403 to a USER (${answer.status})`);
+      }
+      const page = await newPage(state);
+      await page.goto('/');
+      await page.evaluate((value) => localStorage.setItem('token', value), token);
+      await page.goto('/admin/users');
+      await page.getByRole('heading', { name: 'No access' }).waitFor();
+      await page.getByText('You do not have access to the admin panel.').waitFor();
+      check((await page.getByTestId('user-row').count()) === 0, 'no user is listed');
+      check((await page.getByRole('navigation', { name: 'Admin sections' }).count()) === 0, 'no admin sidebar');
+      await shot(state, page, 'admin-refused.png');
       await page.context().close();
     },
   },

@@ -2,6 +2,7 @@ import { currentUser, requireAdmin, roles, type TokenVerifier } from '@kickstand
 import { parseBody, parseParams, parseQuery } from '@kickstand/platform/http';
 import { Router } from 'express';
 import { z } from 'zod';
+import { defaultAnalyticsDays, maxAnalyticsDays, type Analytics } from './analytics';
 import type { AuditLog } from './audit-log';
 import { paginationOf, type Users } from './users';
 
@@ -56,14 +57,29 @@ export const auditQuerySchema = z
   })
   .strict();
 
+const daysMessage = `Days must be a whole number from 1 to ${maxAnalyticsDays}`;
+
+export const analyticsQuerySchema = z
+  .object({
+    days: z.coerce
+      .number({ error: daysMessage })
+      .int(daysMessage)
+      .min(1, daysMessage)
+      .max(maxAnalyticsDays, daysMessage)
+      .default(defaultAnalyticsDays),
+  })
+  .strict();
+
 /** The super administrator's doors under /api/admin (spec §7); every one refuses a USER with 403. */
 export function adminRoutes({
   users,
   audit,
+  analytics,
   tokens,
 }: {
   users: Users;
   audit: AuditLog;
+  analytics: Analytics;
   tokens: TokenVerifier;
 }): Router {
   const router = Router();
@@ -85,6 +101,16 @@ export function adminRoutes({
     const { page, limit, action } = parseQuery(auditQuerySchema, req);
     const { logs, total } = await audit.list({ action, skip: (page - 1) * limit, limit });
     res.json({ success: true, data: { logs, pagination: paginationOf(page, limit, total) } });
+  });
+
+  router.get('/api/admin/stats', async (req, res) => {
+    parseQuery(z.object({}).strict(), req);
+    res.json({ success: true, data: await analytics.stats() });
+  });
+
+  router.get('/api/admin/analytics', async (req, res) => {
+    const { days } = parseQuery(analyticsQuerySchema, req);
+    res.json({ success: true, data: await analytics.commandUsage(days) });
   });
 
   return router;

@@ -1,6 +1,7 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Logger } from '@kickstand/platform/log';
 import { ChangeKind, KickAccountChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
+import type { Analytics } from './analytics';
 import type { AuditLog } from './audit-log';
 import type { AuthRepository, KickAccountChange, PendingUserChange } from './repository';
 import { dateOf, timestampOf } from './timestamps';
@@ -83,7 +84,8 @@ export function createUserChangePublisher({
 }
 
 // ---------------------------------------------------------------------------------------------
-// Consuming: the read model (kick.account, bot.status, command.changed) and the audit log
+// Consuming: the read model (kick.account, bot.status, command.changed), the audit log and
+// command usage (command.executed)
 // ---------------------------------------------------------------------------------------------
 
 export interface ReadModelHandlers {
@@ -91,6 +93,7 @@ export interface ReadModelHandlers {
   onBotStatus(message: TopicMessage<'bot.status'>): Promise<void>;
   onCommandChanged(message: TopicMessage<'command.changed'>): Promise<void>;
   onAuditRecorded(message: TopicMessage<'audit.recorded'>): Promise<void>;
+  onCommandExecuted(message: TopicMessage<'command.executed'>): Promise<void>;
 }
 
 /**
@@ -101,10 +104,12 @@ export interface ReadModelHandlers {
 export function readModelHandlers({
   repo,
   audit,
+  analytics,
   log,
 }: {
   repo: AuthRepository;
   audit: AuditLog;
+  analytics: Analytics;
   log: Logger;
 }): ReadModelHandlers {
   const ignore = (topic: string, reason: string, fields: Record<string, unknown>) =>
@@ -171,6 +176,10 @@ export function readModelHandlers({
     async onAuditRecorded(message) {
       await audit.recordReported(message);
     },
+
+    async onCommandExecuted(message) {
+      await analytics.recordExecution(message);
+    },
   };
 }
 
@@ -184,6 +193,7 @@ export async function subscribeReadModel(
     await bus.subscribe('bot.status', consumerGroup, handlers.onBotStatus),
     await bus.subscribe('command.changed', consumerGroup, handlers.onCommandChanged),
     await bus.subscribe('audit.recorded', consumerGroup, handlers.onAuditRecorded),
+    await bus.subscribe('command.executed', consumerGroup, handlers.onCommandExecuted),
   ];
   return {
     stop: async () => {

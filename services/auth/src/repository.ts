@@ -72,6 +72,21 @@ export interface AuditEntryDoc {
   source: string;
 }
 
+/**
+ * How often one command ran on one day (UTC), over all streamers: `_id` is `<YYYY-MM-DD>:<command>`.
+ * `seen` holds the id of every command.executed counted here, in the same document as the count,
+ * so a redelivered event is refused by the same atomic write that would count it twice.
+ */
+export interface CommandUsageDoc {
+  _id: string;
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  /** Lowercased, without the $ prefix. */
+  command: string;
+  count: number;
+  seen: Record<string, true>;
+}
+
 interface RateLimitDoc {
   _id: string;
   count: number;
@@ -133,11 +148,15 @@ const notNewerThan = (field: string, at: Date): Filter => ({
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
 
-/** auth's data through the store port: users (with the read model), user-commands, audit-log, rate-limits. */
+/**
+ * auth's data through the store port: users (with the read model), user-commands, audit-log,
+ * command-usage, rate-limits.
+ */
 export function createAuthRepository(store: Store) {
   const users = store.collection<UserDoc>('users');
   const userCommands = store.collection<UserCommandDoc>('user-commands');
   const auditLog = store.collection<AuditEntryDoc>('audit-log');
+  const commandUsage = store.collection<CommandUsageDoc>('command-usage');
   const rateLimits = store.collection<RateLimitDoc>('rate-limits');
 
   async function whichUserExists(user: Pick<UserDoc, 'emailLower' | 'usernameLower'>): Promise<UserExistsError> {
@@ -154,6 +173,7 @@ export function createAuthRepository(store: Store) {
       await userCommands.createIndex({ fields: { userId: 1 } });
       await auditLog.createIndex({ fields: { occurredAt: -1 } });
       await auditLog.createIndex({ fields: { action: 1 } });
+      await commandUsage.createIndex({ fields: { date: 1 } });
       await rateLimits.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
     },
 
@@ -174,6 +194,11 @@ export function createAuthRepository(store: Store) {
       findByEmail: (email: string) => users.findOne({ emailLower: email.toLowerCase() }),
       findByUsername: (username: string) => users.findOne({ usernameLower: username.toLowerCase() }),
       countSuperAdmins: () => users.count({ role: 'SUPER_ADMIN' }),
+      /** Every user, and the active ones (the admin dashboard's figures). */
+      async countByActive(): Promise<{ total: number; active: number }> {
+        const [total, active] = await Promise.all([users.count(), users.count({ isActive: true })]);
+        return { total, active };
+      },
 
       async list(query: UserListQuery): Promise<UserListPage> {
         const clauses: Filter[] = [];
@@ -276,6 +301,8 @@ export function createAuthRepository(store: Store) {
         }
       },
       count: (userId: string) => userCommands.count({ userId, isPresent: true }),
+      /** Every user's present commands: the sum of the users' _count.commands. */
+      countAll: () => userCommands.count({ isPresent: true }),
     },
 
     auditLog: {
@@ -296,6 +323,46 @@ export function createAuthRepository(store: Store) {
           auditLog.count(filter),
         ]);
         return { entries, total };
+      },
+      count: () => auditLog.count(),
+    },
+
+    commandUsage: {
+      /**
+       * Counts one execution of `command` on `date` unless the event `seenKey` was counted already
+       * (a redelivery). True when it was counted now.
+       */
+      async record(date: string, command: string, seenKey: string): Promise<boolean> {
+        const count = () =>
+          commandUsage.updateOne(
+            { _id: `${date}:${command}`, [`seen.${seenKey}`]: { $exists: false } },
+            { $inc: { count: 1 }, $set: { [`seen.${seenKey}`]: true }, $setOnInsert: { date, command } },
+            { upsert: true },
+          );
+        try {
+          await count();
+          return true;
+        } catch (error) {
+          if (!(error instanceof DuplicateKeyError)) throw error;
+        }
+        // the day's document exists but the filter did not match it: either this event is in
+        // `seen` already, or another event created the document at the same moment; once more
+        // tells the two apart (the document now exists, so a second duplicate means "seen")
+        try {
+          await count();
+          return true;
+        } catch (error) {
+          if (error instanceof DuplicateKeyError) return false;
+          throw error;
+        }
+      },
+      /** Every day-and-command count from `fromDate` to `toDate` (YYYY-MM-DD, both included). */
+      async between(
+        fromDate: string,
+        toDate: string,
+      ): Promise<Array<Pick<CommandUsageDoc, 'date' | 'command' | 'count'>>> {
+        const docs = await commandUsage.find({ date: { $gte: fromDate, $lte: toDate } }, { sort: { date: 1, _id: 1 } });
+        return docs.map(({ date, command, count }) => ({ date, command, count }));
       },
     },
 

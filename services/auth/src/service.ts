@@ -2,6 +2,7 @@ import { createTokenSigner } from '@kickstand/platform/auth';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { adminRoutes } from './admin-routes';
+import { createAnalytics } from './analytics';
 import { createAuditLog } from './audit-log';
 import { createUserChangePublisher, readModelHandlers, subscribeReadModel } from './events';
 import { createPasswordHasher } from './passwords';
@@ -33,10 +34,14 @@ export interface AuthServiceOptions {
 /** How often user.changed messages left in the outbox (a bus outage, admin:create) are retried. */
 const outboxRetryMs = 30_000;
 
-/** Users, passwords, JWT issuing, the admin user list, the read model behind it, and the audit log. */
+/**
+ * Users, passwords, JWT issuing, the admin user list, the read model behind it, the audit log, and
+ * the admin dashboard's figures and command usage.
+ */
 export function createAuthService(deps: PlatformDeps, options: AuthServiceOptions): Service {
   const repo = createAuthRepository(deps.store);
   const audit = createAuditLog({ repo, log: deps.log });
+  const analytics = createAnalytics({ repo, clock: deps.clock, log: deps.log });
   const changes = createUserChangePublisher({ repo, bus: deps.bus, log: deps.log });
   const passwords = createPasswordHasher();
   const users = createUsers({
@@ -56,7 +61,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
     http: deps.http,
     routes: [
       platformRoutes({ users, limiter, tokens: deps.tokens }),
-      adminRoutes({ users, audit, tokens: deps.tokens }),
+      adminRoutes({ users, audit, analytics, tokens: deps.tokens }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -71,7 +76,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
       await ensureSuperAdmin({ users, log: deps.log }, options);
       // the dummy hash that unknown-email logins verify against is made now, not on the first such login
       await passwords.verifyNothing('');
-      subscriptions = await subscribeReadModel(deps.bus, readModelHandlers({ repo, audit, log: deps.log }));
+      subscriptions = await subscribeReadModel(deps.bus, readModelHandlers({ repo, audit, analytics, log: deps.log }));
       await changes.flushAll();
       outboxTimer = setInterval(() => void changes.flushAll(), outboxRetryMs);
       outboxTimer.unref();

@@ -17,6 +17,12 @@ const streamerRoutes = (user = aUser()) => ({
   'GET /api/games/settings': ok({ steamAccountId: null }),
 });
 
+const adminRoutes = {
+  'GET /api/admin/stats': ok({ totalUsers: 1, activeUsers: 1, inactiveUsers: 0, totalCommands: 0, totalAuditLogs: 0 }),
+  'GET /api/health': ok({ status: 'up', services: [] }),
+  'GET /api/admin/audit': ok({ logs: [], pagination: { page: 1, limit: 10, total: 0, pages: 0 } }),
+};
+
 describe('routes and redirects (spec §2)', () => {
   test('when a signed-out visitor opens /, then the landing page shows with Home, Commands and Login', async () => {
     installFakeFetch();
@@ -89,10 +95,12 @@ describe('routes and redirects (spec §2)', () => {
     'when a signed-in user opens %s, then it redirects to /admin/dashboard',
     async (path) => {
       window.localStorage.setItem(tokenStorageKey, 'good-token');
-      installFakeFetch(streamerRoutes(aUser({ role: 'SUPER_ADMIN' })));
+      installFakeFetch({ ...streamerRoutes(aUser({ role: 'SUPER_ADMIN', username: 'admin' })), ...adminRoutes });
       const { router } = renderApp(path);
       await waitFor(() => expect(router.state.location.pathname).toBe('/admin/dashboard'));
-      expect(await screen.findByRole('heading', { name: 'Admin panel' })).toBeInTheDocument();
+      expect(
+        await screen.findByRole('heading', { name: 'Welcome back, admin' }, { timeout: 3000 }),
+      ).toBeInTheDocument();
     },
   );
 

@@ -45,8 +45,39 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to={paths.admin.dashboard.href()} replace /> },
               {
-                path: '*',
-                lazy: async () => ({ Component: (await import('./routes/admin')).AdminPlaceholderPage }),
+                lazy: async () => ({ Component: (await import('./routes/admin/admin-layout')).AdminLayout }),
+                children: [
+                  {
+                    path: paths.admin.dashboard.path,
+                    lazy: async () => ({ Component: (await import('./routes/admin/dashboard')).AdminDashboardPage }),
+                  },
+                  {
+                    path: paths.admin.users.path,
+                    lazy: async () => ({ Component: (await import('./routes/admin/users')).AdminUsersPage }),
+                  },
+                  {
+                    path: paths.admin.webhooks.path,
+                    lazy: async () => ({ Component: (await import('./routes/admin/webhooks')).AdminWebhooksPage }),
+                  },
+                  {
+                    path: paths.admin.analytics.path,
+                    lazy: async () => ({ Component: (await import('./routes/admin/analytics')).AdminAnalyticsPage }),
+                  },
+                  {
+                    path: paths.admin.audit.path,
+                    lazy: async () => ({ Component: (await import('./routes/admin/audit')).AdminAuditPage }),
+                  },
+                  {
+                    path: paths.admin.system.path,
+                    lazy: async () => ({ Component: (await import('./routes/admin/coming-soon')).ComingSoonPage }),
+                  },
+                  {
+                    path: paths.admin.settings.path,
+                    lazy: async () => ({ Component: (await import('./routes/admin/coming-soon')).ComingSoonPage }),
+                  },
+                  // an unknown admin page: the dashboard
+                  { path: '*', element: <Navigate to={paths.admin.dashboard.href()} replace /> },
+                ],
               },
             ],
           },

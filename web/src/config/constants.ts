@@ -39,3 +39,27 @@ export const splashTimings = {
   forcedTimeoutMs: 15_000,
   plainAfterReadyMs: 500,
 } as const;
+
+/** The admin panel's constants (spec §9). */
+export const adminLoadingScreenMs = 500;
+/** The user page fetches one page this big and filters it in the browser. */
+export const adminUserFetch = { page: 1, limit: 200 } as const;
+export const webhookUserPageSize = 20;
+export const subscriptionPageSize = 10;
+export const recentActivityLimit = 10;
+export const auditLogPageSize = 20;
+export const analyticsDays = 14;
+
+/** The eight subscribable Kick events, in the spec's order; the first is selected by default. */
+export const subscribableEvents = [
+  'chat.message.sent',
+  'channel.followed',
+  'channel.subscription.renewal',
+  'channel.subscription.gifts',
+  'channel.subscription.new',
+  'livestream.status.updated',
+  'livestream.metadata.updated',
+  'moderation.banned',
+] as const;
+export type SubscribableEvent = (typeof subscribableEvents)[number];
+export const defaultSubscribedEvent: SubscribableEvent = 'chat.message.sent';

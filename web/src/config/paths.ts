@@ -18,5 +18,11 @@ export const paths = {
   admin: {
     root: { path: '/admin', href: () => '/admin' },
     dashboard: { path: '/admin/dashboard', href: () => '/admin/dashboard' },
+    users: { path: '/admin/users', href: () => '/admin/users' },
+    webhooks: { path: '/admin/webhooks', href: () => '/admin/webhooks' },
+    analytics: { path: '/admin/analytics', href: () => '/admin/analytics' },
+    audit: { path: '/admin/audit', href: () => '/admin/audit' },
+    system: { path: '/admin/system', href: () => '/admin/system' },
+    settings: { path: '/admin/settings', href: () => '/admin/settings' },
   },
 } as const;

@@ -71,7 +71,18 @@ export const apiBaseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError> 
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: apiBaseQuery,
-  tagTypes: ['Profile', 'KickStatus', 'BotStatus', 'Commands', 'GameSettings'],
+  tagTypes: [
+    'Profile',
+    'KickStatus',
+    'BotStatus',
+    'Commands',
+    'GameSettings',
+    'AdminUsers',
+    'AdminStats',
+    'AuditLog',
+    'Subscriptions',
+    'CommandUsage',
+  ],
   endpoints: () => ({}),
 });
 

@@ -10,6 +10,8 @@ export type FakeRoute = FakeResponse | ((request: RecordedRequest) => FakeRespon
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
 }
@@ -35,6 +37,7 @@ export function installFakeFetch(routes: Record<string, FakeRoute> = {}) {
     const request: RecordedRequest = {
       method,
       path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
       headers,
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
     };

@@ -31,7 +31,7 @@ import type { Bus, TopicRegistry } from './bus';
  * | chat.received    | kick-link         | bot-runner, games, realtime   | broadcaster_user_id |
  * | chat.send        | bot-runner, games | kick-link (instruction)       | broadcaster_user_id |
  * | chat.sent        | kick-link         | realtime                      | broadcaster_user_id |
- * | command.executed | bot-runner        | realtime                      | owner_user_id       |
+ * | command.executed | bot-runner        | realtime, auth                | owner_user_id       |
  * | command.changed  | commands          | auth, bot-runner, realtime    | user_id             |
  * | bot.status       | bot-runner        | auth, realtime                | user_id             |
  * | bot.control      | bot-runner        | kick-link (instruction)       | user_id             |

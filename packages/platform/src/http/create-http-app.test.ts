@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { z } from 'zod';
 import { conflict } from '../errors';
 import { createHttpApp } from './create-http-app';
-import type { ReadinessCheck } from './health';
+import { processStartedAt, type ReadinessCheck } from './health';
 import { parseBody, parseQuery } from './parse';
 
 const greetingSchema = z.object({
@@ -178,8 +178,11 @@ describe('createHttpApp', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       success: true,
-      data: { service: 'test', status: 'ready', checks: { store: 'up', bus: 'up' } },
+      data: { service: 'test', status: 'ready', checks: { store: 'up', bus: 'up' }, startedAt: processStartedAt },
     });
+    // the process start: in the past, and a real time
+    expect(Date.parse(processStartedAt)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(processStartedAt)).toBeGreaterThan(Date.now() - 24 * 3600_000);
   });
 });
 
@@ -195,7 +198,12 @@ describe('/readyz', () => {
       expect(await response.json()).toEqual({
         success: false,
         error: 'Not ready: bus unreachable',
-        data: { service: 'test', status: 'not-ready', checks: { store: 'up', bus: 'down' } },
+        data: {
+          service: 'test',
+          status: 'not-ready',
+          checks: { store: 'up', bus: 'down' },
+          startedAt: processStartedAt,
+        },
       });
     } finally {
       await app.close();

@@ -8,6 +8,9 @@ export interface ReadinessCheck {
 
 const checkTimeoutMs = 2000;
 
+/** When this process started (ISO): probes derive the service's uptime from it. */
+export const processStartedAt = new Date(performance.timeOrigin).toISOString();
+
 async function runCheck({ name, check }: ReadinessCheck): Promise<[string, 'up' | 'down']> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -23,7 +26,10 @@ async function runCheck({ name, check }: ReadinessCheck): Promise<[string, 'up' 
   }
 }
 
-/** /healthz: the process answers (liveness). /readyz: the store and the bus answer too (readiness). */
+/**
+ * /healthz: the process answers (liveness). /readyz: the store and the bus answer too (readiness).
+ * /readyz carries `startedAt`, the process start time, so the gateway's /api/health can report uptimes.
+ */
 export function healthRoutes(service: string, checks: readonly ReadinessCheck[]): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
@@ -33,12 +39,12 @@ export function healthRoutes(service: string, checks: readonly ReadinessCheck[])
     const results = Object.fromEntries(await Promise.all(checks.map(runCheck)));
     const down = Object.keys(results).filter((name) => results[name] === 'down');
     if (down.length === 0) {
-      res.json({ success: true, data: { service, status: 'ready', checks: results } });
+      res.json({ success: true, data: { service, status: 'ready', checks: results, startedAt: processStartedAt } });
     } else {
       res.status(503).json({
         success: false,
         error: `Not ready: ${down.join(', ')} unreachable`,
-        data: { service, status: 'not-ready', checks: results },
+        data: { service, status: 'not-ready', checks: results, startedAt: processStartedAt },
       });
     }
   });

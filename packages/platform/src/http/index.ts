@@ -1,5 +1,5 @@
 export { createHttpApp, defaultHttpSettings, type HttpAppOptions, type HttpSettings } from './create-http-app';
 export { createErrorHandler, notFoundHandler, type ErrorBody } from './error-handler';
-export { healthRoutes, type ReadinessCheck } from './health';
+export { healthRoutes, processStartedAt, type ReadinessCheck } from './health';
 export { parseBody, parseParams, parseQuery } from './parse';
 export { requestIdOf } from './request-id';

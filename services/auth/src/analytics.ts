@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '@kickstand/platform/clock';
+import type { Logger } from '@kickstand/platform/log';
+import type { CommandExecuted } from '@kickstand/proto';
+import type { AuthRepository } from './repository';
+import { dateOf } from './timestamps';
+
+/** The admin dashboard's figures (GET /api/admin/stats). */
+export interface AdminStats {
+  totalUsers: number;
+  activeUsers: number;
+  inactiveUsers: number;
+  /** Every user's custom commands: the sum of the users' `_count.commands`. */
+  totalCommands: number;
+  totalAuditLogs: number;
+}
+
+/** Command usage over the last `days` days, for all streamers (GET /api/admin/analytics). */
+export interface CommandUsageReport {
+  /** Every day of the period, oldest first, zero when nothing ran. */
+  days: Array<{ date: string; executions: number }>;
+  /** The most executed commands of the period, most first (ties by name), at most `topCommandsLimit`. */
+  topCommands: Array<{ command: string; executions: number }>;
+}
+
+export const topCommandsLimit = 10;
+export const defaultAnalyticsDays = 14;
+export const maxAnalyticsDays = 90;
+
+const dayMs = 24 * 3600 * 1000;
+
+/** A Date's day in UTC, as YYYY-MM-DD. */
+export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** The `days` days ending with the day of `now` (UTC), oldest first. */
+export function daysEndingAt(now: Date, days: number): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: days }, (_, index) => dayOf(new Date(today - (days - 1 - index) * dayMs)));
+}
+
+/** Pure: the per-day totals and the top commands from the day-and-command counts of the period. */
+export function summariseUsage(
+  period: readonly string[],
+  counts: ReadonlyArray<{ date: string; command: string; count: number }>,
+  limit = topCommandsLimit,
+): CommandUsageReport {
+  const perDay = new Map(period.map((date) => [date, 0]));
+  const perCommand = new Map<string, number>();
+  for (const { date, command, count } of counts) {
+    if (!perDay.has(date)) continue;
+    perDay.set(date, (perDay.get(date) ?? 0) + count);
+    perCommand.set(command, (perCommand.get(command) ?? 0) + count);
+  }
+  const topCommands = [...perCommand]
+    .map(([command, executions]) => ({ command, executions }))
+    .sort((a, b) => b.executions - a.executions || (a.command < b.command ? -1 : a.command > b.command ? 1 : 0))
+    .slice(0, limit);
+  return { days: [...perDay].map(([date, executions]) => ({ date, executions })), topCommands };
+}
+
+/**
+ * The key an event is remembered under inside the day's document: the event id itself when it is
+ * a plain token (a UUID), else a hash of it, so it is always a safe field name.
+ */
+export function seenKeyOf(eventId: string): string {
+  if (/^[A-Za-z0-9_-]{1,128}$/.test(eventId)) return eventId;
+  return `h_${createHash('sha256').update(eventId).digest('hex')}`;
+}
+
+export interface Analytics {
+  stats(): Promise<AdminStats>;
+  /** command.executed → one more execution of that command on that day, once per event id. */
+  recordExecution(message: CommandExecuted): Promise<void>;
+  commandUsage(days: number): Promise<CommandUsageReport>;
+}
+
+export function createAnalytics({ repo, clock, log }: { repo: AuthRepository; clock: Clock; log: Logger }): Analytics {
+  return {
+    async stats() {
+      const [users, totalCommands, totalAuditLogs] = await Promise.all([
+        repo.users.countByActive(),
+        repo.userCommands.countAll(),
+        repo.auditLog.count(),
+      ]);
+      return {
+        totalUsers: users.total,
+        activeUsers: users.active,
+        inactiveUsers: users.total - users.active,
+        totalCommands,
+        totalAuditLogs,
+      };
+    },
+
+    async recordExecution(message) {
+      const { eventId } = message;
+      const command = message.command.trim().replace(/^\$/, '').toLowerCase();
+      // the execution's own time; a message without one (an older producer) falls back to occurred_at
+      const at = message.executedAt ? dateOf(message.executedAt) : dateOf(message.occurredAt);
+      if (!eventId || !command || command.length > 100 || at.getTime() === 0) {
+        log.debug({ eventId, command: message.command }, 'command.executed ignored: no event id, command or time');
+        return;
+      }
+      const isCounted = await repo.commandUsage.record(dayOf(at), command, seenKeyOf(eventId));
+      if (!isCounted) log.debug({ eventId }, 'command.executed delivered again: counted already');
+    },
+
+    async commandUsage(days) {
+      const period = daysEndingAt(clock.now(), days);
+      const counts = await repo.commandUsage.between(period[0] ?? '', period[period.length - 1] ?? '');
+      return summariseUsage(period, counts);
+    },
+  };
+}

@@ -1,0 +1,6 @@
+import { UserManagement } from '../../../features/admin/components/users-table';
+
+/** /admin/users. */
+export function AdminUsersPage() {
+  return <UserManagement />;
+}

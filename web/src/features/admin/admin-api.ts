@@ -1,0 +1,241 @@
+import { api, dataOf, type ApiError, type ApiSuccess } from '../../lib/api';
+
+export type AdminRole = 'USER' | 'SUPER_ADMIN';
+
+/** The spec's User (§3) as GET /api/admin/users lists it. */
+export interface AdminUser {
+  id: string;
+  username: string;
+  email: string;
+  role: AdminRole;
+  isActive: boolean;
+  lastLogin: string | null;
+  createdAt: string;
+  botEnabled: boolean;
+  kickAccount: {
+    kickUsername: string;
+    kickEmail: string | null;
+    profilePicture: string | null;
+    createdAt: string;
+  } | null;
+  _count: { commands: number };
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+export interface UserPage {
+  users: AdminUser[];
+  pagination: Pagination;
+}
+
+export interface GetUsersArgs {
+  page: number;
+  limit: number;
+  search?: string;
+  /** Only users with a linked Kick account (the webhook page's picker). */
+  hasKick?: boolean;
+}
+
+/** The spec's Webhook subscription (§3). */
+export interface Subscription {
+  id: string;
+  event: string;
+  status: string;
+}
+
+/** GET /api/admin/stats: auth's figures. */
+export interface DashboardStats {
+  totalUsers: number;
+  activeUsers: number;
+  inactiveUsers: number;
+  totalCommands: number;
+  totalAuditLogs: number;
+}
+
+export interface ServiceHealth {
+  name: string;
+  status: 'up' | 'down';
+  latencyMs: number;
+  uptimeSeconds: number | null;
+}
+
+/** GET /api/health (the gateway): each service's readiness and uptime. */
+export interface SystemHealth {
+  status: 'up' | 'degraded';
+  services: ServiceHealth[];
+}
+
+export interface AuditEntry {
+  id: string;
+  action: string;
+  actor: { id: string; username: string };
+  target: { type: string; id: string; username: string };
+  details: Record<string, string>;
+  createdAt: string;
+}
+
+export interface AuditPage {
+  logs: AuditEntry[];
+  pagination: Pagination;
+}
+
+export interface GetAuditLogsArgs {
+  page: number;
+  limit: number;
+  action?: string;
+}
+
+export interface CommandUsage {
+  days: Array<{ date: string; executions: number }>;
+  topCommands: Array<{ command: string; executions: number }>;
+}
+
+/** A mutation's answer: the envelope's message (the spec's success text). */
+export interface ActionResult {
+  message?: string;
+}
+
+const query = (params: Record<string, string | number | boolean | undefined>): string => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  return search.toString();
+};
+
+const messageOf = (body: { message?: string } | undefined): ActionResult => ({ message: body?.message });
+
+/** Which subscriptions list a webhook call changes. */
+const subscriptionsOf = (userId: string) => [{ type: 'Subscriptions' as const, id: userId }];
+
+export const adminApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getUsers: build.query<UserPage, GetUsersArgs>({
+      query: ({ page, limit, search, hasKick }) => `/admin/users?${query({ search, page, limit, hasKick })}`,
+      transformResponse: (body: ApiSuccess<UserPage>) => dataOf(body),
+      providesTags: ['AdminUsers'],
+    }),
+    updateUserStatus: build.mutation<AdminUser, { id: string; isActive: boolean }>({
+      query: ({ id, isActive }) => ({
+        url: `/admin/users/${encodeURIComponent(id)}/status`,
+        method: 'PATCH',
+        body: { isActive },
+      }),
+      transformResponse: (body: ApiSuccess<AdminUser>) => dataOf(body),
+      invalidatesTags: ['AdminUsers', 'AdminStats', 'AuditLog'],
+    }),
+    enableBot: build.mutation<ActionResult, string>({
+      query: (id) => ({ url: `/admin/users/${encodeURIComponent(id)}/bot/enable`, method: 'POST' }),
+      transformResponse: messageOf,
+      // bot-runner answers now and auth's list learns it from bot.status a moment later, so the
+      // list is not refetched here (it could still show the old state): see setBotEnabledInList
+      invalidatesTags: ['AuditLog'],
+    }),
+    disableBot: build.mutation<ActionResult, string>({
+      query: (id) => ({ url: `/admin/users/${encodeURIComponent(id)}/bot/disable`, method: 'POST' }),
+      transformResponse: messageOf,
+      invalidatesTags: ['AuditLog'],
+    }),
+
+    getSubscriptions: build.query<Subscription[], string>({
+      query: (userId) => `/admin/users/${encodeURIComponent(userId)}/webhooks`,
+      transformResponse: (body: ApiSuccess<{ subscriptions: Subscription[] }>) => dataOf(body).subscriptions,
+      providesTags: (_result, _error, userId) => subscriptionsOf(userId),
+    }),
+    subscribe: build.mutation<ActionResult, { userId: string; event: string }>({
+      query: ({ userId, event }) => ({
+        url: `/admin/users/${encodeURIComponent(userId)}/webhooks`,
+        method: 'POST',
+        body: { event },
+      }),
+      transformResponse: messageOf,
+      invalidatesTags: (_result, _error, { userId }) => [...subscriptionsOf(userId), 'AuditLog'],
+    }),
+    subscribeSelected: build.mutation<ActionResult, { userId: string; events: string[] }>({
+      query: ({ userId, events }) => ({
+        url: `/admin/users/${encodeURIComponent(userId)}/webhooks/subscribe-batch`,
+        method: 'POST',
+        body: { events },
+      }),
+      transformResponse: messageOf,
+      invalidatesTags: (_result, _error, { userId }) => [...subscriptionsOf(userId), 'AuditLog'],
+    }),
+    subscribeAll: build.mutation<ActionResult, string>({
+      query: (userId) => ({ url: `/admin/users/${encodeURIComponent(userId)}/webhooks/subscribe-all`, method: 'POST' }),
+      transformResponse: messageOf,
+      invalidatesTags: (_result, _error, userId) => [...subscriptionsOf(userId), 'AuditLog'],
+    }),
+    unsubscribeAll: build.mutation<ActionResult, string>({
+      query: (userId) => ({
+        url: `/admin/users/${encodeURIComponent(userId)}/webhooks/unsubscribe-all`,
+        method: 'POST',
+      }),
+      transformResponse: messageOf,
+      invalidatesTags: (_result, _error, userId) => [...subscriptionsOf(userId), 'AuditLog'],
+    }),
+    unsubscribe: build.mutation<ActionResult, { userId: string; subscriptionId: string }>({
+      query: ({ userId, subscriptionId }) => ({
+        url: `/admin/users/${encodeURIComponent(userId)}/webhooks/${encodeURIComponent(subscriptionId)}`,
+        method: 'DELETE',
+      }),
+      transformResponse: messageOf,
+      invalidatesTags: (_result, _error, { userId }) => [...subscriptionsOf(userId), 'AuditLog'],
+    }),
+
+    getDashboardStats: build.query<DashboardStats, void>({
+      query: () => '/admin/stats',
+      transformResponse: (body: ApiSuccess<DashboardStats>) => dataOf(body),
+      providesTags: ['AdminStats'],
+    }),
+    getSystemHealth: build.query<SystemHealth, void>({
+      // the gateway answers 503 with the same data when a service is down: that is an answer too
+      async queryFn(_arg, _api, _extra, baseQuery) {
+        const result = await baseQuery('/health');
+        if (!result.error) return { data: dataOf(result.data as ApiSuccess<SystemHealth>) };
+        const error = result.error as ApiError;
+        const body = 'data' in error ? (error.data as { data?: SystemHealth } | undefined) : undefined;
+        if (error.status === 503 && body?.data) return { data: body.data };
+        return { error };
+      },
+    }),
+    getAuditLogs: build.query<AuditPage, GetAuditLogsArgs>({
+      query: ({ page, limit, action }) => `/admin/audit?${query({ page, limit, action })}`,
+      transformResponse: (body: ApiSuccess<AuditPage>) => dataOf(body),
+      providesTags: ['AuditLog'],
+    }),
+    getCommandUsage: build.query<CommandUsage, { days: number }>({
+      query: ({ days }) => `/admin/analytics?${query({ days })}`,
+      transformResponse: (body: ApiSuccess<CommandUsage>) => dataOf(body),
+      providesTags: ['CommandUsage'],
+    }),
+  }),
+});
+
+/** After a bot switch succeeded: the cached list `args` shows the user's new botEnabled. */
+export const setBotEnabledInList = (args: GetUsersArgs, id: string, isEnabled: boolean) =>
+  adminApi.util.updateQueryData('getUsers', args, (draft) => {
+    const user = draft.users.find((candidate) => candidate.id === id);
+    if (user) user.botEnabled = isEnabled;
+  });
+
+export const {
+  useGetUsersQuery,
+  useUpdateUserStatusMutation,
+  useEnableBotMutation,
+  useDisableBotMutation,
+  useGetSubscriptionsQuery,
+  useSubscribeMutation,
+  useSubscribeSelectedMutation,
+  useSubscribeAllMutation,
+  useUnsubscribeAllMutation,
+  useUnsubscribeMutation,
+  useGetDashboardStatsQuery,
+  useGetSystemHealthQuery,
+  useGetAuditLogsQuery,
+  useGetCommandUsageQuery,
+} = adminApi;
