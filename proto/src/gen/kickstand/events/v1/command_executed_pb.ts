@@ -16,7 +16,7 @@ export const file_kickstand_events_v1_command_executed: GenFile = /*@__PURE__*/
 
 /**
  * Topic command.executed — the bot answered a `$` command in chat.
- * Producer: bot-runner. Consumer: realtime (socket event command-executed). Key: owner_user_id.
+ * Producer: bot-runner. Consumers: realtime (socket event command-executed), auth (analytics). Key: owner_user_id.
  *
  * @generated from message kickstand.events.v1.CommandExecuted
  */
