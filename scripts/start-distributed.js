@@ -2,10 +2,21 @@
 // `npm run start:distributed`: the gateway, each service and the Kick sandbox as separate
 // processes on Kafka (KAFKA_BROKERS) and MongoDB (MONGO_URL, one database per service), exactly as
 // the containers run them. `make start-distributed` starts local Kafka and FerretDB first.
+//
+//   node scripts/start-distributed.js [--no-build]
+//
+// Ports: the gateway on PORT (3000), auth … realtime on PORT+1 … PORT+6 (as in single-machine
+// mode), the sandbox on KICK_SANDBOX_PORT (3100). BOT_RUNNER_INSTANCES=n (1) runs n bot-runner
+// processes: the first on PORT+4 (the gateway's BOT_RUNNER_URL), the others on PORT+10, PORT+11, …,
+// each with its own INSTANCE_ID. An extra bot-runner (2nd, 3rd, …) that exits is reported and the
+// rest keeps running, so `kill -TERM <its pid>` shows a graceful scale-in; any other part that exits
+// stops everything. JWT_PRIVATE_KEY + JWT_PUBLIC_KEY are used when both are set, else a pair is
+// made once under DATA_DIR/keys. --no-build skips the incremental build (dist must exist).
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
-const { buildIfNeeded, root } = require('./build-if-needed');
 
+const root = path.resolve(__dirname, '..');
 const prefix = 'start:distributed';
 const { KAFKA_BROKERS, MONGO_URL } = process.env;
 if (!KAFKA_BROKERS || !MONGO_URL) {
@@ -17,12 +28,25 @@ if (!KAFKA_BROKERS || !MONGO_URL) {
   process.exit(2);
 }
 
-buildIfNeeded(prefix);
-// Compiled just above: the same key handling as single-machine mode (made once under DATA_DIR/keys).
+const botRunnerInstances = Number(process.env.BOT_RUNNER_INSTANCES ?? 1);
+if (!Number.isInteger(botRunnerInstances) || botRunnerInstances < 1 || botRunnerInstances > 20) {
+  console.error(
+    `${prefix}: BOT_RUNNER_INSTANCES must be a whole number from 1 to 20 (got "${process.env.BOT_RUNNER_INSTANCES}")`,
+  );
+  process.exit(2);
+}
+
+if (!process.argv.includes('--no-build')) {
+  require('./build-if-needed').buildIfNeeded(prefix);
+} else if (!fs.existsSync(path.join(root, 'packages/platform/dist/auth/keys.js'))) {
+  console.error(`${prefix}: --no-build, but nothing is compiled yet: run \`npx tsc -b\` first`);
+  process.exit(2);
+}
+// Compiled by now: the same key handling as single-machine mode (made once under DATA_DIR/keys).
 const { loadOrCreateJwtKeyPair } = require(path.join(root, 'packages/platform/dist/auth/keys.js'));
 
 const basePort = Number(process.env.PORT ?? 3000);
-const ports = {
+const servicePorts = {
   gateway: basePort,
   auth: basePort + 1,
   commands: basePort + 2,
@@ -32,27 +56,53 @@ const ports = {
   realtime: basePort + 6,
   'kick-sandbox': Number(process.env.KICK_SANDBOX_PORT ?? 3100),
 };
-const gatewayUrl = `http://localhost:${ports.gateway}`;
-const sandboxUrl = `http://localhost:${ports['kick-sandbox']}`;
+const upstreamServices = ['auth', 'commands', 'kick-link', 'bot-runner', 'games', 'realtime'];
+const gatewayUrl = `http://localhost:${servicePorts.gateway}`;
+const sandboxUrl = `http://localhost:${servicePorts['kick-sandbox']}`;
 const useSandbox = !process.env.KICK_CLIENT_ID;
 
-function environmentOf(name, keys) {
+/** One process to run: the part (its run-service.js name), its label, port and instance number. */
+function processesToRun() {
+  const list = [];
+  if (useSandbox) list.push({ part: 'kick-sandbox', instance: 1, port: servicePorts['kick-sandbox'] });
+  for (const part of ['auth', 'commands', 'kick-link', 'games', 'realtime']) {
+    list.push({ part, instance: 1, port: servicePorts[part] });
+  }
+  for (let instance = 1; instance <= botRunnerInstances; instance++) {
+    const port = instance === 1 ? servicePorts['bot-runner'] : basePort + 10 + (instance - 2);
+    list.push({ part: 'bot-runner', instance, port });
+  }
+  list.push({ part: 'gateway', instance: 1, port: servicePorts.gateway });
+  return list.map((entry) => ({
+    ...entry,
+    label: entry.part === 'bot-runner' && botRunnerInstances > 1 ? `bot-runner-${entry.instance}` : entry.part,
+  }));
+}
+
+function environmentOf({ part, instance, port }, keys) {
   const common = {
     ...process.env,
-    PORT: String(ports[name]),
+    PORT: String(port),
     JWT_PUBLIC_KEY: keys.publicKeyPem,
-    INSTANCE_ID: `${name}-1`,
+    INSTANCE_ID: `${part}-${instance}`,
+    // Readable lines when a person watches; the children's stdout is a pipe, so they cannot tell.
+    LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
   };
-  switch (name) {
+  // Only auth signs tokens: no other process gets the private key.
+  delete common.JWT_PRIVATE_KEY;
+  delete common.BOT_RUNNER_INSTANCES;
+  switch (part) {
     case 'auth':
+      // auth derives its public key from the private one
+      delete common.JWT_PUBLIC_KEY;
       return { ...common, JWT_PRIVATE_KEY: keys.privateKeyPem };
     case 'gateway':
       return {
         ...common,
         ...Object.fromEntries(
-          ['auth', 'commands', 'kick-link', 'bot-runner', 'games', 'realtime'].map((service) => [
+          upstreamServices.map((service) => [
             `${service.toUpperCase().replace('-', '_')}_URL`,
-            `http://127.0.0.1:${ports[service]}`,
+            `http://127.0.0.1:${servicePorts[service]}`,
           ]),
         ),
       };
@@ -60,35 +110,44 @@ function environmentOf(name, keys) {
       return useSandbox
         ? {
             ...common,
-            KICK_CLIENT_ID: 'kickstand-local',
-            KICK_CLIENT_SECRET: 'kickstand-local-secret',
+            KICK_CLIENT_ID: process.env.KICK_SANDBOX_CLIENT_ID ?? 'kickstand-local',
+            KICK_CLIENT_SECRET: process.env.KICK_SANDBOX_CLIENT_SECRET ?? 'kickstand-local-secret',
             KICK_OAUTH_URL: sandboxUrl,
             KICK_API_URL: `${sandboxUrl}/public/v1`,
             KICK_REDIRECT_URI: `${gatewayUrl}/api/kick/oauth/callback`,
+            // the sandbox's bot account: lets kick-link recognise the bot's own lines for certain
+            KICK_BOT_USERNAME: process.env.KICK_BOT_USERNAME ?? 'kickstand_app',
           }
         : { ...common, KICK_REDIRECT_URI: process.env.KICK_REDIRECT_URI ?? `${gatewayUrl}/api/kick/oauth/callback` };
-    case 'kick-sandbox':
+    case 'kick-sandbox': {
+      // The sandbox stands in for Kick, which is not ours: its state stays on disk under
+      // DATA_DIR/kick-sandbox rather than in the product's MongoDB (where, on FerretDB, its
+      // unindexed chat and delivery queries slow down as the test traffic piles up).
+      const { MONGO_URL: _notForTheSandbox, ...sandboxEnv } = common;
       return {
-        ...common,
+        ...sandboxEnv,
         KICK_SANDBOX_PUBLIC_URL: sandboxUrl,
         KICK_SANDBOX_REDIRECT_URI: `${gatewayUrl}/api/kick/oauth/callback`,
         KICK_SANDBOX_WEBHOOK_URL: `${gatewayUrl}/api/kick/webhook`,
       };
+    }
     default:
       return common;
   }
 }
 
+/** label → child process */
 const children = new Map();
 let stopping = false;
+let exitCode = 0;
 
-function start(name, keys) {
-  const child = spawn(process.execPath, [path.join(root, 'scripts/run-service.js'), name], {
+function start(entry, keys) {
+  const child = spawn(process.execPath, [path.join(root, 'scripts/run-service.js'), entry.part], {
     cwd: root,
-    env: environmentOf(name, keys),
+    env: environmentOf(entry, keys),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const label = `[${name}]`.padEnd(15);
+  const label = `[${entry.label}]`.padEnd(15);
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.on('data', (chunk) => {
@@ -97,36 +156,57 @@ function start(name, keys) {
       buffered = lines.pop();
       for (const line of lines) process.stdout.write(`${label}${line}\n`);
     });
+    stream.on('end', () => {
+      if (buffered) process.stdout.write(`${label}${buffered}\n`);
+    });
   }
+  console.log(`${prefix}: ${entry.label} pid ${child.pid} port ${entry.port}`);
   child.on('exit', (code, signal) => {
-    children.delete(name);
-    if (!stopping) {
-      console.error(`${prefix}: ${name} exited (${signal ?? code}); stopping everything`);
-      void stopAll(1);
-    } else if (children.size === 0) {
-      process.exit(process.exitCode ?? 0);
+    children.delete(entry.label);
+    const how = signal ?? `code ${code}`;
+    if (stopping) {
+      if (children.size === 0) finish();
+      return;
     }
+    const isExtraBotRunner = entry.part === 'bot-runner' && entry.instance > 1;
+    if (isExtraBotRunner) {
+      const left = [...children.keys()].filter((name) => name.startsWith('bot-runner')).length;
+      console.log(`${prefix}: ${entry.label} exited (${how}); ${left} bot-runner process(es) still running`);
+      return;
+    }
+    console.error(`${prefix}: ${entry.label} exited (${how}); stopping everything`);
+    stopAll(1);
   });
-  children.set(name, child);
+  children.set(entry.label, child);
 }
 
-async function stopAll(exitCode) {
+function finish() {
+  console.log(`${prefix}: every process has stopped`);
+  process.exit(exitCode);
+}
+
+function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  process.exitCode = exitCode;
+  exitCode = code;
+  if (children.size === 0) finish();
+  console.log(`${prefix}: stopping ${children.size} process(es)…`);
+  // A terminal's Ctrl-C reaches the children as well; SIGTERM is for every other way of stopping.
   for (const child of children.values()) child.kill('SIGTERM');
   // Each service exits within 10 s of SIGTERM by design; anything still here after 12 s is killed.
   setTimeout(() => {
-    for (const child of children.values()) child.kill('SIGKILL');
-    process.exit(1);
+    for (const [label, child] of children) {
+      console.error(`${prefix}: ${label} did not stop within 12 s; killing it`);
+      child.kill('SIGKILL');
+    }
+    exitCode = 1;
   }, 12_000).unref();
-  if (children.size === 0) process.exit(exitCode);
 }
 
 async function waitForHealth() {
-  for (let attempt = 0; attempt < 120; attempt++) {
+  for (let attempt = 0; attempt < 240 && !stopping; attempt++) {
     try {
-      const response = await fetch(`http://127.0.0.1:${ports.gateway}/api/health`);
+      const response = await fetch(`http://127.0.0.1:${servicePorts.gateway}/api/health`);
       if (response.ok) return true;
     } catch {
       // not up yet
@@ -136,21 +216,27 @@ async function waitForHealth() {
   return false;
 }
 
+async function jwtKeys() {
+  const { JWT_PRIVATE_KEY, JWT_PUBLIC_KEY } = process.env;
+  if (JWT_PRIVATE_KEY && JWT_PUBLIC_KEY) return { privateKeyPem: JWT_PRIVATE_KEY, publicKeyPem: JWT_PUBLIC_KEY };
+  return loadOrCreateJwtKeyPair(path.resolve(root, process.env.DATA_DIR ?? 'data', 'keys'));
+}
+
 async function main() {
-  const keys = await loadOrCreateJwtKeyPair(path.resolve(root, process.env.DATA_DIR ?? 'data', 'keys'));
-  process.on('SIGINT', () => void stopAll(0));
-  process.on('SIGTERM', () => void stopAll(0));
-  const parts = ['auth', 'commands', 'kick-link', 'bot-runner', 'games', 'realtime', 'gateway'];
-  if (useSandbox) parts.unshift('kick-sandbox');
-  for (const name of parts) start(name, keys);
+  const keys = await jwtKeys();
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+  const list = processesToRun();
+  for (const entry of list) start(entry, keys);
   if (await waitForHealth()) {
-    console.log(`\n  Kickstand (distributed: ${parts.length} processes on Kafka ${KAFKA_BROKERS} and ${MONGO_URL})`);
+    console.log(`\n  Kickstand (distributed: ${list.length} processes on Kafka ${KAFKA_BROKERS} and ${MONGO_URL})`);
     console.log(`  is running: open ${gatewayUrl}`);
     if (useSandbox) console.log(`  Kick: the local sandbox at ${sandboxUrl}/sandbox`);
     console.log('  (Ctrl-C stops it)\n');
+    console.log(`${prefix}: ready`);
   } else if (!stopping) {
-    console.error(`${prefix}: /api/health did not answer within a minute`);
-    void stopAll(1);
+    console.error(`${prefix}: /api/health did not answer within two minutes`);
+    stopAll(1);
   }
 }
 

@@ -5,5 +5,5 @@ import { createBotRunnerService } from './service';
 runServiceProcess({
   service: 'bot-runner',
   configSchema: botRunnerConfigSchema,
-  create: (deps) => createBotRunnerService(deps),
+  create: (deps, config) => createBotRunnerService(deps, { instanceId: config.INSTANCE_ID }),
 });

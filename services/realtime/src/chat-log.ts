@@ -5,6 +5,14 @@ import type { RealtimeRepository } from './repository';
 /** The spec's chat log size (§4, §9): the channel's last 100 messages. */
 export const chatLogLimit = 100;
 
+/**
+ * A user's lines are trimmed at their first write after a start and then every 10th write: reads
+ * take only the newest 100, so the few older lines in between never show, and the store is spared
+ * a sorted query per line (on FerretDB, which cannot use the index, that query was the busiest of
+ * the whole system under chat traffic).
+ */
+export const chatLogTrimEvery = 10;
+
 export interface ChatLog {
   /**
    * Records a line that was just shown live. Returns at once: the write happens in the
@@ -20,16 +28,24 @@ export interface ChatLog {
 /**
  * The last 100 chat lines per channel, kept in the store so a reload, a restart or another
  * instance shows the same recent chat. Writes are idempotent (keyed by message id) and trim the
- * user's lines to the newest 100, so every instance may write every line.
+ * user's lines to the newest 100 (see chatLogTrimEvery), so every instance may write every line.
  */
 export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Logger }): ChatLog {
   // The tail of each user's write chain: lines of one user are written and trimmed in order.
   const pending = new Map<string, Promise<void>>();
+  /** Lines written per user since the last trim; no entry: not trimmed since this instance started. */
+  const sinceTrim = new Map<string, number>();
 
   const write = async (userId: string, line: ChatMessagePayload, orderedAt: Date) => {
     try {
       await repo.saveLine({ _id: line.id, userId, at: orderedAt, payload: line });
-      await repo.trimLines(userId, chatLogLimit);
+      const written = sinceTrim.get(userId);
+      if (written === undefined || written + 1 >= chatLogTrimEvery) {
+        await repo.trimLines(userId, chatLogLimit);
+        sinceTrim.set(userId, 0);
+      } else {
+        sinceTrim.set(userId, written + 1);
+      }
     } catch (error) {
       // The line was delivered live already; only a later reload misses it.
       log.error({ err: error, userId, messageId: line.id }, 'could not keep a chat line for the history');

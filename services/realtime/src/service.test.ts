@@ -244,7 +244,7 @@ describe('chat.received', () => {
       expect(body.data.messages[0]?.id).toBe('line-2');
       expect(body.data.messages[99]?.id).toBe('line-101');
     }, 10_000);
-    // the store keeps no more than 100 either: the write trims
+    // the store keeps no more than 100 either: the 1st, 11th, … 101st writes trim
     await eventually(async () =>
       expect(await platform.store.collection('chat-lines').count({ userId: user.userId })).toBe(100),
     );

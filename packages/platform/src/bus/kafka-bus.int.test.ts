@@ -122,6 +122,43 @@ if (source === 'none') {
 
     busContract('kafka bus', () => makeBus(true), { deliveryTimeoutMs: 20_000, quietMs: 1000 });
 
+    test('when several processes start at once on topics nobody created yet, then every one of them subscribes', async () => {
+      // Arrange: like `docker compose up`, each bus its own client, all creating the same topics together
+      const fresh = `${topicPrefix}race-${randomUUID().slice(0, 8)}.`;
+      const buses = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          createKafkaBus({
+            topics: testTopics,
+            brokers,
+            clientId: `race-${i}`,
+            topicPrefix: fresh,
+            retry: contractRetryPolicy,
+            consumer: testConsumer,
+          }),
+        ),
+      );
+      try {
+        const seen: number[] = [];
+        // Act
+        const subscriptions = await Promise.all(
+          buses.flatMap((bus, i) => [
+            bus.subscribe('test.count', `race-${i}`, async (message) => {
+              seen.push(message.value);
+            }),
+            bus.subscribe('test.greeting', 'race-shared', async () => undefined),
+            bus.subscribe('test.greeting', `race-${i}`, async () => undefined),
+          ]),
+        );
+        await buses[0]?.publish('test.count', 'k', { value: 7 });
+        // Assert: each of the six groups got the message
+        await waitFor(() => seen.length >= 6);
+        expect(seen).toEqual([7, 7, 7, 7, 7, 7]);
+        await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+      } finally {
+        await Promise.all(buses.map((bus) => bus.stop()));
+      }
+    }, 60_000);
+
     describe('kafka bus with fromBeginning false (the default)', () => {
       let bus: ContractBus;
       beforeAll(async () => {

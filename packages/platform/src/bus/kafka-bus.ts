@@ -32,6 +32,8 @@ import {
  *
  * - Topics are created explicitly (admin client) before anything is produced to or consumed
  *   from them, with `partitions(topic)` partitions; the broker's auto-creation is never relied on.
+ *   Creation waits until every partition has a leader, and "not ready yet" answers (several
+ *   processes creating the same topic at once, a topic a moment old) are tried again for 30 s.
  * - One kafkajs consumer per subscribe call, consumer group = the bus group. Messages are handled
  *   with `eachBatch` and `eachBatchAutoResolve: false`: an offset is resolved only once its
  *   handler succeeded or the message went to `<group>.dlq`, and kafkajs commits the resolved
@@ -41,6 +43,9 @@ import {
  *   `fromBeginning`); `subscribe` resolves once the consumer has joined and been assigned.
  * - Retries happen in place: the partition waits through the backoff (heartbeating), the way the
  *   in-process bus does it.
+ * - kafkajs 2.2.4 races during rebalances: a batch that began before a rebalance neither resolves
+ *   offsets nor heartbeats once it is over, and a consumer that kafkajs stops for good (a
+ *   "non-retriable" TypeError of its own) is replaced by a new one in the same group (see subscribe).
  * - Partitions of one group are spread by a subscription-aware assigner (see
  *   `subscriptionAwareAssigner`), because kafkajs's own round-robin assigner breaks a group whose
  *   members subscribe to different topics.
@@ -111,6 +116,38 @@ export function defaultPartitions(topic: string): number {
 
 const pingTimeoutMs = 3000;
 const maxErrorLength = 2000;
+/** How long creating a topic (or reading its offsets) may keep meeting "not ready yet" answers. */
+const topicReadyTimeoutMs = 30_000;
+
+/** Kafka's kinds of answer while a topic is being created, possibly by another process, and its leaders elected. */
+const notReadyErrorTypes = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_FOR_PARTITION',
+  'NOT_CONTROLLER',
+  'REQUEST_TIMED_OUT',
+]);
+
+/** A kafkajs error (or the one it wraps after its own retries) that says "try again shortly". */
+export function isNotReadyYet(error: unknown): boolean {
+  const { type, retriable, cause, originalError } = (error ?? {}) as {
+    type?: string;
+    retriable?: boolean;
+    cause?: unknown;
+    originalError?: unknown;
+  };
+  if (type !== undefined && notReadyErrorTypes.has(type)) return true;
+  const wrapped = cause ?? originalError;
+  if (wrapped !== undefined) return isNotReadyYet(wrapped);
+  return retriable === true;
+}
+
+class TopicNotReadyError extends Error {
+  readonly retriable = true;
+  constructor(topic: string) {
+    super(`Topic ${topic} has no leader for every partition yet`);
+  }
+}
 
 export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusOptions<R>): Promise<KafkaBus<R>> {
   const { topics, clientId } = options;
@@ -147,18 +184,60 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   /** Broker topic name → creation in progress or done. */
   const ensuredTopics = new Map<string, Promise<void>>();
   const subscriptions = new Set<Subscription>();
-  const assigner = subscriptionAwareAssigner(admin);
+  // kafkajs's admin keeps one metadata cache, and a metadata call for some topics replaces it with
+  // those topics only: a concurrent call that had just refreshed it for its own topic then finds
+  // nothing (fetchTopicOffsets fails with a TypeError). So admin calls run one at a time.
+  let adminQueue: Promise<unknown> = Promise.resolve();
+  function withAdmin<T>(action: (client: Admin) => Promise<T>): Promise<T> {
+    const result = adminQueue.then(
+      () => action(admin),
+      () => action(admin),
+    );
+    adminQueue = result.catch(() => undefined);
+    return result;
+  }
+  const assigner = subscriptionAwareAssigner(withAdmin);
   let isStopped = false;
 
   const onBroker = (name: string): string => `${prefix}${name}`;
+
+  /**
+   * Runs an admin call again while Kafka answers "not ready yet". When every service starts at once
+   * (docker compose up, a fresh cluster), several processes create the same topics together: the
+   * losers get "already exists" while the topic has no leader yet, and the metadata or offsets of a
+   * topic created a moment ago may still answer "unknown topic" or "not the leader".
+   */
+  async function untilReady<T>(what: string, action: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + topicReadyTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await action();
+      } catch (error) {
+        if (isStopped || Date.now() >= deadline || !isNotReadyYet(error)) throw error;
+        log.debug({ err: error, attempt }, `kafka bus: ${what}: not ready yet, trying again`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** (attempt - 1), 1000)));
+      }
+    }
+  }
 
   function ensureTopic(name: string): Promise<void> {
     const topic = onBroker(name);
     let ensured = ensuredTopics.get(topic);
     if (!ensured) {
-      ensured = admin
-        .createTopics({ topics: [{ topic, numPartitions: partitionsOf(name) }], waitForLeaders: true })
-        .then(() => undefined);
+      ensured = untilReady(`creating ${topic}`, () =>
+        withAdmin(async (client) => {
+          // false when it exists already, maybe created by another process a moment ago
+          await client.createTopics({
+            topics: [{ topic, numPartitions: partitionsOf(name) }],
+            waitForLeaders: false,
+          });
+          const { topics: found } = await client.fetchTopicMetadata({ topics: [topic] });
+          const partitions = found[0]?.partitions ?? [];
+          if (partitions.length === 0 || partitions.some((partition) => partition.leader < 0)) {
+            throw new TopicNotReadyError(topic);
+          }
+        }),
+      );
       // A failed creation is tried again next time rather than cached.
       ensured.catch(() => ensuredTopics.delete(topic));
       ensuredTopics.set(topic, ensured);
@@ -199,10 +278,14 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
    * and never commit, respectively.)
    */
   async function endOffsetsIfNewGroup(groupId: string, topic: string): Promise<Map<number, bigint> | undefined> {
-    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const [offsets] = await untilReady(`reading ${groupId}'s offsets`, () =>
+      withAdmin((client) => client.fetchOffsets({ groupId, topics: [topic] })),
+    );
     const isNewGroup = (offsets?.partitions ?? []).every((partition) => Number(partition.offset) < 0);
     if (!isNewGroup) return undefined;
-    const ends = await admin.fetchTopicOffsets(topic);
+    const ends = await untilReady(`reading ${topic}'s end offsets`, () =>
+      withAdmin((client) => client.fetchTopicOffsets(topic)),
+    );
     return new Map(ends.map(({ partition, high }) => [partition, BigInt(high)]));
   }
 
@@ -277,7 +360,6 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       const groupId = onBroker(group);
       const skipBefore = fromBeginning ? undefined : await endOffsetsIfNewGroup(groupId, brokerTopic);
 
-      const consumer = consumerFor(groupId);
       const worker = createWorker({
         topic,
         group,
@@ -287,22 +369,73 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         log,
         errorMessage,
         skipBefore,
+        generation: () => generation,
         deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
       });
-      await startConsumer(consumer, brokerTopic, {
+      const runConfig: Parameters<Consumer['run']>[0] = {
         autoCommit: true,
         eachBatchAutoResolve: false,
         // Different partitions (keys) are handled in parallel; one partition stays sequential.
         partitionsConsumedConcurrently: Math.max(1, partitionsOf(topic)),
         eachBatch: worker.eachBatch,
-      });
+      };
+
+      let consumer: Consumer | undefined;
+      let isClosing = false;
+      /**
+       * Moves on at every rebalance (and every new consumer). kafkajs rejoins as soon as one batch
+       * sees the rebalance, while the batches of other partitions may still be in their handlers;
+       * a batch that began in an older generation must then neither resolve offsets nor heartbeat
+       * (that corrupts kafkajs's offset bookkeeping of the new generation, tulios/kafkajs#1366).
+       * Its unresolved messages go to whoever owns the partition now (at least once).
+       */
+      let generation = 0;
+      /**
+       * A kafkajs consumer that crashes with an error it deems not retriable stops for good: it has
+       * left the group, and nothing would read this subscription again. kafkajs 2.2.4 does that on a
+       * race of its own during rebalances ("Cannot read properties of undefined" from its offset
+       * bookkeeping, tulios/kafkajs#558, #1366). So such a crash starts a fresh consumer in the
+       * same group; it resumes from the committed offsets (at least once, as after any rebalance).
+       */
+      const launch = async (): Promise<void> => {
+        const next = consumerFor(groupId);
+        generation++;
+        next.on(next.events.REBALANCING, () => generation++);
+        next.on(next.events.GROUP_JOIN, () => generation++);
+        let isJoined = false;
+        next.on(next.events.CRASH, (event) => {
+          if (event.payload.restart || !isJoined || isClosing || isStopped) return;
+          log.warn(
+            { err: event.payload.error, topic, group },
+            'kafka bus: consumer crashed and kafkajs will not restart it; starting a new one',
+          );
+          void relaunch();
+        });
+        consumer = next;
+        await startConsumer(next, brokerTopic, runConfig);
+        isJoined = true;
+        if (isClosing) await next.disconnect();
+      };
+      const relaunch = async (): Promise<void> => {
+        for (let attempt = 1; !isClosing && !isStopped; attempt++) {
+          try {
+            await launch();
+            return;
+          } catch (error) {
+            log.error({ err: error, topic, group, attempt }, 'kafka bus: could not start a consumer again; retrying');
+            await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * attempt, 10_000)));
+          }
+        }
+      };
+      await launch();
 
       let stopping: Promise<void> | undefined;
       const subscription: Subscription = {
         stop() {
+          isClosing = true;
           stopping ??= (async () => {
             worker.stop(); // no handler call starts from here on; a retry wait ends now
-            await consumer.disconnect(); // waits for the batch in flight, commits, leaves the group
+            await consumer?.disconnect(); // waits for the batch in flight, commits, leaves the group
             await worker.idle();
             subscriptions.delete(subscription);
           })();
@@ -353,7 +486,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          admin.describeCluster(),
+          withAdmin((client) => client.describeCluster()),
           new Promise<never>((_, reject) => {
             timer = setTimeout(
               () => reject(new Error(`Kafka did not answer within ${pingTimeoutMs} ms`)),
@@ -386,6 +519,8 @@ interface WorkerOptions<S extends DescMessage> {
   errorMessage: (error: unknown) => string;
   /** Partition → first offset to handle; earlier ones are skipped (a new group's start). */
   skipBefore: Map<number, bigint> | undefined;
+  /** The consumer group generation as this subscription counts it (see subscribe). */
+  generation: () => number;
   deadLetter: (key: string, value: Uint8Array, headers: IHeaders) => Promise<void>;
 }
 
@@ -433,7 +568,12 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
   }
 
   /** Returns true once the message is handled or dead-lettered, false when stopping first. */
-  async function handle(message: KafkaMessage, partition: number, heartbeat: () => Promise<void>): Promise<boolean> {
+  async function handle(
+    message: KafkaMessage,
+    partition: number,
+    heartbeat: () => Promise<void>,
+    isCurrent: () => boolean,
+  ): Promise<boolean> {
     const key = message.key?.toString('utf8') ?? '';
     const value: Uint8Array = message.value ?? new Uint8Array(0);
     let decoded: MessageShape<S>;
@@ -460,7 +600,7 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
         if (inFlight === 0) for (const resolve of onIdle.splice(0)) resolve();
       }
       await sleep(backoffMs(retry, attempt));
-      if (isStopping) return false;
+      if (isStopping || !isCurrent()) return false;
       // Keeps the session alive through long retries; throws when the group is rebalancing,
       // which ends this batch with the message unresolved (the next owner gets it again).
       await heartbeat();
@@ -470,13 +610,17 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
   return {
     async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
       const start = options.skipBefore?.get(batch.partition);
+      const generation = options.generation();
+      const isCurrent = (): boolean => options.generation() === generation;
       for (const message of batch.messages) {
-        if (isStopping || !isRunning() || isStale()) return;
+        if (isStopping || !isRunning() || isStale() || !isCurrent()) return;
         if (start !== undefined && BigInt(message.offset) < start) {
           resolveOffset(message.offset); // published before the group existed
           continue;
         }
-        if (!(await handle(message, batch.partition, heartbeat))) return;
+        if (!(await handle(message, batch.partition, heartbeat, isCurrent))) return;
+        // handled, but a rebalance came meanwhile: this batch no longer speaks for the partition
+        if (!isCurrent()) return;
         resolveOffset(message.offset);
         await heartbeat();
       }
@@ -515,7 +659,9 @@ function readDeadLetter(group: string, message: KafkaMessage): DeadLetter {
  * get partitions handed to members that drop them. This one spreads each topic's partitions,
  * round robin, over the members that subscribed to that topic only.
  */
-function subscriptionAwareAssigner(admin: Admin): PartitionAssigner {
+function subscriptionAwareAssigner(
+  withAdmin: <T>(action: (client: Admin) => Promise<T>) => Promise<T>,
+): PartitionAssigner {
   const name = 'KickstandSubscriptionRoundRobin';
   const version = 0;
   return () => ({
@@ -531,7 +677,7 @@ function subscriptionAwareAssigner(admin: Admin): PartitionAssigner {
           subscribers.set(topic, [...(subscribers.get(topic) ?? []), memberId]);
         }
       }
-      const metadata = await admin.fetchTopicMetadata({ topics: [...subscribers.keys()] });
+      const metadata = await withAdmin((client) => client.fetchTopicMetadata({ topics: [...subscribers.keys()] }));
       const assignments = new Map<string, Record<string, number[]>>();
       for (const { name: topic, partitions } of metadata.topics) {
         const memberIds = [...(subscribers.get(topic) ?? [])].sort();
@@ -562,14 +708,28 @@ function pinoLogCreator(log: Logger): () => (entry: LogEntry) => void {
   return () =>
     ({ namespace, level, log: { message, timestamp: _timestamp, ...extra } }) => {
       const fields = { namespace, ...extra };
-      // A rebalance is routine (a member joined or left), yet kafkajs's connection logs the
-      // broker's "rebalancing" answer to a heartbeat as an error; the Runner's warning says enough.
-      if (namespace === 'Connection' && String(extra.error).includes('rebalancing')) kafkaLog.debug(fields, message);
+      // kafkajs's connection logs every error answer as an error, also the routine ones that are
+      // answered by a retry: "rebalancing" to a heartbeat (the Runner's warning says enough), and
+      // "already exists" / "unknown topic" / "not the leader" / "coordinator loading" while the
+      // processes create their topics together at start (untilReady tries again).
+      if (namespace === 'Connection' && isRoutineAnswer(String(extra.error))) kafkaLog.debug(fields, message);
       else if (level === logLevel.ERROR) kafkaLog.error(fields, message);
       else if (level === logLevel.WARN) kafkaLog.warn(fields, message);
       else if (level === logLevel.INFO) kafkaLog.info(fields, message);
       else kafkaLog.debug(fields, message);
     };
+}
+
+const routineAnswers = [
+  'rebalancing',
+  'Topic creation errors',
+  'does not host this topic-partition',
+  'not the leader for that topic-partition',
+  'coordinator is loading',
+];
+
+function isRoutineAnswer(error: string): boolean {
+  return routineAnswers.some((answer) => error.includes(answer));
 }
 
 function unknownTopic(topic: string): Error {

@@ -52,6 +52,21 @@ describe('loadConfig', () => {
     expect(config.KAFKA_BROKERS).toBeUndefined();
   });
 
+  test('when the Kafka consumer timings are set, then they are read in milliseconds, and out-of-range values are refused', () => {
+    const config = loadConfig(serviceSchema, {
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      KAFKA_HEARTBEAT_INTERVAL_MS: '500',
+      KAFKA_REBALANCE_TIMEOUT_MS: '',
+    });
+    expect(config).toMatchObject({ KAFKA_SESSION_TIMEOUT_MS: 6000, KAFKA_HEARTBEAT_INTERVAL_MS: 500 });
+    expect(config.KAFKA_REBALANCE_TIMEOUT_MS).toBeUndefined();
+    // below the broker's default group.min.session.timeout.ms
+    expect(() => loadConfig(serviceSchema, { KAFKA_SESSION_TIMEOUT_MS: '1000' })).toThrow(/KAFKA_SESSION_TIMEOUT_MS/);
+    expect(() => loadConfig(serviceSchema, { KAFKA_HEARTBEAT_INTERVAL_MS: 'soon' })).toThrow(
+      /KAFKA_HEARTBEAT_INTERVAL_MS/,
+    );
+  });
+
   test('when loaded, then the config is frozen', () => {
     expect(Object.isFrozen(loadConfig(serviceSchema, {}))).toBe(true);
   });

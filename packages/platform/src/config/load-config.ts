@@ -34,6 +34,14 @@ export function optionalString() {
 
 export const portSchema = z.coerce.number().int().min(0).max(65535);
 
+/** An optional whole number of milliseconds within bounds; the empty string counts as unset. */
+function optionalMillis(min: number, max: number) {
+  return z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(min).max(max).optional(),
+  );
+}
+
 /** A comma-separated list of host:port pairs, e.g. `localhost:9092,localhost:9093`. */
 export const brokerListSchema = z.preprocess(
   (value) => (value === '' ? undefined : value),
@@ -72,6 +80,16 @@ export const platformConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dots, hyphens and underscores only')
     .default(''),
+  /**
+   * Consumer group tuning (milliseconds), kafkajs's defaults when unset: how soon a member that
+   * vanished without leaving (a crash, a lost network) is noticed and its partitions handed over
+   * (at least 6000, the broker's default group.min.session.timeout.ms).
+   */
+  KAFKA_SESSION_TIMEOUT_MS: optionalMillis(6000, 300_000),
+  /** How often a member tells the group it is alive, and so how soon it notices a rebalance. */
+  KAFKA_HEARTBEAT_INTERVAL_MS: optionalMillis(100, 60_000),
+  /** How long a rebalance waits for the members to rejoin. */
+  KAFKA_REBALANCE_TIMEOUT_MS: optionalMillis(1000, 600_000),
   MONGO_URL: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { createInProcessBus, createKafkaBus, defaultRetryPolicy, kickstandTopics, type KickstandBus } from '../bus';
+import {
+  createInProcessBus,
+  createKafkaBus,
+  defaultRetryPolicy,
+  kickstandTopics,
+  type KafkaConsumerTuning,
+  type KickstandBus,
+} from '../bus';
 import { instrumentBus, processMetrics } from '../metrics';
 import { createTokenVerifier, type TokenVerifier } from '../auth';
 import { systemClock, type Clock } from '../clock';
@@ -36,6 +43,15 @@ export interface ConnectOptions {
   jwtPublicKey?: string;
 }
 
+/** KAFKA_SESSION_TIMEOUT_MS & co.: only what is set, so kafkajs's defaults hold for the rest. */
+export function consumerTuning(config: PlatformConfig): KafkaConsumerTuning {
+  const tuning: KafkaConsumerTuning = {};
+  if (config.KAFKA_SESSION_TIMEOUT_MS !== undefined) tuning.sessionTimeout = config.KAFKA_SESSION_TIMEOUT_MS;
+  if (config.KAFKA_HEARTBEAT_INTERVAL_MS !== undefined) tuning.heartbeatInterval = config.KAFKA_HEARTBEAT_INTERVAL_MS;
+  if (config.KAFKA_REBALANCE_TIMEOUT_MS !== undefined) tuning.rebalanceTimeout = config.KAFKA_REBALANCE_TIMEOUT_MS;
+  return tuning;
+}
+
 /** Kafka when KAFKA_BROKERS is set, else the in-process bus. */
 export async function createBusFromConfig(
   config: PlatformConfig,
@@ -49,6 +65,7 @@ export async function createBusFromConfig(
       clientId,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       log,
+      consumer: consumerTuning(config),
     });
   }
   return createInProcessBus({ topics: kickstandTopics, log });

@@ -1,0 +1,49 @@
+import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
+import { consumerTuning } from '../lifecycle/connect-platform';
+import { loadConfig, platformConfigSchema } from '../config';
+import { isNotReadyYet } from './kafka-bus';
+
+/** The Kafka adapter's pieces that need no broker; the adapter itself: kafka-bus.int.test.ts. */
+
+const protocolError = (type: string, code: number, retriable: boolean) =>
+  Object.assign(new KafkaJSProtocolError(type), { type, code, retriable });
+
+describe('isNotReadyYet', () => {
+  test.each([
+    ['UNKNOWN_TOPIC_OR_PARTITION', 3],
+    ['LEADER_NOT_AVAILABLE', 5],
+    ['NOT_LEADER_FOR_PARTITION', 6],
+  ])('when Kafka answers %s (a topic a moment old), then it is worth trying again', (type, code) => {
+    expect(isNotReadyYet(protocolError(type, code, true))).toBe(true);
+  });
+
+  test('when kafkajs gave up after its own retries, then the error it wraps decides', () => {
+    const wrapped = new KafkaJSNumberOfRetriesExceeded(protocolError('LEADER_NOT_AVAILABLE', 5, true), {
+      retryCount: 5,
+      retryTime: 1000,
+    });
+    expect(isNotReadyYet(wrapped)).toBe(true);
+  });
+
+  test('when the error is a real one, then it is not tried again', () => {
+    expect(isNotReadyYet(protocolError('INVALID_REPLICATION_FACTOR', 38, false))).toBe(false);
+    expect(isNotReadyYet(new KafkaJSNonRetriableError('bad topic name'))).toBe(false);
+    expect(isNotReadyYet(new TypeError('oops'))).toBe(false);
+    expect(isNotReadyYet(undefined)).toBe(false);
+  });
+});
+
+describe('consumerTuning', () => {
+  test('when no timing is set, then kafkajs keeps its own defaults', () => {
+    expect(consumerTuning(loadConfig(platformConfigSchema, {}))).toEqual({});
+  });
+
+  test('when timings are set, then they reach the consumers', () => {
+    const config = loadConfig(platformConfigSchema, {
+      KAFKA_SESSION_TIMEOUT_MS: '10000',
+      KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+      KAFKA_REBALANCE_TIMEOUT_MS: '20000',
+    });
+    expect(consumerTuning(config)).toEqual({ sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 20000 });
+  });
+});
