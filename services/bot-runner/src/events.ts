@@ -3,6 +3,7 @@ import { commandKey, type Random } from '@kickstand/commands';
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
+import { processMetrics } from '@kickstand/platform/metrics';
 import {
   BotConnectionStatus,
   BotControlAction,
@@ -277,6 +278,13 @@ export const onChatReceived =
         sourceReceivedAt: copyTimestamp(message.receivedAt),
       });
       progress.isChatSendPublished = true;
+      if (message.receivedAt) {
+        const receivedAtMs = Number(message.receivedAt.seconds) * 1000 + message.receivedAt.nanos / 1e6;
+        processMetrics().commandLatency.observe(
+          { service: 'bot-runner' },
+          (deps.clock.now().getTime() - receivedAtMs) / 1000,
+        );
+      }
     }
     if (!progress.isExecutedPublished) {
       await deps.bus.publish('command.executed', answer.ownerUserId, {

@@ -65,3 +65,17 @@ describe('createRecentReplies', () => {
     expect(replies.get('m4')).toBeDefined();
   });
 });
+
+describe('bots running', () => {
+  test('when bots start and stop, then the running count follows, and an older document changes nothing', () => {
+    const counts: number[] = [];
+    const view = createBotsView((count) => counts.push(count));
+    const doc = (id: string, version: number, isRunning: boolean) =>
+      ({ _id: id, version, isRunning, commands: [] }) as unknown as Parameters<typeof view.apply>[0];
+    view.apply(doc('a', 1, true));
+    view.apply(doc('b', 1, true));
+    view.apply(doc('a', 2, false));
+    view.apply(doc('a', 1, true));
+    expect(counts).toEqual([1, 2, 1]);
+  });
+});

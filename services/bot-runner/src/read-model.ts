@@ -22,13 +22,20 @@ export interface BotsView {
   apply(doc: BotDoc): void;
 }
 
-export function createBotsView(): BotsView {
+/** `onRunningCount` hears how many bots are switched on after each change (the bots-running gauge). */
+export function createBotsView(onRunningCount?: (count: number) => void): BotsView {
   const bots = new Map<string, { version: number; bot: DispatchBot }>();
+  let runningCount = 0;
   return {
     get: (userId) => bots.get(userId)?.bot,
     apply: (doc) => {
       const held = bots.get(doc._id);
       if (held && held.version >= doc.version) return;
+      const wasRunning = held?.bot.isRunning ?? false;
+      if (wasRunning !== doc.isRunning) {
+        runningCount += doc.isRunning ? 1 : -1;
+        onRunningCount?.(runningCount);
+      }
       bots.set(doc._id, {
         version: doc.version,
         bot: {

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { kickstandTopics, type KickstandBus, type KickstandTopics } from '@kickstand/platform/bus';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
+import { processMetrics } from '@kickstand/platform/metrics';
 import {
   createFakeClock,
   createTestPlatform,
@@ -726,6 +727,25 @@ describe('chat.received → command dispatch', () => {
     });
     expect(h.recorded.publishedWithKeys('command.executed').at(-1)?.key).toBe(streamer.id);
     expect(sendsTo(streamer)).toHaveLength(1);
+  });
+
+  test('when a command is answered, then the webhook-to-reply latency and the running bots show in /metrics', async () => {
+    const latencyCount = async () => {
+      const metric = (await processMetrics().registry.getMetricsAsJSON()).find(
+        (m) => m.name === 'kickstand_command_latency_seconds',
+      );
+      return (
+        metric?.values.find(
+          (v) => (v as { metricName?: string }).metricName === 'kickstand_command_latency_seconds_count',
+        )?.value ?? 0
+      );
+    };
+    const before = await latencyCount();
+    const streamer = await aRunningStreamer();
+    await replyTo(streamer, await chat(streamer, '$test'));
+    expect(await latencyCount()).toBe(before + 1);
+    const text = await processMetrics().registry.metrics();
+    expect(text).toMatch(/kickstand_bots_running\{service="bot-runner"\} [1-9]/);
   });
 
   test('when a response has variables, then {user} {touser} {args} {channel} {count} and {random} are filled in and {count} grows', async () => {

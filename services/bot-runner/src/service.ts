@@ -3,6 +3,7 @@ import { systemRandom, type Random } from '@kickstand/commands';
 import { builtInCommandNames } from '@kickstand/games';
 import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
+import { processMetrics } from '@kickstand/platform/metrics';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { adminBotRoutes } from './admin-routes';
 import { commandCooldownMs } from './dispatch';
@@ -31,7 +32,7 @@ export interface BotRunnerOptions {
 /** Bot on/off, the administrator's switch, and `$` command dispatch. */
 export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOptions = {}): Service {
   const repo = createBotsRepository(deps.store);
-  const view = createBotsView();
+  const view = createBotsView((count) => processMetrics().botsRunning.set({ service: deps.service }, count));
   const runner = createBotRunner({
     repo,
     view,
