@@ -46,6 +46,7 @@ module.exports = {
     nodeProject('gateway'),
     ...services.map((s) => nodeProject(`services/${s}`)),
     nodeProject('tools/kick-sandbox'),
+    nodeProject('tools/bench'),
     // Whole-system tests over the compiled processes (distributed mode); *.int.test.ts only.
     { ...nodeProject('tests/distributed'), displayName: 'distributed', testMatch: ['<rootDir>/*.test.ts'] },
     {

@@ -166,9 +166,12 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       const sent = await userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body));
       if (!sent.isSent) return failed('Kick did not post the message');
       ownLines.sent(sent.messageId);
-      await repo.sentMessages
-        .record(sent.messageId, link.kickUserId, clock.now())
-        .catch((err: unknown) => log.warn({ err }, 'could not remember a sent chat message id'));
+      // only read for the streamer's own lines (user mode): as the app's bot the echo's sender tells
+      if (mode === 'user') {
+        await repo.sentMessages
+          .record(sent.messageId, link.kickUserId, clock.now())
+          .catch((err: unknown) => log.warn({ err }, 'could not remember a sent chat message id'));
+      }
       return { isSent: true, error: '', messageId: sent.messageId, content, sentAt: clock.now() };
     } catch (error) {
       if (error instanceof NeedsRelinkError) return failed(needsRelinkMessage);

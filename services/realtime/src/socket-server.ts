@@ -115,7 +115,10 @@ export function createSocketServer(deps: {
     },
     close,
     emit: (userId, event, ...payload) => {
-      io.to(roomOf(userId)).emit(event, ...payload);
+      const room = roomOf(userId);
+      // nobody of that user is connected here: socket.io would still encode the packet for the empty room
+      if (!io.sockets.adapter.rooms.has(room)) return;
+      io.to(room).emit(event, ...payload);
     },
     disconnect: (userId) => {
       io.in(roomOf(userId)).disconnectSockets(true);

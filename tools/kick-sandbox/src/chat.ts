@@ -60,12 +60,15 @@ export function createChat(deps: {
   parts: PayloadParts;
   clock: Clock;
   notifier: Notifier;
+  /** A reply to a message id never seen here is recorded as such instead of refused (load tests). */
+  acceptsUnknownReplyTargets?: boolean;
 }): Chat {
   const { repo, users, bans, app, emitter, parts, clock, notifier } = deps;
 
   async function replyTarget(broadcasterUserId: number, messageId: string | null) {
     if (messageId === null) return null;
     const target = await repo.chatMessages.findOne({ _id: messageId, broadcasterUserId, deletedAt: null });
+    if (!target && deps.acceptsUnknownReplyTargets) return 'unknown';
     if (!target) throw new RuleError('reply-not-found', `No message ${messageId} in this channel to reply to`);
     const sender = await users.byId(target.senderUserId);
     if (!sender) throw new RuleError('reply-not-found', `The sender of message ${messageId} no longer exists`);
@@ -73,7 +76,9 @@ export function createChat(deps: {
   }
 
   async function post(input: PostInput) {
-    const reply = await replyTarget(input.broadcaster.userId, input.replyToMessageId);
+    const found = await replyTarget(input.broadcaster.userId, input.replyToMessageId);
+    // an unknown target (acceptsUnknownReplyTargets) is recorded by id; the echo carries no replies_to
+    const reply = found === 'unknown' ? null : found;
     const now = clock.now();
     const message = await repo.chatMessages.insertOne({
       _id: newMessageUuid(),
@@ -85,7 +90,7 @@ export function createChat(deps: {
       type: input.type,
       badges: input.badges,
       usernameColor: input.usernameColor,
-      replyToMessageId: reply?.target._id ?? null,
+      replyToMessageId: found ? input.replyToMessageId : null,
       createdAt: now,
       deletedAt: null,
     });

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { loadConfig } from '@kickstand/platform/config';
 import { kickSandboxConfigSchema, kickSandboxOptionsFromSettings } from './config';
 
@@ -30,6 +31,24 @@ describe('kick sandbox config', () => {
     expect(options.app.redirectUris).toEqual(['http://localhost:3000/a', 'http://localhost:5173/b']);
     expect(options.chatDailyQuota).toBe(50);
     expect(options.publicUrl).toBe('http://sandbox.local:4100');
+  });
+
+  test('when a signing key and the reply leniency are set, then both reach the options', () => {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const config = loadConfig(kickSandboxConfigSchema, {
+      KICK_SANDBOX_SIGNING_KEY: Buffer.from(privateKey).toString('base64'),
+      KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS: 'true',
+    });
+    const options = kickSandboxOptionsFromSettings(config, config.PORT);
+    expect(options.signingKeyPem).toBe(privateKey.trim());
+    expect(options.acceptsUnknownReplyTargets).toBe(true);
+    expect(() => loadConfig(kickSandboxConfigSchema, { KICK_SANDBOX_SIGNING_KEY: 'not a key' })).toThrow(
+      /KICK_SANDBOX_SIGNING_KEY/,
+    );
   });
 
   test('when a URL is not http(s), then loading fails naming the variable', () => {

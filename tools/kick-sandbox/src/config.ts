@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defaultPorts, platformConfigSchema, portSchema } from '@kickstand/platform/config';
+import { decodePem, isPrivateKeyPem } from '@kickstand/platform/auth';
+import { booleanFlagSchema, defaultPorts, platformConfigSchema, portSchema } from '@kickstand/platform/config';
 import type { KickSandboxOptions } from './options';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -36,6 +37,13 @@ export const kickSandboxSettingsSchema = z.object({
   KICK_SANDBOX_USER_TOKEN_SECONDS: seconds.default(7200),
   KICK_SANDBOX_APP_TOKEN_SECONDS: seconds.default(5_184_000),
   KICK_SANDBOX_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** An RSA private key (PEM, or base64 of it) to sign deliveries with; unset: made at first start. */
+  KICK_SANDBOX_SIGNING_KEY: z.preprocess(
+    (value) => (value === '' || value === undefined ? undefined : decodePem(String(value))),
+    z.string().refine(isPrivateKeyPem, 'must be an RSA private key in PEM (or base64 of the PEM)').optional(),
+  ),
+  /** Load tests: accept replies to chat message ids the sandbox never saw. */
+  KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS: booleanFlagSchema.default(false),
 });
 
 export type KickSandboxSettings = z.infer<typeof kickSandboxSettingsSchema>;
@@ -64,5 +72,7 @@ export function kickSandboxOptionsFromSettings(settings: KickSandboxSettings, po
     },
     subscriptionLimit: settings.KICK_SANDBOX_SUBSCRIPTION_LIMIT,
     chatDailyQuota: settings.KICK_SANDBOX_CHAT_DAILY_QUOTA ?? null,
+    ...(settings.KICK_SANDBOX_SIGNING_KEY === undefined ? {} : { signingKeyPem: settings.KICK_SANDBOX_SIGNING_KEY }),
+    ...(settings.KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS ? { acceptsUnknownReplyTargets: true } : {}),
   };
 }

@@ -55,6 +55,17 @@ export interface KickSandboxOptions {
   faults?: Partial<FaultSettings>;
   /** Create the demo users and channels on first start. Default true. */
   isSeeded?: boolean;
+  /**
+   * An RSA private key (PEM) to sign deliveries with, instead of the key made at first start and
+   * kept in the store. A load generator holding it can sign deliveries itself, exactly as Kick does.
+   */
+  signingKeyPem?: string;
+  /**
+   * Accept `POST /chat` with a `reply_to_message_id` the sandbox never saw (recorded as a reply to
+   * that id) instead of refusing it as Kick does. For load tests whose viewer lines go straight to
+   * the product's webhook without passing through the sandbox. Default false.
+   */
+  acceptsUnknownReplyTargets?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -66,6 +77,8 @@ export interface ResolvedOptions {
   delivery: Required<KickSandboxDeliveryOptions>;
   faults: Partial<FaultSettings>;
   isSeeded: boolean;
+  signingKeyPem: string | undefined;
+  acceptsUnknownReplyTargets: boolean;
 }
 
 /** Spreads only the values that are set, so `{ timeoutMs: undefined }` keeps the default. */
@@ -99,5 +112,7 @@ export function resolveOptions(options: KickSandboxOptions): ResolvedOptions {
     ),
     faults: options.faults ?? {},
     isSeeded: options.isSeeded ?? true,
+    signingKeyPem: options.signingKeyPem,
+    acceptsUnknownReplyTargets: options.acceptsUnknownReplyTargets ?? false,
   };
 }

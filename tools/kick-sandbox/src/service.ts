@@ -68,7 +68,7 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
   const parts = createPayloadParts(images);
   const app = createApp({ options: resolved, repo, clock });
   const users = createKickUsers({ repo, clock });
-  const signer = createSigner({ repo, clock });
+  const signer = createSigner({ repo, clock, configuredKeyPem: resolved.signingKeyPem });
   const faults = createFaults(resolved.faults);
   const deliverer = createDeliverer({ repo, app, signer, faults, clock, log, notifier, delivery: resolved.delivery });
   const emitter = createEmitter({ repo, deliverer, faults, clock, notifier });
@@ -77,7 +77,17 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
   const subscriptions = createEventSubscriptions({ repo, app, clock });
   const channels = createChannels({ users, emitter, parts, clock });
   const bans = createBans({ repo, users, emitter, parts, clock, notifier });
-  const chat = createChat({ repo, users, bans, app, emitter, parts, clock, notifier });
+  const chat = createChat({
+    repo,
+    users,
+    bans,
+    app,
+    emitter,
+    parts,
+    clock,
+    notifier,
+    acceptsUnknownReplyTargets: resolved.acceptsUnknownReplyTargets,
+  });
   const viewerEvents = createViewerEvents({ users, chat, bans, emitter, parts, clock });
   const record = (endpointOf: Parameters<typeof recordCalls>[1]) =>
     recordCalls({ repo, clock, log, notifier }, endpointOf);

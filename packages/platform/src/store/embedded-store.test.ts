@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createFakeClock } from '../testing/fake-clock';
@@ -78,6 +78,67 @@ describe('embedded store on disk', () => {
     expect(await readdir(dir)).toEqual(['counters.db']);
     const lines = (await readFile(path.join(dir, 'counters.db'), 'utf8')).split('\n').filter((line) => line !== '');
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ _id: 'c', n: 5 }]);
+  });
+
+  test('when a write resolves, then its line is in the datafile already (nothing waits for close)', async () => {
+    const dir = await freshDir();
+    const store = await createEmbeddedStore({ dir });
+    const items = store.collection<Document & { n: number }>('items');
+    await items.insertOne({ _id: 'a', n: 1 });
+    await items.updateOne({ _id: 'a' }, { $inc: { n: 1 } });
+    const lines = (await readFile(path.join(dir, 'items.db'), 'utf8')).split('\n').filter((line) => line !== '');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { _id: 'a', n: 1 },
+      { _id: 'a', n: 2 },
+    ]);
+    await store.close();
+  });
+
+  test('when many writes run at once and the datafile is compacted meanwhile, then a copy taken without closing holds every one', async () => {
+    const dir = await freshDir();
+    const store = await createEmbeddedStore({ dir, sweepIntervalMs: 5 });
+    const items = store.collection<Document & { n: number }>('items');
+    const ids = Array.from({ length: 100 }, (_, i) => `item-${i}`);
+    await Promise.all(ids.map((id) => items.insertOne({ _id: id, n: 0 })));
+    // 3,000 updates in rounds of 100 at once; the sweeper rewrites the file whenever 1,000 lines gathered
+    for (let round = 0; round < 30; round++) {
+      await Promise.all(ids.map((id) => items.updateOne({ _id: id }, { $inc: { n: 1 } })));
+      if (round % 5 === 4) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all(ids.slice(0, 33).map((id) => items.deleteOne({ _id: id })));
+    const lines = (await readFile(path.join(dir, 'items.db'), 'utf8')).split('\n').filter(Boolean);
+    expect(lines.length).toBeLessThan(100 + 3000 + 33); // it was compacted on the way
+
+    // what a crash right now would leave behind
+    const copy = await freshDir();
+    await cp(dir, copy, { recursive: true });
+    const reopened = await createEmbeddedStore({ dir: copy });
+    const found = await reopened.collection<Document & { n: number }>('items').find({});
+    expect(found).toHaveLength(67);
+    expect(found.every((doc) => doc.n === 30)).toBe(true);
+    await reopened.close();
+    await store.close();
+  });
+
+  test('when a compound index is asked for, then its first field gets an index of its own, and only a unique one keeps the compound', async () => {
+    const dir = await freshDir();
+    const store = await createEmbeddedStore({ dir });
+    await store.collection('lines').createIndex({ fields: { userId: 1, at: -1 } });
+    await store.collection('names').createIndex({ fields: { userId: 1, name: 1 }, unique: true });
+    await store.close();
+    const indexesIn = async (name: string) =>
+      (await readFile(path.join(dir, `${name}.db`), 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { $$indexCreated?: { fieldName: string; unique?: boolean } })
+        .flatMap((line) => (line.$$indexCreated ? [line.$$indexCreated] : []));
+    expect(await indexesIn('lines')).toEqual([expect.objectContaining({ fieldName: 'userId' })]);
+    expect(await indexesIn('names')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ fieldName: 'userId' }),
+        expect.objectContaining({ fieldName: 'name,userId', unique: true }),
+      ]),
+    );
   });
 
   test('when the store is closed, then further calls are refused', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { access, constants, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -31,6 +32,10 @@ export interface EmbeddedStoreOptions {
 
 type Raw = Record<string, unknown> & { _id: string };
 
+// NeDB's own serialiser, so the journal writes the lines NeDB would (the package has no types for it)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nedbModel = require('@seald-io/nedb/lib/model.js') as { serialize(doc: unknown): string };
+
 interface Applied {
   before: Raw | null;
   after: Raw | null;
@@ -40,8 +45,104 @@ interface Applied {
 interface CollectionState {
   datastore: Datastore<Raw>;
   loaded: Promise<void>;
-  /** Written since the last compaction. */
-  isDirty: boolean;
+  journal: Journal;
+  /** Lines appended to the datafile since it was last compacted. */
+  linesSinceCompaction: number;
+  /** Documents in the datafile when it was last compacted (or loaded). */
+  documentsAtCompaction: number;
+}
+
+/**
+ * A datafile is rewritten (compacted) once the lines appended since the last rewrite outnumber its
+ * documents then (and at least this many): rewriting is O(documents) and blocks the event loop
+ * while NeDB serialises them, so it is amortised over at least as many writes.
+ */
+const minLinesBeforeCompaction = 1000;
+
+/**
+ * The datafile's appends, grouped. NeDB appends every write with its own fs.appendFile (open,
+ * write and close, each a trip through libuv's thread pool) and makes the next operation on the
+ * collection wait for it. Here NeDB's lines go into a buffer instead; once per turn of the event
+ * loop (setImmediate) whatever gathered is written with one write(2) to a file descriptor kept
+ * open. The write is synchronous, as pino's log lines are: appending a few kilobytes to the page
+ * cache takes microseconds, less than handing it to another thread. Each store write still
+ * resolves only once its lines are written (`written()`), as before.
+ */
+interface Journal {
+  append(text: string): void;
+  /** Resolves once every line appended so far is written to the datafile. */
+  written(): Promise<void>;
+  /** Runs a task that replaces the datafile (a compaction) between two appends, then reopens the file. */
+  replacing(task: () => Promise<void>): Promise<void>;
+  /** Writes what is buffered and closes the file. */
+  close(): Promise<void>;
+}
+
+function createJournal(filename: string): Journal {
+  let fd: number | undefined;
+  let buffer = '';
+  /** The append that will take the buffer (not started yet). */
+  let next: Promise<void> | undefined;
+  /** The last append started: it holds every line no longer in the buffer. */
+  let latest: Promise<void> = Promise.resolve();
+  // appends and file replacements run one at a time, in order
+  let chain: Promise<unknown> = Promise.resolve();
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = chain.then(task, task);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+  const closeFile = () => {
+    const open = fd;
+    fd = undefined;
+    if (open !== undefined) closeSync(open);
+  };
+  const flush = async () => {
+    next = undefined;
+    const data = Buffer.from(buffer, 'utf8');
+    buffer = '';
+    if (data.length === 0) return;
+    try {
+      fd ??= openSync(filename, 'a');
+      for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset);
+    } catch (error) {
+      try {
+        closeFile();
+      } catch {
+        // the write failed already; that is the error to report
+      }
+      throw error;
+    }
+  };
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return {
+    append(text) {
+      buffer += text;
+    },
+    written() {
+      if (buffer === '') return latest;
+      if (!next) {
+        // the writes of this turn of the event loop go out together
+        next = serially(() => nextTurn().then(flush));
+        latest = next;
+      }
+      return next;
+    },
+    replacing(task) {
+      // buffered lines are in memory already, so the rewritten file holds them; appended again
+      // afterwards they only repeat the documents' latest state
+      return serially(async () => {
+        closeFile();
+        await task();
+      });
+    },
+    close() {
+      return serially(async () => {
+        if (buffer !== '') await flush();
+        closeFile();
+      });
+    },
+  };
 }
 
 // collection names become file names
@@ -75,12 +176,28 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
         loadError = error ?? undefined;
       },
     });
-    const loaded = (datastore.autoloadPromise ?? Promise.resolve()).catch(() => {
-      throw loadError ?? new Error(`could not load collection ${name}`);
-    });
+    const journal = createJournal(path.join(dir, `${name}.db`));
+    // NeDB's own persistence appends each write on its own; the journal groups them (see Journal)
+    const persistence = datastore.persistence as unknown as {
+      persistNewStateAsync(docs: Record<string, unknown>[]): Promise<void>;
+    };
+    persistence.persistNewStateAsync = async (docs) => {
+      if (docs.length === 0) return;
+      let lines = '';
+      for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
+      journal.append(lines);
+      state.linesSinceCompaction += docs.length;
+    };
+    const loaded = (datastore.autoloadPromise ?? Promise.resolve())
+      .catch(() => {
+        throw loadError ?? new Error(`could not load collection ${name}`);
+      })
+      .then(() => {
+        state.documentsAtCompaction = datastore.getAllData().length;
+      });
     // keeps an unobserved load failure from becoming an unhandled rejection; every op still sees it
     loaded.catch(() => undefined);
-    const state: CollectionState = { datastore, loaded, isDirty: false };
+    const state: CollectionState = { datastore, loaded, journal, linesSinceCompaction: 0, documentsAtCompaction: 0 };
     states.set(name, state);
     return state;
   }
@@ -94,14 +211,27 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     return '$not' in nedbFilter ? { $and: [nedbFilter, notExpired] } : { ...nedbFilter, ...notExpired };
   }
 
-  /** Queues a write behind the collection's other writes. */
-  function write<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R> {
-    if (isClosed) return Promise.reject(closedError());
+  /**
+   * Queues a write behind the collection's other writes; it resolves once its lines are in the
+   * datafile, while the next write already runs (the journal groups their appends).
+   */
+  async function write<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R> {
+    if (isClosed) throw closedError();
     const state = stateOf(name);
-    return queue.run(name, async () => {
+    const result = await queue.run(name, async () => {
       await state.loaded;
-      state.isDirty = true;
       return translateErrors(name, () => run(state.datastore));
+    });
+    await state.journal.written();
+    return result;
+  }
+
+  /** Rewrites the datafile to one line per live document. */
+  async function compact(state: CollectionState): Promise<void> {
+    await state.journal.replacing(async () => {
+      state.linesSinceCompaction = 0;
+      await state.datastore.compactDatafileAsync();
+      state.documentsAtCompaction = state.datastore.getAllData().length;
     });
   }
 
@@ -253,10 +383,21 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
           const [only] = fields;
           // NeDB's own TTL would expire by wall-clock time, so expiry is left to the injected clock.
           // NeDB keeps the index (and its unique flag) in the datafile and ignores a second creation.
-          await datastore.ensureIndexAsync({
-            fieldName: fields.length === 1 && only !== undefined ? only : fields,
-            unique: spec.unique ?? false,
-          });
+          if (fields.length > 1 && only !== undefined) {
+            // MongoDB answers queries on the first field of a compound index from that index; NeDB
+            // uses a compound index only when every one of its fields is matched exactly. So the
+            // first field gets an index of its own, and the compound one is kept only to enforce
+            // uniqueness (a non-unique one costs ~200 bytes a document and serves no query here).
+            await datastore.ensureIndexAsync({ fieldName: only });
+            const compoundName = [...fields].sort().join(',');
+            if (spec.unique) {
+              await datastore.ensureIndexAsync({ fieldName: fields, unique: true });
+            } else if (compoundName in (datastore as unknown as { indexes: Record<string, unknown> }).indexes) {
+              await datastore.removeIndexAsync(compoundName); // made by an earlier version
+            }
+            return;
+          }
+          await datastore.ensureIndexAsync({ fieldName: only ?? fields, unique: spec.unique ?? false });
         }),
     };
   }
@@ -269,9 +410,8 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     // NeDB appends every write to the datafile; rewriting it now and then keeps it from growing without bound
     for (const state of states.values()) {
       if (isClosed) return;
-      if (!state.isDirty) continue;
-      state.isDirty = false;
-      await state.datastore.compactDatafileAsync();
+      if (state.linesSinceCompaction < Math.max(minLinesBeforeCompaction, state.documentsAtCompaction)) continue;
+      await compact(state);
     }
   }
 
@@ -298,7 +438,8 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
           continue; // never loaded, so nothing to flush
         }
         try {
-          await state.datastore.compactDatafileAsync();
+          await state.journal.close();
+          await compact(state);
         } catch (err) {
           // the other collections still get flushed
           log.error({ err, collection: name }, 'could not compact the datafile on close');

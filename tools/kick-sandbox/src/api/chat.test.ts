@@ -136,6 +136,26 @@ describe('POST /public/v1/chat', () => {
     expect(answer.json).toEqual({ data: 'Message not found', message: 'Bad request' });
   });
 
+  test('when unknown reply targets are accepted (load tests), then the reply is recorded with the id and echoed without replies_to', async () => {
+    const lenient = await startSandboxForTest({ options: { acceptsUnknownReplyTargets: true } });
+    try {
+      const token = (await lenient.linkUser('sandbox_bot', ['chat:write'])).access_token;
+      const targetId = '3f2b8a10-5c6e-4d7f-9a01-7b2c3d4e5f60';
+      const answer = await lenient.request('POST', '/public/v1/chat', {
+        token,
+        body: { type: 'user', broadcaster_user_id: streamer, content: 'reply', reply_to_message_id: targetId },
+      });
+      expect(answer.status).toBe(200);
+      const lines = await lenient.control<(ChatLine & { replyToMessageId: string | null })[]>(
+        'GET',
+        `/chat?broadcasterUserId=${streamer}&type=user`,
+      );
+      expect(lines.at(-1)).toMatchObject({ content: 'reply', replyToMessageId: targetId, replyTo: null });
+    } finally {
+      await lenient.close();
+    }
+  });
+
   test.each([
     ['type is missing', { broadcaster_user_id: streamer, content: 'x' }],
     ['type is not user or bot', { type: 'system', broadcaster_user_id: streamer, content: 'x' }],

@@ -1,4 +1,4 @@
-import { createPrivateKey, createSign, generateKeyPair, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, createSign, generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Repository } from '../repository';
@@ -8,7 +8,8 @@ const keyDocId = 'signing-key';
 
 /**
  * The sandbox's RSA-2048 key: made at first start and kept in the store, so the public key a
- * product cached stays valid across restarts. Signing follows kick-api.md §8.6: RSA-SHA256,
+ * product cached stays valid across restarts; or the configured key (`signingKeyPem`), which is
+ * used as it is and not stored. Signing follows kick-api.md §8.6: RSA-SHA256,
  * PKCS#1 v1.5, base64, over `messageId + "." + timestamp + "." + rawBody`.
  */
 export interface Signer {
@@ -26,7 +27,15 @@ interface KeyPair {
   privateKey: KeyObject;
 }
 
-export function createSigner({ repo, clock }: { repo: Repository; clock: Clock }): Signer {
+export function createSigner({
+  repo,
+  clock,
+  configuredKeyPem,
+}: {
+  repo: Repository;
+  clock: Clock;
+  configuredKeyPem?: string;
+}): Signer {
   let current: KeyPair | undefined;
 
   async function generateAndSave(): Promise<KeyPair> {
@@ -54,6 +63,12 @@ export function createSigner({ repo, clock }: { repo: Repository; clock: Clock }
 
   return {
     async init() {
+      if (configuredKeyPem !== undefined) {
+        const privateKey = createPrivateKey(configuredKeyPem);
+        const publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+        current = { publicKeyPem, privateKey };
+        return;
+      }
       const saved = await repo.meta.findOne({ _id: keyDocId });
       const publicKeyPem = saved?.value.publicKeyPem;
       const privateKeyPem = saved?.value.privateKeyPem;

@@ -1,4 +1,4 @@
-import { createVerify } from 'node:crypto';
+import { createSign, createVerify, generateKeyPairSync } from 'node:crypto';
 import { ulidPattern } from '../ids';
 import { seedUserIds } from '../seed';
 import { startSandboxForTest, type SandboxHarness } from '../testing/sandbox-harness';
@@ -153,6 +153,32 @@ describe('webhook deliveries', () => {
     const [delivery] = await sandbox.receiver.waitFor(1);
     expect(verifies(publicKey, delivery)).toBe(true);
     expect(verifies(oldKey, delivery)).toBe(false);
+  });
+});
+
+describe('a configured signing key', () => {
+  test('when signingKeyPem is given, then deliveries are signed with it and the public key is its own', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    const sandbox = await startSandboxForTest({ options: { signingKeyPem: privateKey } });
+    try {
+      expect(await publicKeyOf(sandbox)).toBe(publicKey);
+      await subscribe(sandbox, ['chat.message.sent']);
+      await chatAs(sandbox, 'signed with the given key');
+      const [delivery] = await sandbox.receiver.waitFor(1);
+      expect(verifies(publicKey, delivery)).toBe(true);
+      // anyone holding the key signs exactly as the sandbox does
+      const signature = createSign('RSA-SHA256')
+        .update(`${header(delivery, 'kick-event-message-id')}.${header(delivery, 'kick-event-message-timestamp')}.`)
+        .update(delivery?.rawBody ?? Buffer.alloc(0))
+        .sign(privateKey, 'base64');
+      expect(header(delivery, 'kick-event-signature')).toBe(signature);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

@@ -1,0 +1,419 @@
+import type { DashboardsHandle } from './dashboards-client';
+import type { Deployment } from './deployment';
+import { deliveryRequest, type SignedDelivery } from './kick-delivery';
+import { countLogLines, logSize, type LogCount } from './log-file';
+import { presign } from './presign';
+import { machineBusySeconds, startUsageWindow, type ProcessUsage, type WatchedProcess } from './process-stats';
+import { createRawHttpPool } from './raw-http';
+import { rounded, Samples, type LatencySummary } from './stats';
+import { planPhase, type BenchChannel, type PlannedMessage } from './workload';
+
+/**
+ * One measured phase: chat.message.sent deliveries for every channel at a steady rate, signed
+ * beforehand, POSTed to the gateway's /api/kick/webhook over keep-alive connections.
+ *
+ * - Acknowledgement latency runs from the moment a delivery was due (its place in the schedule) to
+ *   the webhook's answer, so a generator or a server that falls behind shows up as latency instead
+ *   of as a slower schedule ("coordinated omission").
+ * - Reply latency runs from the moment the delivery was written to the moment the sandbox recorded
+ *   the bot's answer (its `createdAt`, read back with GET /sandbox/api/chat). Both are wall-clock
+ *   milliseconds of this machine.
+ * - Dashboard latency (with dashboards connected) runs from the write to the chat-message event's
+ *   arrival at a socket.io client in the dashboards process.
+ */
+
+export interface PhaseSettings {
+  name: string;
+  rate: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  commandShare: number;
+  seed: number;
+  connections: number;
+  /** Diagnostics: POST straight to kick-link, skipping the gateway (the proxy hop's cost). */
+  isDirect?: boolean;
+}
+
+export interface PhaseResult {
+  name: string;
+  mode: 'single' | 'distributed';
+  targetRate: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  channels: number;
+  commandShare: number;
+  signingSeconds: number;
+  sent: number;
+  /** Deliveries answered 2xx per second of the measured window (the warm-up's late answers included). */
+  achievedRate: number;
+  ackLatencyMs: LatencySummary;
+  /** How late the generator wrote deliveries against its schedule. */
+  generatorLagMs: LatencySummary;
+  errors: {
+    total: number;
+    /** Answers other than 2xx, by status. */
+    byStatus: Record<string, number>;
+    /** No answer (refused, reset, timeout). */
+    transport: number;
+    transportSamples: string[];
+    /** Never written: the server fell more than 5 s behind the schedule and the phase stopped early. */
+    notSent: number;
+    /** How many measured deliveries had been sent when the phase stopped early. */
+    fellBehindAfter?: number;
+    missingReplies: number;
+    duplicateReplies: number;
+    missingDashboardMessages: number;
+  };
+  replies: {
+    commands: number;
+    expected: number;
+    /** Commands sent within the cooldown guard of the same command in the channel: not counted. */
+    cooldownSkipped: number;
+    received: number;
+    /** Answers to commands that were expected to fall in the cooldown (not errors). */
+    answeredDespiteCooldown: number;
+    latencyMs: LatencySummary;
+  };
+  dashboards?: {
+    sockets: number;
+    expected: number;
+    received: number;
+    latencyMs: LatencySummary;
+    disconnects: number;
+  };
+  /** Per process; `cpuMsPerMessage` is its CPU time per delivery answered in the window (the cost of a message). */
+  processes: (ProcessUsage & { cpuMsPerMessage: number })[];
+  machine: { cores: number; busyCores: number; otherCores: number };
+  logs: Record<string, LogCount>;
+}
+
+interface SandboxChatLine {
+  seq: number;
+  replyToMessageId: string | null;
+  createdAt: string;
+}
+
+async function sandboxBotLines(sandboxUrl: string, afterSeq: number, waitMs: number): Promise<SandboxChatLine[]> {
+  const response = await fetch(
+    `${sandboxUrl}/sandbox/api/chat?type=bot&afterSeq=${afterSeq}&limit=1000&waitMs=${waitMs}`,
+    { signal: AbortSignal.timeout(waitMs + 10_000) },
+  );
+  const json = (await response.json()) as { data?: SandboxChatLine[] };
+  return json.data ?? [];
+}
+
+async function lastBotSeq(sandboxUrl: string): Promise<number> {
+  const response = await fetch(`${sandboxUrl}/sandbox/api/chat?type=bot&limit=1`);
+  const json = (await response.json()) as { data?: SandboxChatLine[] };
+  return json.data?.at(-1)?.seq ?? 0;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A backlog of this many seconds of deliveries means the rate cannot be sustained: the phase stops. */
+const maxBehindSeconds = 5;
+
+export async function runChatPhase(context: {
+  deployment: Deployment;
+  channels: readonly BenchChannel[];
+  signingKeyPem: string;
+  settings: PhaseSettings;
+  watched: readonly WatchedProcess[];
+  dashboards?: DashboardsHandle;
+  /** Dashboards per channel index (with dashboards connected). */
+  dashboardsPerChannel?: readonly number[];
+  progress: (line: string) => void;
+}): Promise<PhaseResult> {
+  const { deployment, channels, settings, progress } = context;
+  const plan: PlannedMessage[] = planPhase({
+    channels,
+    rate: settings.rate,
+    durationSeconds: settings.durationSeconds,
+    warmupSeconds: settings.warmupSeconds,
+    commandShare: settings.commandShare,
+    seed: settings.seed,
+  });
+  progress(`  signing ${plan.length} deliveries…`);
+  const signed = await presign(plan, channels, context.signingKeyPem);
+  progress(
+    `  signed in ${signed.signingSeconds.toFixed(1)} s; sending ${settings.rate}/s for ${settings.warmupSeconds} + ${settings.durationSeconds} s`,
+  );
+
+  const indexOfChatMessage = new Map<string, number>();
+  signed.chatMessageIds.forEach((id, i) => indexOfChatMessage.set(id, i));
+  const warmupCount = plan.findIndex((m) => !m.isWarmup);
+  const firstMeasured = warmupCount < 0 ? plan.length : warmupCount;
+
+  const sentAtEpochMs = new Float64Array(plan.length);
+  const replyAtEpochMs = new Float64Array(plan.length);
+  const replyCount = new Uint8Array(plan.length);
+  // per message: 0 not sent, 1 answered 2xx, 2 answered otherwise, 3 no answer, 4 dropped (never written)
+  const outcome = new Uint8Array(plan.length);
+  const ackLatency = new Samples();
+  const lag = new Samples();
+  const byStatus: Record<string, number> = {};
+  const transportSamples: string[] = [];
+  let acked = 0;
+  let sentCount = 0;
+  let lastMeasuredAckAt = 0;
+  let fellBehindAt: number | undefined;
+
+  // replies: follow the sandbox's record of the bot's lines for the whole phase
+  let afterSeq = await lastBotSeq(deployment.sandboxUrl);
+  let isPolling = true;
+  let lastReplyAt = performance.now();
+  const poller = (async () => {
+    while (isPolling) {
+      try {
+        const lines = await sandboxBotLines(deployment.sandboxUrl, afterSeq, 1000);
+        for (const line of lines) {
+          afterSeq = Math.max(afterSeq, line.seq);
+          const index = line.replyToMessageId ? indexOfChatMessage.get(line.replyToMessageId) : undefined;
+          if (index === undefined) continue;
+          lastReplyAt = performance.now();
+          if (replyCount[index] === 0) replyAtEpochMs[index] = Date.parse(line.createdAt);
+          replyCount[index] = Math.min(255, (replyCount[index] as number) + 1);
+        }
+        // a full page means more are waiting; otherwise breathe, so polling costs the sandbox little
+        if (lines.length < 1000) await sleep(200);
+      } catch (error) {
+        progress(`  (reply poll failed: ${error instanceof Error ? error.message : String(error)})`);
+        await sleep(500);
+      }
+    }
+  })();
+
+  const host = new URL(deployment.gatewayUrl).hostname;
+  const port = settings.isDirect ? deployment.servicePorts['kick-link'] : deployment.gatewayPort;
+  if (port === undefined) throw new Error("kick-link's port is not known");
+  const hostHeader = `${host}:${port}`;
+  const pool = createRawHttpPool({ host, port, connections: settings.connections, timeoutMs: 10_000 });
+  const logStarts = Object.fromEntries(
+    await Promise.all(
+      [...deployment.kickstand, deployment.sandbox].map(async (p) => [p.name, await logSize(p.logFile)] as const),
+    ),
+  );
+
+  let usage: ReturnType<typeof startUsageWindow> | undefined;
+  let machineAtStart: ReturnType<typeof machineBusySeconds> | undefined;
+  // more than this far behind the schedule, the rate is not sustainable: the phase ends early
+  const maxBacklog = Math.max(100, settings.rate * maxBehindSeconds);
+  const t0 = performance.now() + 100;
+  const windowStartAt = t0 + settings.warmupSeconds * 1000;
+  let answeredInWindow = 0;
+  let answeredOkInWindow = 0;
+  let lastAnswerAt = windowStartAt;
+
+  await new Promise<void>((resolveAll) => {
+    let next = 0;
+    let isSending = true;
+    const maybeDone = () => {
+      if (!isSending && acked === sentCount) resolveAll();
+    };
+    const send = (i: number) => {
+      const message = plan[i] as PlannedMessage;
+      const dueAt = t0 + message.atMs;
+      if (i === firstMeasured) {
+        usage = startUsageWindow(context.watched);
+        machineAtStart = machineBusySeconds();
+      }
+      const bytes = deliveryRequest(hostHeader, '/api/kick/webhook', signed.deliveries[i] as SignedDelivery);
+      sentAtEpochMs[i] = Date.now();
+      sentCount++;
+      const isMeasured = i >= firstMeasured;
+      if (isMeasured) lag.push(performance.now() - dueAt);
+      pool.request(bytes, (status, error) => {
+        acked++;
+        const now = performance.now();
+        // the server's throughput: every answer inside the measured window counts, warm-up ones too
+        if (now >= windowStartAt && status !== null) {
+          answeredInWindow++;
+          if (status >= 200 && status < 300) answeredOkInWindow++;
+          lastAnswerAt = now;
+        }
+        if (status !== null && status >= 200 && status < 300) outcome[i] = 1;
+        else if (status !== null) outcome[i] = 2;
+        else outcome[i] = error?.startsWith('dropped') ? 4 : 3;
+        if (isMeasured && outcome[i] !== 4) {
+          ackLatency.push(now - dueAt);
+          lastMeasuredAckAt = Math.max(lastMeasuredAckAt, now);
+          if (outcome[i] === 2) byStatus[status as number] = (byStatus[status as number] ?? 0) + 1;
+          if (outcome[i] === 3 && error && transportSamples.length < 5 && !transportSamples.includes(error)) {
+            transportSamples.push(error);
+          }
+        }
+        maybeDone();
+      });
+    };
+    let lastReport = performance.now();
+    const pump = () => {
+      const now = performance.now();
+      const elapsed = now - t0;
+      while (next < plan.length && (plan[next] as PlannedMessage).atMs <= elapsed) send(next++);
+      if (now - lastReport > 5000) {
+        lastReport = now;
+        progress(
+          `  ${Math.round(elapsed / 1000)} s: ${next} sent, ${acked} answered, ${pool.inFlight} in flight, ${pool.queued} queued`,
+        );
+      }
+      // judged once at least a few measured seconds went by, so there are figures to report
+      if (pool.queued > maxBacklog && elapsed > (settings.warmupSeconds + maxBehindSeconds) * 1000) {
+        fellBehindAt = next;
+        const dropped = pool.dropQueued('dropped: the generator fell behind');
+        progress(
+          `  more than ${maxBehindSeconds} s behind the schedule after ${Math.round(elapsed / 1000)} s: stopping (${dropped} queued deliveries dropped, ${plan.length - next} never sent)`,
+        );
+        isSending = false;
+        maybeDone();
+        return;
+      }
+      if (next < plan.length) {
+        setTimeout(pump, 1);
+      } else {
+        isSending = false;
+        maybeDone();
+      }
+    };
+    setTimeout(pump, Math.max(0, t0 - performance.now()));
+  });
+  const processes = usage?.stop() ?? [];
+  const machineAtEnd = machineBusySeconds();
+  const windowSeconds = Math.max(0, Math.max(lastMeasuredAckAt, lastAnswerAt) - windowStartAt) / 1000;
+  pool.close();
+  let transport = 0;
+  let notSent = 0;
+  for (let i = firstMeasured; i < plan.length; i++) {
+    if (outcome[i] === 3) transport++;
+    else if (outcome[i] === 0 || outcome[i] === 4) notSent++;
+  }
+
+  // wait for the replies still on their way: until every expected one came, or none came for 3 s (15 s at most)
+  const expectedIndexes: number[] = [];
+  for (let i = firstMeasured; i < plan.length; i++) {
+    if ((plan[i] as PlannedMessage).expectsReply && outcome[i] === 1) expectedIndexes.push(i);
+  }
+  const waitUntil = performance.now() + 15_000;
+  while (
+    performance.now() < waitUntil &&
+    expectedIndexes.some((i) => replyCount[i] === 0) &&
+    performance.now() - lastReplyAt < 3000
+  ) {
+    await sleep(200);
+  }
+  await sleep(1000); // late duplicates would show up now
+  isPolling = false;
+  await poller;
+
+  const replyLatency = new Samples();
+  let received = 0;
+  let duplicates = 0;
+  let answeredDespiteCooldown = 0;
+  let commands = 0;
+  let cooldownSkipped = 0;
+  for (let i = firstMeasured; i < plan.length; i++) {
+    const message = plan[i] as PlannedMessage;
+    if (!message.isCommand || outcome[i] !== 1) continue;
+    commands++;
+    const count = replyCount[i] as number;
+    if (count > 1) duplicates += count - 1;
+    if (!message.expectsReply) {
+      cooldownSkipped++;
+      if (count > 0) answeredDespiteCooldown++;
+      continue;
+    }
+    if (count > 0) {
+      received++;
+      replyLatency.push((replyAtEpochMs[i] as number) - (sentAtEpochMs[i] as number));
+    }
+  }
+  const missingReplies = expectedIndexes.length - received;
+
+  let dashboards: PhaseResult['dashboards'];
+  let missingDashboardMessages = 0;
+  if (context.dashboards && context.dashboardsPerChannel) {
+    await sleep(1000);
+    const records = await context.dashboards.collect();
+    const latency = new Samples();
+    let expected = 0;
+    for (let i = firstMeasured; i < plan.length; i++) {
+      if (outcome[i] === 1) expected += context.dashboardsPerChannel[(plan[i] as PlannedMessage).channel] ?? 0;
+    }
+    let got = 0;
+    records.ids.forEach((id, k) => {
+      const index = indexOfChatMessage.get(id);
+      if (index === undefined || index < firstMeasured) return;
+      got++;
+      latency.push((records.at[k] as number) - (sentAtEpochMs[index] as number));
+    });
+    missingDashboardMessages = Math.max(0, expected - got);
+    dashboards = {
+      sockets: context.dashboards.connected,
+      expected,
+      received: got,
+      latencyMs: rounded(latency.summary()),
+      disconnects: records.disconnects,
+    };
+  }
+
+  const logs: Record<string, LogCount> = {};
+  for (const p of [...deployment.kickstand, deployment.sandbox]) {
+    logs[p.name] = await countLogLines(p.logFile, logStarts[p.name] ?? 0);
+  }
+
+  const statusErrors = Object.values(byStatus).reduce((a, b) => a + b, 0);
+  // deliveries of the window that were written (a phase that fell behind stopped early)
+  const measuredCount = plan.length - firstMeasured - notSent;
+  const windowCpu = processes.reduce((sum, p) => sum + (Number.isFinite(p.cpuSeconds) ? p.cpuSeconds : 0), 0);
+  const machineBusy = machineAtStart ? machineAtEnd.busy - machineAtStart.busy : Number.NaN;
+  const machineTotal = machineAtStart ? machineAtEnd.total - machineAtStart.total : Number.NaN;
+  const perWindow = (value: number) => (windowSeconds > 0 ? Number((value / windowSeconds).toFixed(2)) : Number.NaN);
+  const cores = machineTotal / Math.max(windowSeconds, 1e-9);
+  return {
+    name: settings.name,
+    mode: deployment.mode,
+    targetRate: settings.rate,
+    durationSeconds: settings.durationSeconds,
+    warmupSeconds: settings.warmupSeconds,
+    channels: channels.length,
+    commandShare: settings.commandShare,
+    signingSeconds: Number(signed.signingSeconds.toFixed(1)),
+    sent: measuredCount,
+    achievedRate: windowSeconds > 0 ? Number((answeredOkInWindow / windowSeconds).toFixed(1)) : 0,
+    ackLatencyMs: rounded(ackLatency.summary()),
+    generatorLagMs: rounded(lag.summary()),
+    errors: {
+      total: statusErrors + transport + notSent + missingReplies + duplicates + missingDashboardMessages,
+      byStatus,
+      transport,
+      notSent,
+      ...(fellBehindAt === undefined ? {} : { fellBehindAfter: Math.max(0, fellBehindAt - firstMeasured) }),
+      transportSamples,
+      missingReplies,
+      duplicateReplies: duplicates,
+      missingDashboardMessages,
+    },
+    replies: {
+      commands,
+      expected: expectedIndexes.length,
+      cooldownSkipped,
+      received,
+      answeredDespiteCooldown,
+      latencyMs: rounded(replyLatency.summary()),
+    },
+    ...(dashboards ? { dashboards } : {}),
+    processes: processes.map((p) => ({
+      ...p,
+      cpuMsPerMessage: Number(((p.cpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
+      cpuSeconds: Number(p.cpuSeconds.toFixed(2)),
+      cores: Number(p.cores.toFixed(2)),
+      peakRssMb: Number(p.peakRssMb.toFixed(1)),
+      rssMb: Number(p.rssMb.toFixed(1)),
+    })),
+    machine: {
+      cores: Number(cores.toFixed(2)),
+      busyCores: perWindow(machineBusy),
+      otherCores: perWindow(machineBusy - windowCpu),
+    },
+    logs,
+  };
+}

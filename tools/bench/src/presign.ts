@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { chatMessageSentBody, createUlidSource, rfc3339Seconds, type SignedDelivery } from './kick-delivery';
+import type { BenchChannel, PlannedMessage } from './workload';
+
+/**
+ * RSA-2048 signing costs ~0.7 ms of CPU per delivery: 3,000 a second would need two cores on their
+ * own. Kick signs on its own machines, so the generator signs a phase's deliveries before the
+ * phase, on every core, and only writes bytes while it runs. The timestamp header is the signing
+ * time: at most a few minutes before the delivery arrives, within the product's ±5 minute window.
+ */
+
+export interface PresignedPhase {
+  deliveries: SignedDelivery[];
+  /** The chat message id (what the bot's reply points at) of each planned message. */
+  chatMessageIds: string[];
+  signingSeconds: number;
+}
+
+export async function presign(
+  plan: readonly PlannedMessage[],
+  channels: readonly BenchChannel[],
+  privateKeyPem: string,
+): Promise<PresignedPhase> {
+  const started = performance.now();
+  const ulid = createUlidSource();
+  const now = Date.now();
+  const timestamp = rfc3339Seconds(now);
+  const chatMessageIds: string[] = new Array(plan.length);
+  const unsigned = plan.map((message, i) => {
+    const channel = channels[message.channel] as BenchChannel;
+    const chatMessageId = randomUUID();
+    chatMessageIds[i] = chatMessageId;
+    return {
+      messageId: ulid(now),
+      subscriptionId: channel.subscriptionId,
+      timestamp,
+      body: chatMessageSentBody({
+        chatMessageId,
+        broadcaster: { userId: channel.kickUserId, username: channel.kickUsername },
+        sender: { userId: message.senderUserId, username: message.senderUsername },
+        content: message.content,
+        createdAt: timestamp,
+      }),
+    };
+  });
+
+  const workerCount = Math.max(1, availableParallelism());
+  const workers = Array.from(
+    { length: workerCount },
+    () => new Worker(path.join(__dirname, 'sign-worker.js'), { workerData: { privateKeyPem } }),
+  );
+  const signatures: string[] = new Array(plan.length);
+  const batchSize = 500;
+  try {
+    let nextStart = 0;
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            let batchStart = 0;
+            const sendNext = () => {
+              if (nextStart >= unsigned.length) {
+                resolve();
+                return;
+              }
+              batchStart = nextStart;
+              nextStart = Math.min(unsigned.length, nextStart + batchSize);
+              const items = unsigned
+                .slice(batchStart, nextStart)
+                .map((d) => [d.messageId, d.timestamp, d.body] as [string, string, string]);
+              worker.postMessage({ id: batchStart, items });
+            };
+            worker.on('message', (answer: { id: number; signatures: string[] }) => {
+              answer.signatures.forEach((signature, offset) => {
+                signatures[answer.id + offset] = signature;
+              });
+              sendNext();
+            });
+            worker.on('error', reject);
+            sendNext();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+  const deliveries = unsigned.map((d, i) => ({ ...d, signature: signatures[i] as string }));
+  return { deliveries, chatMessageIds, signingSeconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/**
+ * CPU and memory of a process from /proc (Linux): CPU time is utime + stime of /proc/<pid>/stat,
+ * peak memory is VmHWM ("high water mark" of the resident set) of /proc/<pid>/status.
+ */
+
+let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** CPU seconds (user + system) the process has used so far; undefined when it is gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) may hold spaces: count fields after its closing parenthesis
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return (utime + stime) / clockTicks();
+  } catch {
+    return undefined;
+  }
+}
+
+export interface MemorySample {
+  /** Resident set now, MB. */
+  rssMb: number;
+  /** The largest resident set since the process started, MB. */
+  peakRssMb: number;
+}
+
+export function memory(pid: number): MemorySample | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface WatchedProcess {
+  name: string;
+  pid: number;
+}
+
+export interface ProcessUsage {
+  name: string;
+  pid: number;
+  /** CPU seconds used during the window. */
+  cpuSeconds: number;
+  /** Average cores busy during the window (1.0 = one core fully). */
+  cores: number;
+  /** Peak resident set since the process started (VmHWM), MB. */
+  peakRssMb: number;
+  /** Resident set at the end of the window, MB. */
+  rssMb: number;
+}
+
+/** CPU over a window (start → stop) for several processes; peak memory since each process started. */
+export function startUsageWindow(processes: readonly WatchedProcess[]): { stop(): ProcessUsage[] } {
+  const startedAt = performance.now();
+  const cpuAtStart = new Map(processes.map((p) => [p.pid, cpuSeconds(p.pid)]));
+  return {
+    stop() {
+      const seconds = (performance.now() - startedAt) / 1000;
+      return processes.map((p) => {
+        const used = (cpuSeconds(p.pid) ?? Number.NaN) - (cpuAtStart.get(p.pid) ?? Number.NaN);
+        const mem = memory(p.pid);
+        return {
+          name: p.name,
+          pid: p.pid,
+          cpuSeconds: used,
+          cores: used / seconds,
+          peakRssMb: mem?.peakRssMb ?? Number.NaN,
+          rssMb: mem?.rssMb ?? Number.NaN,
+        };
+      });
+    },
+  };
+}
+
+/** CPU seconds the whole machine spent busy (all cores) so far, from /proc/stat; for "how loaded was it". */
+export function machineBusySeconds(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = values;
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy: busy / clockTicks(), total: (busy + idle + iowait) / clockTicks() };
+}

@@ -1,0 +1,129 @@
+import type { PhaseResult } from './chat-load';
+import type { LatencySummary } from './stats';
+
+/** Targets of issue 10, for this 2-core machine with the generator on it. */
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  isMet: boolean | null;
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)}` : '–');
+const lat = (s: LatencySummary, withMax = false) =>
+  `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}${withMax ? ` / ${ms(s.max)}` : ''}`;
+
+export function formatPhase(result: PhaseResult): string {
+  const lines: string[] = [];
+  lines.push(
+    `phase ${result.name}: ${result.mode}, ${result.channels} channels, ${Math.round(result.commandShare * 100)} % commands, target ${result.targetRate}/s for ${result.durationSeconds} s (+${result.warmupSeconds} s warm-up)`,
+  );
+  lines.push(`  achieved rate            ${result.achievedRate}/s (${result.sent} deliveries measured)`);
+  lines.push(`  webhook ack p50/p95/p99  ${lat(result.ackLatencyMs)} ms (max ${ms(result.ackLatencyMs.max)})`);
+  lines.push(
+    `  reply p50/p95/p99/max    ${lat(result.replies.latencyMs, true)} ms (${result.replies.received}/${result.replies.expected} replies; ${result.replies.cooldownSkipped} commands inside the cooldown guard not counted, ${result.replies.answeredDespiteCooldown} of them answered)`,
+  );
+  if (result.dashboards) {
+    const d = result.dashboards;
+    lines.push(
+      `  dashboards p50/p95/p99/max ${lat(d.latencyMs, true)} ms (${d.sockets} sockets, ${d.received}/${d.expected} chat-message events, ${d.disconnects} disconnects)`,
+    );
+  }
+  const e = result.errors;
+  const statuses = Object.entries(e.byStatus)
+    .map(([status, count]) => `${count}×${status}`)
+    .join(', ');
+  lines.push(
+    `  errors                   ${e.total}${e.total > 0 ? ` (${[statuses, e.transport ? `${e.transport} no answer: ${e.transportSamples.join('; ')}` : '', e.notSent ? `${e.notSent} not sent: more than 5 s behind after ${e.fellBehindAfter ?? 0} deliveries` : '', e.missingReplies ? `${e.missingReplies} replies missing` : '', e.duplicateReplies ? `${e.duplicateReplies} duplicate replies` : '', e.missingDashboardMessages ? `${e.missingDashboardMessages} dashboard events missing` : ''].filter(Boolean).join(', ')})` : ''}`,
+  );
+  lines.push(
+    `  generator lag p99        ${ms(result.generatorLagMs.p99)} ms (signing took ${result.signingSeconds} s, before the phase)`,
+  );
+  lines.push(
+    `  machine                  ${result.machine.busyCores} of ${result.machine.cores} cores busy; ${result.machine.otherCores} cores used by other processes`,
+  );
+  lines.push('  process                  cores   CPU ms/msg   peak RSS MB');
+  for (const p of result.processes) {
+    lines.push(
+      `    ${p.name.padEnd(22)} ${p.cores.toFixed(2).padStart(5)}   ${p.cpuMsPerMessage.toFixed(3).padStart(10)}   ${p.peakRssMb.toFixed(0).padStart(11)}`,
+    );
+  }
+  const logLine = Object.entries(result.logs)
+    .map(
+      ([name, count]) =>
+        `${name} ${count.lines} lines${count.warnings + count.errors > 0 ? ` (${count.warnings} warn, ${count.errors} error: ${count.samples.join(' | ')})` : ''}`,
+    )
+    .join('; ');
+  lines.push(`  log lines written        ${logLine}`);
+  return lines.join('\n');
+}
+
+export function checkTargets(
+  mode: 'single' | 'distributed',
+  phases: readonly PhaseResult[],
+  peakRssMb: number,
+): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const byName = (name: string) => phases.find((p) => p.name === name);
+  const latency = byName('latency');
+  const throughput = byName('throughput');
+  const dashboards = byName('dashboards');
+  if (mode === 'single') {
+    if (throughput) {
+      checks.push({
+        target: `≥ 3,000 msg/s sustained, ${throughput.channels} channels, no errors`,
+        measured: `${throughput.achievedRate}/s at target ${throughput.targetRate}/s, ${throughput.errors.total} errors`,
+        isMet: throughput.targetRate >= 3000 && throughput.achievedRate >= 0.98 * 3000 && throughput.errors.total === 0,
+      });
+    }
+    if (latency) {
+      checks.push({
+        target: `at 1,000 msg/s: webhook ack p99 ≤ 5 ms`,
+        measured: `${ms(latency.ackLatencyMs.p99)} ms at ${latency.achievedRate}/s`,
+        isMet: latency.targetRate === 1000 && latency.ackLatencyMs.p99 <= 5,
+      });
+      checks.push({
+        target: `at 1,000 msg/s: webhook-to-reply p99 ≤ 25 ms`,
+        measured: `${ms(latency.replies.latencyMs.p99)} ms (max ${ms(latency.replies.latencyMs.max)})`,
+        isMet: latency.targetRate === 1000 && latency.replies.latencyMs.p99 <= 25 && latency.errors.total === 0,
+      });
+    }
+    checks.push({
+      target: 'whole process peak memory ≤ 300 MB',
+      measured: `${peakRssMb.toFixed(0)} MB (VmHWM of the kickstand process)`,
+      isMet: peakRssMb <= 300,
+    });
+  } else {
+    if (throughput) {
+      checks.push({
+        target: '≥ 1,500 msg/s sustained',
+        measured: `${throughput.achievedRate}/s at target ${throughput.targetRate}/s, ${throughput.errors.total} errors`,
+        isMet: throughput.targetRate >= 1500 && throughput.achievedRate >= 0.98 * 1500 && throughput.errors.total === 0,
+      });
+    }
+    if (latency) {
+      checks.push({
+        target: 'at 500 msg/s: webhook-to-reply p99 ≤ 60 ms',
+        measured: `${ms(latency.replies.latencyMs.p99)} ms (max ${ms(latency.replies.latencyMs.max)})`,
+        isMet: latency.targetRate === 500 && latency.replies.latencyMs.p99 <= 60 && latency.errors.total === 0,
+      });
+    }
+  }
+  if (dashboards?.dashboards) {
+    checks.push({
+      target: '1,000 dashboards at 500 msg/s: chat-message p99 ≤ 20 ms',
+      measured: `${ms(dashboards.dashboards.latencyMs.p99)} ms with ${dashboards.dashboards.sockets} sockets at ${dashboards.achievedRate}/s`,
+      isMet:
+        dashboards.dashboards.sockets >= 1000 &&
+        dashboards.targetRate >= 500 &&
+        dashboards.dashboards.latencyMs.p99 <= 20 &&
+        dashboards.errors.total === 0,
+    });
+  }
+  return checks;
+}
+
+export function formatTargets(checks: readonly TargetCheck[]): string {
+  return checks
+    .map((c) => `  ${c.isMet === null ? '  ? ' : c.isMet ? 'MET ' : 'MISS'}  ${c.target.padEnd(58)} ${c.measured}`)
+    .join('\n');
+}

@@ -1,0 +1,47 @@
+import { percentile, rounded, Samples, summarize } from './stats';
+
+describe('percentile (nearest rank)', () => {
+  const oneToHundred = Float64Array.from({ length: 100 }, (_, i) => i + 1);
+
+  test('when there are 100 samples 1…100, then p50 is 50, p95 is 95, p99 is 99 and p100 is 100', () => {
+    expect(percentile(oneToHundred, 50)).toBe(50);
+    expect(percentile(oneToHundred, 95)).toBe(95);
+    expect(percentile(oneToHundred, 99)).toBe(99);
+    expect(percentile(oneToHundred, 100)).toBe(100);
+  });
+
+  test('when there are few samples, then the percentile is a sample, rounded up to the next rank', () => {
+    expect(percentile([1, 2, 3], 50)).toBe(2);
+    expect(percentile([1, 2, 3], 99)).toBe(3);
+    expect(percentile([7], 1)).toBe(7);
+    expect(percentile([10, 20], 50)).toBe(10);
+    expect(percentile([10, 20], 51)).toBe(20);
+  });
+
+  test('when there is no sample, then NaN; when p is out of range, then it throws', () => {
+    expect(percentile([], 50)).toBeNaN();
+    expect(() => percentile([1], 0)).toThrow(RangeError);
+    expect(() => percentile([1], 101)).toThrow(RangeError);
+  });
+});
+
+describe('summarize', () => {
+  test('when samples come unsorted, then the summary sorts them (numerically, not as text)', () => {
+    const summary = summarize([100, 9, 25, 3, 1000, 2, 50, 7, 1, 10]);
+    expect(summary).toEqual({ count: 10, p50: 9, p95: 1000, p99: 1000, max: 1000, mean: 120.7 });
+  });
+
+  test('when a Samples buffer grows past its first block, then nothing is lost', () => {
+    const samples = new Samples();
+    for (let i = 5000; i >= 1; i--) samples.push(i);
+    expect(samples.length).toBe(5000);
+    expect(rounded(samples.summary())).toEqual({
+      count: 5000,
+      p50: 2500,
+      p95: 4750,
+      p99: 4950,
+      max: 5000,
+      mean: 2500.5,
+    });
+  });
+});

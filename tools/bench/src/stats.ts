@@ -1,0 +1,75 @@
+/**
+ * Latency figures: nearest-rank percentiles (the smallest sample with at least p % of the samples
+ * at or below it), so every figure reported is a latency that was actually measured.
+ */
+
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** `sorted` ascending; p in (0, 100]. NaN when there are no samples. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (!(p > 0 && p <= 100)) throw new RangeError(`percentile must be in (0, 100], got ${p}`);
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
+}
+
+export function summarize(samples: ArrayLike<number>): LatencySummary {
+  const sorted = Float64Array.from(samples).sort();
+  let sum = 0;
+  for (const value of sorted) sum += value;
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.length === 0 ? Number.NaN : (sorted[sorted.length - 1] as number),
+    mean: sorted.length === 0 ? Number.NaN : sum / sorted.length,
+  };
+}
+
+/** Rounds every number of a summary to `digits` decimals (for printing and JSON). */
+export function rounded(summary: LatencySummary, digits = 2): LatencySummary {
+  const round = (value: number) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : value);
+  return {
+    count: summary.count,
+    p50: round(summary.p50),
+    p95: round(summary.p95),
+    p99: round(summary.p99),
+    max: round(summary.max),
+    mean: round(summary.mean),
+  };
+}
+
+/** A growable Float64Array: millions of samples without boxing each number. */
+export class Samples {
+  private values = new Float64Array(1024);
+  private size = 0;
+
+  get length(): number {
+    return this.size;
+  }
+
+  push(value: number): void {
+    if (this.size === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.size++] = value;
+  }
+
+  toArray(): Float64Array {
+    return this.values.slice(0, this.size);
+  }
+
+  summary(): LatencySummary {
+    return summarize(this.values.subarray(0, this.size));
+  }
+}
