@@ -6,6 +6,7 @@ import path from 'node:path';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import { createTestPlatform, eventually, type TestPlatform } from '@kickstand/platform/testing';
+import express from 'express';
 import { UserChangeKind } from '@kickstand/proto';
 import { createGateway } from './service';
 
@@ -285,6 +286,77 @@ describe('gateway with an upstream down', () => {
       const page = await fetch(`http://127.0.0.1:${gateway.port}/`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(503);
       expect(await page.text()).toMatch(/npm run build/);
+    } finally {
+      await gateway.stop();
+      await platform.close();
+    }
+  });
+});
+
+describe('gateway connections to its upstreams', () => {
+  test('when several requests go to one service, then they share one kept-alive connection', async () => {
+    const platform = await createTestPlatform('gateway');
+    const auth = await startEcho('auth');
+    let connections = 0;
+    auth.on('connection', () => connections++);
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, urlOf(auth)])) as Record<
+      ServiceName,
+      string
+    >;
+    const gateway = await startHttpService(
+      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' }),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      for (let i = 0; i < 5; i++) {
+        const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/login`, { method: 'POST' });
+        expect(response.status).toBe(200);
+        await response.text();
+      }
+      expect(connections).toBe(1);
+    } finally {
+      await gateway.stop();
+      await platform.close();
+      auth.closeAllConnections();
+      await close(auth);
+    }
+  });
+
+  test('when a service runs in the same process, then its requests go to its app directly, access checked and with the request id', async () => {
+    const platform = await createTestPlatform('gateway');
+    const dead = await startEcho('commands');
+    const deadUrl = urlOf(dead);
+    await close(dead); // nothing listens: only the in-process app can answer
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, deadUrl])) as Record<ServiceName, string>;
+    const commandsApp = express();
+    commandsApp.get('/api/commands', (req, res) => {
+      res.json({ url: req.originalUrl, requestId: req.headers['x-request-id'], user: req.headers.authorization });
+    });
+    const gateway = await startHttpService(
+      createGateway(platform, {
+        upstreams: upstreamUrls,
+        webDistDir: '/nonexistent',
+        instanceId: 'test',
+        inProcessApps: { commands: commandsApp },
+      }),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const base = `http://127.0.0.1:${gateway.port}`;
+      const authorization = `Bearer ${platform.signToken({ userId: 'u-1', username: 'alice', role: 'USER' })}`;
+      const response = await fetch(`${base}/api/commands?page=2`, {
+        headers: { authorization, 'x-request-id': 'rid-in-process' },
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        url: '/api/commands?page=2',
+        requestId: 'rid-in-process',
+        user: authorization,
+      });
+      expect(response.headers.get('x-request-id')).toBe('rid-in-process');
+      expect((await fetch(`${base}/api/commands`)).status).toBe(401);
+      // the other services are still proxied (and here unreachable)
+      expect((await fetch(`${base}/api/platform/profile`, { headers: { authorization } })).status).toBe(502);
     } finally {
       await gateway.stop();
       await platform.close();

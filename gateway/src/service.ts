@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
@@ -17,6 +17,13 @@ export interface GatewayOptions {
   webDistDir: string;
   /** Names this instance's user.changed consumer group (`gateway.<instanceId>`). */
   instanceId: string;
+  /**
+   * Single-machine mode: the services' apps, running in this same process. Their HTTP requests
+   * are handed to the app directly instead of proxied over loopback, which would cost more than
+   * handling a webhook (see docs/performance.md). Socket.io still goes through the proxy, since
+   * it is served by the realtime service's HTTP server, not its app.
+   */
+  inProcessApps?: Partial<Record<ServiceName, RequestHandler>>;
 }
 
 /** request id → helmet → /api/health → route table (access check, proxy) → SPA → JSON 404 → errors. */
@@ -24,6 +31,9 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
   const proxies = Object.fromEntries(
     serviceNames.map((service) => [service, createServiceProxy(service, options.upstreams[service], deps.log)]),
   ) as Record<ServiceName, ReturnType<typeof createServiceProxy>>;
+  const handlers = Object.fromEntries(
+    serviceNames.map((service) => [service, handOff(options.inProcessApps?.[service]) ?? proxies[service].handle]),
+  ) as Record<ServiceName, RequestHandler>;
   const matchRoute = createRouteMatcher();
   const deactivatedUsers = createDeactivatedUsers(deps.store);
   const checkAccess = createAccessGuard({ tokens: deps.tokens, deactivatedUsers });
@@ -34,7 +44,7 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     const route = matchRoute(req.path);
     if (!route) return next();
     checkAccess(route, req);
-    return proxies[route.service].handle(req, res, next);
+    return handlers[route.service](req, res, next);
   });
   // socket.io's polling transport is plain HTTP; websocket upgrades go through onUpgrade below.
   apiRoutes.use('/socket.io', (req, res, next) => {
@@ -60,10 +70,21 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     },
     stop: async () => {
       await userChanges?.stop();
+      for (const proxy of Object.values(proxies)) proxy.close();
     },
     onUpgrade: (req, socket, head) => {
       if (req.url?.startsWith('/socket.io')) proxies.realtime.upgrade(req, socket as Socket, head);
       else socket.destroy();
     },
+  };
+}
+
+/** A request for a service in this process, as the proxy would deliver it: with the gateway's request id. */
+function handOff(app: RequestHandler | undefined): RequestHandler | undefined {
+  if (!app) return undefined;
+  return (req, res, next) => {
+    const id = (req as { id?: unknown }).id; // set by the request log (pino-http)
+    if (typeof id === 'string') req.headers['x-request-id'] = id;
+    return app(req, res, next);
   };
 }

@@ -65,7 +65,8 @@ export interface SingleMachine {
 /**
  * The gateway, every service and (without Kick credentials) the Kick sandbox in this one process:
  * one shared in-process bus, one embedded store per service under DATA_DIR/<service>. Each service
- * still listens on its own port, so the gateway proxies exactly as it does in distributed mode.
+ * still listens on its own port (health checks, socket.io), but the gateway hands HTTP requests to
+ * the services' apps directly rather than proxying them over loopback.
  */
 export async function startSingleMachine(config: SingleMachineConfig, log: Logger): Promise<SingleMachine> {
   const releaseDataDir = await claimDataDir(config.DATA_DIR);
@@ -109,6 +110,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       );
     }
     const factories = serviceFactories(config, keys, ports);
+    const apps: Partial<Record<ServiceName, Service['app']>> = {};
     for (const service of serviceNames) {
       const platform = await connectPlatform(config, {
         service,
@@ -117,7 +119,9 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         jwtPublicKey: keys.publicKeyPem,
       });
       platforms.push(platform);
-      const started = await startHttpService(factories[service](platform), {
+      const created = factories[service](platform);
+      apps[service] = created.app;
+      const started = await startHttpService(created, {
         port: portOf(config, service),
         host: '127.0.0.1',
       });
@@ -135,7 +139,13 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
     });
     platforms.push(gatewayPlatform);
     const gateway = await startHttpService(
-      createGateway(gatewayPlatform, { upstreams, webDistDir: config.WEB_DIST_DIR, instanceId: 'single-machine' }),
+      createGateway(gatewayPlatform, {
+        upstreams,
+        webDistDir: config.WEB_DIST_DIR,
+        instanceId: 'single-machine',
+        // the services are in this process: their requests skip the loopback hop
+        inProcessApps: apps,
+      }),
       {
         port: ports.gateway,
         host: config.HOST,
