@@ -100,7 +100,7 @@ export function createAnalytics({ repo, clock, log }: { repo: AuthRepository; cl
         log.debug({ eventId, command: message.command }, 'command.executed ignored: no event id, command or time');
         return;
       }
-      const isCounted = await repo.commandUsage.record(dayOf(at), command, seenKeyOf(eventId));
+      const isCounted = await repo.commandUsage.record(dayOf(at), command, seenKeyOf(eventId), clock.now());
       if (!isCounted) log.debug({ eventId }, 'command.executed delivered again: counted already');
     },
 

@@ -74,8 +74,7 @@ export interface AuditEntryDoc {
 
 /**
  * How often one command ran on one day (UTC), over all streamers: `_id` is `<YYYY-MM-DD>:<command>`.
- * `seen` holds the id of every command.executed counted here, in the same document as the count,
- * so a redelivered event is refused by the same atomic write that would count it twice.
+ * Which executions were counted is kept apart, in command-executions (see `commandUsage.record`).
  */
 export interface CommandUsageDoc {
   _id: string;
@@ -84,8 +83,27 @@ export interface CommandUsageDoc {
   /** Lowercased, without the $ prefix. */
   command: string;
   count: number;
-  seen: Record<string, true>;
+  /**
+   * The executions being counted right now (their seen keys): each is removed once its execution
+   * document says it was counted, so this stays as small as the number of counts in flight.
+   */
+  pending?: Record<string, true>;
 }
+
+/**
+ * One command.executed that was counted (or is being counted), by its seen key: a redelivery finds
+ * it and is not counted again. Kept for three days, far longer than any redelivery takes.
+ */
+interface CommandExecutionDoc {
+  _id: string;
+  /** The command-usage document it is counted in. */
+  usageId: string;
+  isCounted: boolean;
+  expiresAt: Date;
+}
+
+/** How long an execution's seen key is kept (see CommandExecutionDoc). */
+export const commandExecutionKeptMs = 3 * 24 * 60 * 60 * 1000;
 
 interface RateLimitDoc {
   _id: string;
@@ -157,7 +175,34 @@ export function createAuthRepository(store: Store) {
   const userCommands = store.collection<UserCommandDoc>('user-commands');
   const auditLog = store.collection<AuditEntryDoc>('audit-log');
   const commandUsage = store.collection<CommandUsageDoc>('command-usage');
+  const commandExecutions = store.collection<CommandExecutionDoc>('command-executions');
   const rateLimits = store.collection<RateLimitDoc>('rate-limits');
+
+  /** The day's count + 1, unless `seenKey` is pending in it already (then false). */
+  async function incrementOnce(usageId: string, date: string, command: string, seenKey: string): Promise<boolean> {
+    const count = () =>
+      commandUsage.updateOne(
+        { _id: usageId, [`pending.${seenKey}`]: { $exists: false } },
+        { $inc: { count: 1 }, $set: { [`pending.${seenKey}`]: true }, $setOnInsert: { date, command } },
+        { upsert: true },
+      );
+    try {
+      await count();
+      return true;
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    // the day's document exists but the filter did not match it: either this key is pending in
+    // it, or another execution created the document at the same moment; once more tells the two
+    // apart (the document now exists, so a second duplicate means "pending")
+    try {
+      await count();
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
 
   async function whichUserExists(user: Pick<UserDoc, 'emailLower' | 'usernameLower'>): Promise<UserExistsError> {
     if (await users.findOne({ emailLower: user.emailLower })) return new UserExistsError('email');
@@ -174,6 +219,7 @@ export function createAuthRepository(store: Store) {
       await auditLog.createIndex({ fields: { occurredAt: -1 } });
       await auditLog.createIndex({ fields: { action: 1 } });
       await commandUsage.createIndex({ fields: { date: 1 } });
+      await commandExecutions.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
       await rateLimits.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
     },
 
@@ -331,30 +377,33 @@ export function createAuthRepository(store: Store) {
       /**
        * Counts one execution of `command` on `date` unless the event `seenKey` was counted already
        * (a redelivery). True when it was counted now.
+       *
+       * The seen keys live in command-executions, one small document each, not in the day's
+       * count: a popular command runs hundreds of thousands of times a day, and a document holding
+       * all their keys would be rewritten whole at every count (and outgrow MongoDB's 16 MB). The
+       * count's `pending` map bridges the two writes: a key stays there from its increment until
+       * its execution is marked counted, so an execution retried after a failure in between is
+       * not counted twice.
        */
-      async record(date: string, command: string, seenKey: string): Promise<boolean> {
-        const count = () =>
-          commandUsage.updateOne(
-            { _id: `${date}:${command}`, [`seen.${seenKey}`]: { $exists: false } },
-            { $inc: { count: 1 }, $set: { [`seen.${seenKey}`]: true }, $setOnInsert: { date, command } },
-            { upsert: true },
-          );
+      async record(date: string, command: string, seenKey: string, now: Date): Promise<boolean> {
+        const usageId = `${date}:${command}`;
         try {
-          await count();
-          return true;
+          await commandExecutions.insertOne({
+            _id: seenKey,
+            usageId,
+            isCounted: false,
+            expiresAt: new Date(now.getTime() + commandExecutionKeptMs),
+          });
         } catch (error) {
           if (!(error instanceof DuplicateKeyError)) throw error;
+          const seen = await commandExecutions.findOne({ _id: seenKey });
+          if (seen?.isCounted) return false;
+          // claimed, but not marked counted: an earlier attempt stopped part-way; `pending` tells
         }
-        // the day's document exists but the filter did not match it: either this event is in
-        // `seen` already, or another event created the document at the same moment; once more
-        // tells the two apart (the document now exists, so a second duplicate means "seen")
-        try {
-          await count();
-          return true;
-        } catch (error) {
-          if (error instanceof DuplicateKeyError) return false;
-          throw error;
-        }
+        const isCountedNow = await incrementOnce(usageId, date, command, seenKey);
+        await commandExecutions.updateOne({ _id: seenKey }, { $set: { isCounted: true } });
+        await commandUsage.updateOne({ _id: usageId }, { $unset: { [`pending.${seenKey}`]: true } });
+        return isCountedNow;
       },
       /** Every day-and-command count from `fromDate` to `toDate` (YYYY-MM-DD, both included). */
       async between(
