@@ -1,5 +1,12 @@
 import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
-import { createAuthRepository, type AuthRepository } from './repository';
+import { createAuthRepository, type AuthRepository, type CommandUsageDoc } from './repository';
+
+interface ExecutionDoc {
+  _id: string;
+  usageId: string;
+  isCounted: boolean;
+  expiresAt: Date;
+}
 
 describe('command usage counts', () => {
   let platform: TestPlatform;
@@ -25,16 +32,16 @@ describe('command usage counts', () => {
   test('when thousands of executions are counted, then the day document holds no key of theirs', async () => {
     for (let i = 0; i < 2000; i++) await repo.commandUsage.record('2026-11-21', 'dice', `event-${i}`, now);
     expect(await countOf()).toBe(2000);
-    const [day] = await platform.store.collection('command-usage').find({});
+    const [day] = await platform.store.collection<CommandUsageDoc>('command-usage').find({});
     expect(day).toEqual({ _id: '2026-11-21:dice', date: '2026-11-21', command: 'dice', count: 2000, pending: {} });
   });
 
   test('when an earlier attempt stopped after counting, then the retry does not count it again', async () => {
     // as if the process died after the increment, before the execution was marked counted
     await platform.store
-      .collection('command-executions')
+      .collection<ExecutionDoc>('command-executions')
       .insertOne({ _id: 'event-1', usageId: '2026-11-21:dice', isCounted: false, expiresAt: later });
-    await platform.store.collection('command-usage').insertOne({
+    await platform.store.collection<CommandUsageDoc>('command-usage').insertOne({
       _id: '2026-11-21:dice',
       date: '2026-11-21',
       command: 'dice',
@@ -44,13 +51,15 @@ describe('command usage counts', () => {
     expect(await repo.commandUsage.record('2026-11-21', 'dice', 'event-1', now)).toBe(false);
     expect(await countOf()).toBe(1);
     expect(await repo.commandUsage.record('2026-11-21', 'dice', 'event-1', now)).toBe(false);
-    expect((await platform.store.collection('command-usage').findOne({ _id: '2026-11-21:dice' }))?.pending).toEqual({});
+    expect(
+      (await platform.store.collection<CommandUsageDoc>('command-usage').findOne({ _id: '2026-11-21:dice' }))?.pending,
+    ).toEqual({});
   });
 
   test('when an earlier attempt stopped before counting, then the retry counts it', async () => {
     // as if the process died after claiming the execution, before the increment
     await platform.store
-      .collection('command-executions')
+      .collection<ExecutionDoc>('command-executions')
       .insertOne({ _id: 'event-1', usageId: '2026-11-21:dice', isCounted: false, expiresAt: later });
     expect(await repo.commandUsage.record('2026-11-21', 'dice', 'event-1', now)).toBe(true);
     expect(await countOf()).toBe(1);
