@@ -1,6 +1,7 @@
 import type { Clock } from '../clock/clock';
 import type { Logger } from '../log/logger';
 import { DuplicateKeyError, type Filter, type IndexSpec } from './store';
+import { getPath } from './update';
 
 /**
  * TTL bookkeeping shared by both adapters. Expiry is decided by the injected clock, never by the
@@ -12,6 +13,8 @@ export interface Expiry {
   register(collection: string, spec: IndexSpec): void;
   /** One `{ field: { $lt: cutoff } }` per TTL rule of the collection, at the clock's now; empty without rules. */
   expiredConditions(collection: string): Filter[];
+  /** What `expiredConditions` would say of this one document, decided here instead of by the engine. */
+  isExpired(collection: string, doc: Record<string, unknown>): boolean;
   collections(): string[];
 }
 
@@ -36,6 +39,16 @@ export function createExpiry(clock: Clock): Expiry {
       // a document is expired once its date + expireAfterSeconds lies in the past; fields that are
       // missing or not dates never match a date comparison, so such documents never expire (as in MongoDB)
       return [...forCollection].map(([field, seconds]) => ({ [field]: { $lt: new Date(now - seconds * 1000) } }));
+    },
+    isExpired(collection, doc) {
+      const forCollection = rules.get(collection);
+      if (!forCollection) return false;
+      const now = clock.now().getTime();
+      for (const [field, seconds] of forCollection) {
+        const value = getPath(doc, field);
+        if (value instanceof Date && value.getTime() < now - seconds * 1000) return true;
+      }
+      return false;
     },
     collections: () => [...rules.keys()],
   };

@@ -104,9 +104,40 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     return rawCollection(name).deleteMany({ $or: expiry.expiredConditions(name) } as RawFilter);
   }
 
-  /** Works around FerretDB's `$pull` of a document by pinning the update to the one document it will change. */
+  /**
+   * FerretDB (SQLite) looks a document up by its index only when the filter is exactly
+   * `{ _id: <string> }`; any other condition, the expiry one included, makes it read and decode the
+   * whole collection. So on FerretDB a by-id access to a collection with TTL rules asks for the id
+   * alone and decides expiry here. The id of such a filter, else undefined.
+   */
+  function expiringIdLookup(name: string, filter: Filter): string | undefined {
+    if (!isFerretDb || expiry.expiredConditions(name).length === 0) return undefined;
+    const keys = Object.keys(filter);
+    return keys.length === 1 && typeof filter._id === 'string' ? filter._id : undefined;
+  }
+
+  /** The live document with this id (FerretDB's index path, see expiringIdLookup); an expired one is deleted. */
+  async function liveById(name: string, id: string): Promise<Raw | null> {
+    const found = await rawCollection(name).findOne({ _id: id });
+    if (!found || !expiry.isExpired(name, found)) return found;
+    await rawCollection(name).deleteOne({ _id: id });
+    return null;
+  }
+
+  /**
+   * Works around FerretDB's `$pull` of a document by pinning the update to the one document it will
+   * change, and its full scans of by-id writes to collections with TTL rules (expiringIdLookup).
+   * Both rely on FerretDB's writes running one at a time per collection (serialised).
+   */
   async function planForOne(name: string, filter: Filter, update: Update): Promise<Planned> {
     const pulls = documentPulls(update);
+    const id = expiringIdLookup(name, filter);
+    if (id !== undefined) {
+      const current = await liveById(name, id);
+      if (!current || pulls.length === 0)
+        return { filter: { _id: id }, update: current ? update : withoutPulls(update, pulls) };
+      return { filter: { _id: id }, update: pullsAsSet(current, update, pulls) };
+    }
     if (!isFerretDb || pulls.length === 0) return { filter: liveFilter(name, filter), update };
     const current = await rawCollection(name).findOne(liveFilter(name, filter));
     // no document: only an upsert can follow, and $pull has nothing to remove from a new document
@@ -135,6 +166,11 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
         }),
 
       findOne: async (filter) => {
+        const id = expiringIdLookup(name, filter);
+        if (id !== undefined) {
+          const found = await rawCollection(name).findOne({ _id: id });
+          return (found && !expiry.isExpired(name, found) ? found : null) as T | null;
+        }
         const found = await rawCollection(name).findOne(liveFilter(name, filter));
         return found as T | null;
       },
@@ -206,7 +242,12 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
 
       // expired documents count as gone here too, so the numbers agree with count()
       deleteOne: (filter) =>
-        serialised(name, async () => (await rawCollection(name).deleteOne(liveFilter(name, filter))).deletedCount),
+        serialised(name, async () => {
+          const id = expiringIdLookup(name, filter);
+          if (id !== undefined)
+            return (await liveById(name, id)) ? (await rawCollection(name).deleteOne({ _id: id })).deletedCount : 0;
+          return (await rawCollection(name).deleteOne(liveFilter(name, filter))).deletedCount;
+        }),
 
       deleteMany: (filter) =>
         serialised(name, async () => (await rawCollection(name).deleteMany(liveFilter(name, filter))).deletedCount),
