@@ -78,8 +78,13 @@ export interface MetaDoc extends Document {
 export type NewLink = Omit<LinkDoc, '_id' | 'version' | 'status'>;
 
 export const retention = {
-  /** Kick-Event-Message-Id claims: far longer than the 5-minute timestamp window. */
-  webhookMessageSeconds: 60 * 60,
+  /**
+   * Kick-Event-Message-Id claims: twice the 5-minute timestamp window. A delivery whose timestamp is
+   * more than 5 minutes off is refused before its claim is looked at, so an older claim can stop
+   * no duplicate; and there is one claim per chat line, so every extra minute kept costs memory on
+   * the embedded store (60,000 claims a minute at 1,000 lines a second).
+   */
+  webhookMessageSeconds: 10 * 60,
   /** chat.send claims: at least a day, so a late replay is still caught. */
   sendClaimSeconds: 2 * 24 * 60 * 60,
   sentMessageSeconds: 24 * 60 * 60,

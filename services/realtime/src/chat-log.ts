@@ -6,12 +6,13 @@ import type { RealtimeRepository } from './repository';
 export const chatLogLimit = 100;
 
 /**
- * A user's lines are trimmed at their first write after a start and then every 100th write: reads
- * take only the newest 100, so the up to 100 older lines in between never show, and the store is
+ * A user's lines are trimmed at their first write after a start and then every 25th write: reads
+ * take only the newest 100, so the up to 25 older lines in between never show, and the store is
  * spared a sorted query per line. The trim is the costliest query of the chat path (on FerretDB,
- * which cannot use the index, it scans the collection), so it runs once per 100 lines, not per 10.
+ * which cannot use the index, it scans the collection); trimming more rarely would keep more lines
+ * (in memory, on the embedded store) for every channel.
  */
-export const chatLogTrimEvery = 100;
+export const chatLogTrimEvery = 25;
 
 export interface ChatLog {
   /**
