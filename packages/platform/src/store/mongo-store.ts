@@ -132,16 +132,12 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
   async function planForOne(name: string, filter: Filter, update: Update): Promise<Planned> {
     const pulls = documentPulls(update);
     const id = expiringIdLookup(name, filter);
-    if (id !== undefined) {
-      const current = await liveById(name, id);
-      if (!current || pulls.length === 0)
-        return { filter: { _id: id }, update: current ? update : withoutPulls(update, pulls) };
-      return { filter: { _id: id }, update: pullsAsSet(current, update, pulls) };
-    }
-    if (!isFerretDb || pulls.length === 0) return { filter: liveFilter(name, filter), update };
-    const current = await rawCollection(name).findOne(liveFilter(name, filter));
+    if (id === undefined && (!isFerretDb || pulls.length === 0)) return { filter: liveFilter(name, filter), update };
+    const current =
+      id === undefined ? await rawCollection(name).findOne(liveFilter(name, filter)) : await liveById(name, id);
     // no document: only an upsert can follow, and $pull has nothing to remove from a new document
-    if (!current) return { filter: liveFilter(name, filter), update: withoutPulls(update, pulls) };
+    if (!current)
+      return { filter: id === undefined ? liveFilter(name, filter) : { _id: id }, update: withoutPulls(update, pulls) };
     return { filter: { _id: current._id }, update: pullsAsSet(current, update, pulls) };
   }
 
