@@ -1,4 +1,4 @@
-import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
+import { createFakeClock, createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
 import { createAuthRepository, type AuthRepository, type CommandUsageDoc } from './repository';
 
 interface ExecutionDoc {
@@ -11,12 +11,14 @@ interface ExecutionDoc {
 describe('command usage counts', () => {
   let platform: TestPlatform;
   let repo: AuthRepository;
+  // One clock for the records and the store: with the wall clock, a record made at a fixed date
+  // expires the moment it is written once that date is more than the claim lifetime ago.
   const now = new Date('2026-11-21T10:00:00Z');
   const later = new Date('2099-01-01T00:00:00Z');
   const countOf = async () => (await repo.commandUsage.between('2026-11-21', '2026-11-21'))[0]?.count;
 
   beforeEach(async () => {
-    platform = await createTestPlatform('auth');
+    platform = await createTestPlatform('auth', { clock: createFakeClock(now) });
     repo = createAuthRepository(platform.store);
     await repo.createIndexes();
   });
