@@ -18,6 +18,13 @@ export type SubscribableEvent = (typeof subscribableEvents)[number];
 
 export const chatEvent: SubscribableEvent = 'chat.message.sent';
 
+/**
+ * What a running bot is subscribed to, and what the reconciler keeps in place. Chat is required
+ * (the bot does not start without it); the other two are best effort: Kick may refuse them for an
+ * app or a channel, which shows in delivery health and does not stop the bot.
+ */
+export const botEvents = [chatEvent, 'kicks.gifted', 'channel.reward.redemption.updated'] as const;
+
 export const isSubscribableEvent = (name: string): name is SubscribableEvent =>
   (subscribableEvents as readonly string[]).includes(name);
 
