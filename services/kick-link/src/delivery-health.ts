@@ -1,3 +1,5 @@
+import type { Metrics } from '@kickstand/platform/metrics';
+
 /**
  * What kick-link learns about each channel's connection to Kick, for the delivery-health views
  * (streamer dashboard, admin area). The webhook door, the chat sender and the subscription
@@ -50,4 +52,33 @@ export interface DeliveryHealthReporter {
   kickError(broadcasterUserId: string, message: string): void;
   /** The reconciler compared the channel's subscriptions with what it should have. */
   subscriptionsChecked(broadcasterUserId: string, check: SubscriptionCheck): void;
+}
+
+/** The Prometheus half of the reporter: every report counted in /metrics. */
+export function createMetricsDeliveryHealth(service: string, metrics: Metrics): DeliveryHealthReporter {
+  return {
+    deliveryAccepted: () => metrics.kickDeliveries.inc({ service, result: 'accepted' }),
+    deliveryRefused: (_channel, reason) => metrics.kickDeliveries.inc({ service, result: reason }),
+    // the reason label is the first words of the reason only: labels must stay few
+    deadLettered: (_channel, reason) => metrics.kickDeadLetters.inc({ service, reason: reasonLabel(reason) }),
+    reply: (_channel, sender, result) => metrics.kickReplies.inc({ service, sender, result }),
+    kickError: () => undefined,
+    subscriptionsChecked: () => undefined,
+  };
+}
+
+/** Everything reported goes to each reporter (metrics, stored health). */
+export function combineDeliveryHealth(...reporters: DeliveryHealthReporter[]): DeliveryHealthReporter {
+  return {
+    deliveryAccepted: (...args) => reporters.forEach((r) => r.deliveryAccepted(...args)),
+    deliveryRefused: (...args) => reporters.forEach((r) => r.deliveryRefused(...args)),
+    deadLettered: (...args) => reporters.forEach((r) => r.deadLettered(...args)),
+    reply: (...args) => reporters.forEach((r) => r.reply(...args)),
+    kickError: (...args) => reporters.forEach((r) => r.kickError(...args)),
+    subscriptionsChecked: (...args) => reporters.forEach((r) => r.subscriptionsChecked(...args)),
+  };
+}
+
+function reasonLabel(reason: string): string {
+  return reason.split(':')[0]?.trim().slice(0, 40) || 'unknown';
 }

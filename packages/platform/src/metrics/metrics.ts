@@ -14,6 +14,12 @@ export interface Metrics {
   /** From the webhook receiving a chat message to the bot's chat.send for it. */
   commandLatency: Histogram<'service'>;
   botsRunning: Gauge<'service'>;
+  /** Kick webhook deliveries: accepted, or refused with the reason (kick-link's door). */
+  kickDeliveries: Counter<'service' | 'result'>;
+  /** Correctly signed Kick deliveries that could not be used, kept as dead letters. */
+  kickDeadLetters: Counter<'service' | 'reason'>;
+  /** Chat replies by who posted them (sender kind) and what became of them (sent, failed, dropped). */
+  kickReplies: Counter<'service' | 'sender' | 'result'>;
 }
 
 let metrics: Metrics | undefined;
@@ -66,6 +72,24 @@ export function processMetrics(): Metrics {
       name: 'kickstand_bots_running',
       help: 'Bots switched on',
       labelNames: ['service'],
+      registers: [registry],
+    }),
+    kickDeliveries: new Counter({
+      name: 'kickstand_kick_deliveries_total',
+      help: 'Kick webhook deliveries: accepted, or refused (bad-signature, stale-timestamp, too-large)',
+      labelNames: ['service', 'result'],
+      registers: [registry],
+    }),
+    kickDeadLetters: new Counter({
+      name: 'kickstand_kick_dead_letters_total',
+      help: 'Correctly signed Kick deliveries that could not be used and were kept as dead letters',
+      labelNames: ['service', 'reason'],
+      registers: [registry],
+    }),
+    kickReplies: new Counter({
+      name: 'kickstand_kick_replies_total',
+      help: 'Chat replies by sender kind (bot-account, streamer-bot, streamer-user) and result (sent, failed, dropped)',
+      labelNames: ['service', 'sender', 'result'],
       registers: [registry],
     }),
   };
