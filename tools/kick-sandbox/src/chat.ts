@@ -3,6 +3,7 @@ import type { Filter } from '@kickstand/platform/store';
 import type { App } from './app-settings';
 import { assertCanModerate, type Bans } from './bans';
 import { parseEmotes } from './emotes';
+import type { RealKick } from './real-kick';
 import { newMessageUuid } from './ids';
 import { badgesIn, type KickUsers } from './kick-users';
 import type { Notifier } from './notifier';
@@ -43,8 +44,11 @@ export interface ChatListFilter {
 export interface Chat {
   /** Records a message in a channel's chat and emits chat.message.sent. */
   post(input: PostInput): Promise<{ message: ChatMessageDoc; deliveries: DeliveryDoc[] }>;
-  /** `POST /public/v1/chat` for the token's user (§5.1's rules: bot mode, quota, bans, reply target). */
-  sendFromApi(senderUserId: number, send: ApiSend): Promise<ChatMessageDoc>;
+  /**
+   * `POST /public/v1/chat` for the token's user (§5.1's rules: bot mode, quota, bans, reply target,
+   * and real Kick's switches). null: accepted but not sent (real Kick's `is_sent: false`).
+   */
+  sendFromApi(senderUserId: number, send: ApiSend): Promise<ChatMessageDoc | null>;
   /** `DELETE /public/v1/chat/{id}` by a moderator of the message's channel. */
   deleteFromApi(moderatorUserId: number, messageId: string): Promise<void>;
   list(filter: ChatListFilter): Promise<ChatMessageDoc[]>;
@@ -60,10 +64,11 @@ export function createChat(deps: {
   parts: PayloadParts;
   clock: Clock;
   notifier: Notifier;
+  realKick: RealKick;
   /** A reply to a message id never seen here is recorded as such instead of refused (load tests). */
   acceptsUnknownReplyTargets?: boolean;
 }): Chat {
-  const { repo, users, bans, app, emitter, parts, clock, notifier } = deps;
+  const { repo, users, bans, app, emitter, parts, clock, notifier, realKick } = deps;
 
   async function replyTarget(broadcasterUserId: number, messageId: string | null) {
     if (messageId === null) return null;
@@ -126,14 +131,22 @@ export function createChat(deps: {
     post,
 
     async sendFromApi(senderUserId, send) {
+      // real Kick's rate limit answers before any rule is looked at
+      const outcome = realKick.nextChatCall();
+      if (outcome === 'rate-limited') throw new RuleError('rate-limited', 'Too Many Requests');
       const sender = await users.byId(senderUserId);
       if (!sender) throw channelNotFound(senderUserId);
       let broadcaster: KickUserDoc | null;
       let author: KickUserDoc;
       let badges: BadgeDoc[];
       if (send.type === 'bot') {
+        // real Kick (KickDevDocs #343): bot messages fail whoever sends them and whatever the body says
+        const botChat = realKick.get().botChat;
+        if (botChat === 'server-error') throw new RuleError('bot-refused', 'Internal server error');
         // bot messages go to the token owner's own chat, as the app's bot; broadcaster_user_id is ignored
-        if (!app.settings().isBotEnabled) throw new RuleError('bot-disabled', 'Channel not found');
+        if (!app.settings().isBotEnabled || botChat === 'channel-not-found') {
+          throw new RuleError('bot-disabled', 'Channel not found');
+        }
         broadcaster = sender;
         author = await users.ensure(app.botUsername);
         badges = [{ text: 'Bot', type: 'bot' }];
@@ -146,7 +159,15 @@ export function createChat(deps: {
         author = sender;
         badges = badgesIn(broadcaster, sender.userId);
       }
+      if (send.replyToMessageId !== undefined && realKick.get().replyTargets === 'refused') {
+        throw new RuleError('reply-refused', 'Reply target not found');
+      }
       await checkQuota();
+      if (outcome === 'not-sent') {
+        // Kick said OK but nothing appears: the request was still checked like any other
+        await replyTarget(broadcaster.userId, send.replyToMessageId ?? null);
+        return null;
+      }
       const { message } = await post({
         broadcaster,
         sender: author,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decodePem, isPrivateKeyPem } from '@kickstand/platform/auth';
 import { booleanFlagSchema, defaultPorts, platformConfigSchema, portSchema } from '@kickstand/platform/config';
 import type { KickSandboxOptions } from './options';
+import { realKickPreset } from './real-kick';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 const seconds = z.coerce.number().int().positive();
@@ -44,6 +45,8 @@ export const kickSandboxSettingsSchema = z.object({
   ),
   /** Load tests: accept replies to chat message ids the sandbox never saw. */
   KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS: booleanFlagSchema.default(false),
+  /** Start with real Kick's undocumented behaviour (`realKickPreset`) instead of kick-api.md to the letter. */
+  KICK_SANDBOX_REAL_KICK: booleanFlagSchema.default(false),
 });
 
 export type KickSandboxSettings = z.infer<typeof kickSandboxSettingsSchema>;
@@ -74,5 +77,6 @@ export function kickSandboxOptionsFromSettings(settings: KickSandboxSettings, po
     chatDailyQuota: settings.KICK_SANDBOX_CHAT_DAILY_QUOTA ?? null,
     ...(settings.KICK_SANDBOX_SIGNING_KEY === undefined ? {} : { signingKeyPem: settings.KICK_SANDBOX_SIGNING_KEY }),
     ...(settings.KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS ? { acceptsUnknownReplyTargets: true } : {}),
+    ...(settings.KICK_SANDBOX_REAL_KICK ? { realKick: { ...realKickPreset } } : {}),
   };
 }

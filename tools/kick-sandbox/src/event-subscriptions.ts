@@ -29,6 +29,8 @@ export interface EventSubscriptions {
   remove(ids: readonly string[], onlyBroadcasterUserId?: number): Promise<number>;
   /** Kick's webhook switch turned off: every subscription of the app goes. */
   removeAll(): Promise<number>;
+  /** Real Kick dropping subscriptions without notice: of one channel and/or one event type, or all. */
+  removeWhere(filter: { broadcasterUserId?: number; event?: string }): Promise<number>;
 }
 
 export function createEventSubscriptions(deps: { repo: Repository; app: App; clock: Clock }): EventSubscriptions {
@@ -88,5 +90,12 @@ export function createEventSubscriptions(deps: { repo: Repository; app: App; clo
     },
 
     removeAll: () => repo.subscriptions.deleteMany({ appId: app.appId() }),
+
+    removeWhere({ broadcasterUserId, event }) {
+      const filter: Filter = { appId: app.appId() };
+      if (broadcasterUserId !== undefined) filter.broadcasterUserId = broadcasterUserId;
+      if (event !== undefined) filter.event = event;
+      return repo.subscriptions.deleteMany(filter);
+    },
   };
 }

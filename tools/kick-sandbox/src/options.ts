@@ -1,3 +1,4 @@
+import type { RealKickSettingsPatch } from './real-kick';
 import type { FaultSettings } from './webhooks/faults';
 
 /** The one app registered with the sandbox, as a Kick developer would register it. */
@@ -53,6 +54,11 @@ export interface KickSandboxOptions {
   delivery?: KickSandboxDeliveryOptions;
   /** Faults switched on from the start (the control API can change them later). Default: none. */
   faults?: Partial<FaultSettings>;
+  /**
+   * Real Kick's undocumented behaviour switched on from the start (`realKickPreset` for the usual
+   * set; the control API can change it later). Default: none, kick-api.md to the letter.
+   */
+  realKick?: RealKickSettingsPatch;
   /** Create the demo users and channels on first start. Default true. */
   isSeeded?: boolean;
   /**
@@ -76,6 +82,7 @@ export interface ResolvedOptions {
   chatDailyQuota: number | null;
   delivery: Required<KickSandboxDeliveryOptions>;
   faults: Partial<FaultSettings>;
+  realKick: RealKickSettingsPatch;
   isSeeded: boolean;
   signingKeyPem: string | undefined;
   acceptsUnknownReplyTargets: boolean;
@@ -111,6 +118,7 @@ export function resolveOptions(options: KickSandboxOptions): ResolvedOptions {
       options.delivery,
     ),
     faults: options.faults ?? {},
+    realKick: options.realKick ?? {},
     isSeeded: options.isSeeded ?? true,
     signingKeyPem: options.signingKeyPem,
     acceptsUnknownReplyTargets: options.acceptsUnknownReplyTargets ?? false,

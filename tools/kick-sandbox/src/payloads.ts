@@ -205,3 +205,75 @@ export const moderationBannedPayload = (input: {
     expires_at: input.expiresAt ? rfc3339Seconds(input.expiresAt) : null,
   },
 });
+
+/** §8.10's user object for `kicks.gifted` and reward redemptions: no `is_anonymous`, no `identity`. */
+export interface ShortEventUser {
+  user_id: number;
+  username: string;
+  is_verified: boolean;
+  profile_picture: string;
+  channel_slug: string;
+}
+
+export const shortUser = (user: EventUser): ShortEventUser => ({
+  user_id: user.user_id ?? 0,
+  username: user.username ?? '',
+  is_verified: user.is_verified ?? false,
+  profile_picture: user.profile_picture ?? '',
+  channel_slug: user.channel_slug ?? '',
+});
+
+export interface KicksGift {
+  amount: number;
+  name: string;
+  type: string;
+  tier: string;
+  message: string;
+  pinnedTimeSeconds: number;
+}
+
+/** `kicks.gifted` (§8.10): someone sent Kicks to the channel. */
+export const kicksGiftedPayload = (input: {
+  broadcaster: EventUser;
+  sender: EventUser;
+  gift: KicksGift;
+  createdAt: Date;
+}) => ({
+  broadcaster: shortUser(input.broadcaster),
+  sender: shortUser(input.sender),
+  gift: {
+    amount: input.gift.amount,
+    name: input.gift.name,
+    type: input.gift.type,
+    tier: input.gift.tier,
+    message: input.gift.message,
+    pinned_time_seconds: input.gift.pinnedTimeSeconds,
+  },
+  created_at: rfc3339Seconds(input.createdAt),
+});
+
+export type RedemptionStatus = 'pending' | 'accepted' | 'rejected';
+
+/** `channel.reward.redemption.updated` (§8.10): a channel-points reward was redeemed, accepted or rejected. */
+export const rewardRedemptionPayload = (input: {
+  id: string;
+  userInput: string;
+  status: RedemptionStatus;
+  redeemedAt: Date;
+  reward: { id: string; title: string; cost: number; description: string };
+  redeemer: EventUser;
+  broadcaster: EventUser;
+}) => ({
+  id: input.id,
+  user_input: input.userInput,
+  status: input.status,
+  redeemed_at: rfc3339Seconds(input.redeemedAt),
+  reward: {
+    id: input.reward.id,
+    title: input.reward.title,
+    cost: input.reward.cost,
+    description: input.reward.description,
+  },
+  redeemer: shortUser(input.redeemer),
+  broadcaster: shortUser(input.broadcaster),
+});

@@ -21,6 +21,7 @@ import { createTokens } from './oauth/tokens';
 import { resolveOptions, type KickSandboxOptions } from './options';
 import { pagesRoutes } from './pages/routes';
 import { createPayloadParts } from './payloads';
+import { createRealKick } from './real-kick';
 import { createRepository } from './repository';
 import { seedOnFirstStart } from './seed';
 import { createViewerEvents } from './viewer-events';
@@ -36,6 +37,14 @@ export type {
   KickSandboxTokenLifetimes,
 } from './options';
 export type { FaultSettings } from './webhooks/faults';
+export {
+  documentedKick,
+  realKickPreset,
+  realKickSettingsSchema,
+  type RealKickSettings,
+  type RealKickSettingsPatch,
+} from './real-kick';
+export { unknownDriftEventType, unknownTopLevelField, unknownUserField } from './webhooks/drift';
 export { seedUserIds } from './seed';
 export {
   kickSandboxConfigSchema,
@@ -70,8 +79,9 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
   const users = createKickUsers({ repo, clock });
   const signer = createSigner({ repo, clock, configuredKeyPem: resolved.signingKeyPem });
   const faults = createFaults(resolved.faults);
+  const realKick = createRealKick(resolved.realKick);
   const deliverer = createDeliverer({ repo, app, signer, faults, clock, log, notifier, delivery: resolved.delivery });
-  const emitter = createEmitter({ repo, deliverer, faults, clock, notifier });
+  const emitter = createEmitter({ repo, deliverer, faults, realKick, clock, notifier, log });
   const tokens = createTokens({ repo, clock, lifetimes: resolved.tokens });
   const authorizations = createAuthorizations({ repo, app, users, tokens, clock });
   const subscriptions = createEventSubscriptions({ repo, app, clock });
@@ -86,6 +96,7 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
     parts,
     clock,
     notifier,
+    realKick,
     acceptsUnknownReplyTargets: resolved.acceptsUnknownReplyTargets,
   });
   const viewerEvents = createViewerEvents({ users, chat, bans, emitter, parts, clock });
@@ -105,13 +116,14 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
       subscriptions,
       tokens,
       faults,
+      realKick,
       app,
       signer,
       images,
       clock,
       notifier,
     }),
-    pagesRoutes({ app, users, publicUrl: resolved.publicUrl }),
+    pagesRoutes({ app, users, realKick, publicUrl: resolved.publicUrl }),
   ];
 
   return {

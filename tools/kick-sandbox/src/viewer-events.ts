@@ -1,9 +1,14 @@
 import type { Clock } from '@kickstand/platform/clock';
 import type { Chat } from './chat';
 import type { KickUsers } from './kick-users';
+import { createUlidFactory } from './ids';
 import {
   anonymousUser,
   channelFollowedPayload,
+  kicksGiftedPayload,
+  rewardRedemptionPayload,
+  type KicksGift,
+  type RedemptionStatus,
   subscriptionGiftsPayload,
   subscriptionPayload,
   type PayloadParts,
@@ -43,7 +48,19 @@ export interface ViewerEvents {
   renew(broadcaster: KickUserDoc, subscriber: KickUserDoc, duration: number, startedAt?: Date): Promise<Emitted>;
   /** `gifter: null` is an anonymous gift. */
   gift(broadcaster: KickUserDoc, gifter: KickUserDoc | null, giftees: KickUserDoc[]): Promise<Emitted>;
-  /** Any payload under any type name (e.g. `kicks.gifted`), to test how unknown events are handled. */
+  /** `kicks.gifted` (§8.10). */
+  kicksGifted(broadcaster: KickUserDoc, sender: KickUserDoc, gift: KicksGift): Promise<Emitted>;
+  /** `channel.reward.redemption.updated` (§8.10); without an id, a new redemption. */
+  rewardRedemption(input: {
+    broadcaster: KickUserDoc;
+    redeemer: KickUserDoc;
+    id?: string;
+    status: RedemptionStatus;
+    userInput: string;
+    redeemedAt?: Date;
+    reward: { id?: string; title: string; cost: number; description: string };
+  }): Promise<Emitted<{ id: string; rewardId: string }>>;
+  /** Any payload under any type name, to test how unknown events are handled. */
   raw(broadcaster: KickUserDoc, type: string, payload: unknown): Promise<Emitted>;
 }
 
@@ -56,6 +73,7 @@ export function createViewerEvents(deps: {
   clock: Clock;
 }): ViewerEvents {
   const { users, chat, bans, emitter, parts, clock } = deps;
+  const ulid = createUlidFactory();
 
   /** Remembers the months (for the subscriber badge) and keeps the channel's count in step. */
   async function recordSubscriber(broadcaster: KickUserDoc, subscriberId: number, months: number): Promise<void> {
@@ -134,6 +152,33 @@ export function createViewerEvents(deps: {
         expiresAt: addMonths(now, 1),
       });
       return { result: undefined, deliveries: await emitFor(broadcaster, 'channel.subscription.gifts', payload) };
+    },
+
+    async kicksGifted(broadcaster, sender, gift) {
+      const payload = kicksGiftedPayload({
+        broadcaster: parts.user(broadcaster),
+        sender: parts.user(sender),
+        gift,
+        createdAt: clock.now(),
+      });
+      return { result: undefined, deliveries: await emitFor(broadcaster, 'kicks.gifted', payload) };
+    },
+
+    async rewardRedemption(input) {
+      const now = clock.now();
+      const id = input.id ?? ulid(now.getTime());
+      const rewardId = input.reward.id ?? ulid(now.getTime());
+      const payload = rewardRedemptionPayload({
+        id,
+        userInput: input.userInput,
+        status: input.status,
+        redeemedAt: input.redeemedAt ?? now,
+        reward: { ...input.reward, id: rewardId },
+        redeemer: parts.user(input.redeemer),
+        broadcaster: parts.user(input.broadcaster),
+      });
+      const deliveries = await emitFor(input.broadcaster, 'channel.reward.redemption.updated', payload);
+      return { result: { id, rewardId }, deliveries };
     },
 
     async raw(broadcaster, type, payload) {

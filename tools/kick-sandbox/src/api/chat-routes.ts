@@ -32,7 +32,8 @@ export function chatRoutes({ chat }: { chat: Chat }): Router {
       broadcasterUserId: body.broadcaster_user_id,
       replyToMessageId: body.reply_to_message_id,
     });
-    res.json({ data: { is_sent: true, message_id: message._id }, message: 'OK' });
+    // real Kick sometimes accepts a message and drops it (kick-api.md §5.1: treat is_sent false as a failure)
+    res.json({ data: { is_sent: message !== null, message_id: message?._id ?? '' }, message: 'OK' });
   });
 
   router.delete('/chat/:message_id', async (req, res) => {

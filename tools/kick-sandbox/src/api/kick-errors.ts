@@ -25,6 +25,10 @@ export const kickInvalidRequest = () => new KickApiError(400, { data: {}, messag
 /** A business rule said no; `reason` goes into `data`, as in `{"data":"Channel not found","message":"Bad request"}`. */
 export const kickBadRequest = (reason: string) => new KickApiError(400, { data: reason, message: 'Bad request' });
 export const kickNotFound = () => new KickApiError(404, { data: {}, message: 'Not found' });
+/** Real Kick's answer to `type: "bot"` chat for most apps (kick-api.md §5.1), and to anything that broke. */
+export const kickServerError = () => new KickApiError(500, { data: null, message: 'Internal server error' });
+/** No body is quoted for Kick's 429 (§9); this follows the 401's shape. */
+export const kickTooManyRequests = () => new KickApiError(429, { data: {}, message: 'Too Many Requests' });
 
 /** Parses with zod; anything wrong is Kick's plain validation error, never a 500. */
 export function parseKick<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
@@ -58,6 +62,6 @@ export function kickErrorHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     log.error({ err: error }, 'Kick API request failed');
-    res.status(500).json({ data: null, message: 'Internal server error' });
+    res.status(500).json(kickServerError().body);
   };
 }

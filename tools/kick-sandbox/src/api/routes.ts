@@ -51,6 +51,7 @@ export function kickApiRoutes(deps: KickApiDeps): Router {
   api.use(deps.record(endpointOf));
   // deprecated since 15 Jan 2026 but still answering; it checks its own bearer, expired ones included
   api.post('/token/introspect', introspectHandler(deps.tokens));
+  api.use(publicKeyRoutes(deps));
   // the token is checked before the body is read: a bad token is a 401 whatever the body
   api.use(authenticate(deps.tokens));
   api.use(express.json({ limit: '100kb' }));
@@ -59,7 +60,6 @@ export function kickApiRoutes(deps: KickApiDeps): Router {
   api.use(chatRoutes(deps));
   api.use(moderationRoutes(deps));
   api.use(subscriptionsRoutes(deps));
-  api.use(publicKeyRoutes(deps));
   api.use(kickRouteNotFound);
   api.use(translateRuleErrors);
   api.use(kickErrorHandler(deps.log));

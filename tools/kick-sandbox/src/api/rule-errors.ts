@@ -1,6 +1,13 @@
 import type { ErrorRequestHandler } from 'express';
 import { RuleError } from '../rules';
-import { KickApiError, kickBadRequest, kickForbidden, kickNotFound } from './kick-errors';
+import {
+  KickApiError,
+  kickBadRequest,
+  kickForbidden,
+  kickNotFound,
+  kickServerError,
+  kickTooManyRequests,
+} from './kick-errors';
 
 /** How Kick answers each sandbox rule; the texts in `data` are Kick's where kick-api.md quotes them. */
 export function kickErrorForRule(error: RuleError): KickApiError {
@@ -18,6 +25,11 @@ export function kickErrorForRule(error: RuleError): KickApiError {
       return kickNotFound();
     case 'not-moderator':
       return kickForbidden();
+    case 'bot-refused':
+      return kickServerError();
+    case 'rate-limited':
+      return kickTooManyRequests();
+    case 'reply-refused':
     case 'sender-banned':
     case 'chat-quota-exceeded':
     case 'subscription-limit':

@@ -8,6 +8,7 @@ import type { ImageUrls } from '../images';
 import type { KickUsers } from '../kick-users';
 import type { Notifier } from '../notifier';
 import type { Tokens } from '../oauth/tokens';
+import type { RealKick } from '../real-kick';
 import type { Repository } from '../repository';
 import type { ViewerEvents } from '../viewer-events';
 import type { Faults } from '../webhooks/faults';
@@ -23,6 +24,7 @@ export interface ControlDeps {
   subscriptions: EventSubscriptions;
   tokens: Tokens;
   faults: Faults;
+  realKick: RealKick;
   app: App;
   signer: Signer;
   images: ImageUrls;

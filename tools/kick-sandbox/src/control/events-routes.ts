@@ -7,6 +7,7 @@ import type { ControlDeps } from './control-deps';
 import { findOrCreateUser, findUser, userRefSchema } from './control-kit';
 import { chatView, deliveryView } from './views';
 import { badgesIn } from '../kick-users';
+import { ulidPattern } from '../ids';
 
 const badgeTexts: Record<string, string> = {
   broadcaster: 'Broadcaster',
@@ -95,6 +96,34 @@ const banSchema = z.strictObject({
   reason: z.string().max(100).optional(),
   /** Absent: a permanent ban. */
   durationMinutes: z.number().int().min(1).max(10080).optional(),
+});
+
+const kicksGiftedSchema = z.strictObject({
+  broadcaster: userRefSchema,
+  sender: userRefSchema,
+  amount: z.number().int().min(1).max(1_000_000),
+  name: z.string().min(1).max(100).default('Full Send'),
+  /** Kick's gift type and tier are open strings (e.g. BASIC, LEVEL_UP / BASIC, MID, HIGH). */
+  type: z.string().min(1).max(50).default('BASIC'),
+  tier: z.string().min(1).max(50).default('BASIC'),
+  message: z.string().max(500).default(''),
+  pinnedTimeSeconds: z.number().int().min(0).max(86_400).default(0),
+});
+
+const rewardRedemptionSchema = z.strictObject({
+  broadcaster: userRefSchema,
+  redeemer: userRefSchema,
+  /** The redemption's id (a ULID); give the id of an earlier one to send its accepted/rejected update. */
+  id: z.string().regex(ulidPattern, 'id is a ULID').optional(),
+  status: z.enum(['pending', 'accepted', 'rejected']).default('pending'),
+  userInput: z.string().max(500).default(''),
+  redeemedAt: z.iso.datetime({ offset: true }).optional(),
+  reward: z.strictObject({
+    id: z.string().regex(ulidPattern, 'reward.id is a ULID').optional(),
+    title: z.string().min(1).max(100),
+    cost: z.number().int().min(1).max(10_000_000),
+    description: z.string().max(500).default(''),
+  }),
 });
 
 const rawSchema = z.strictObject({
@@ -215,6 +244,30 @@ export function controlEventsRoutes(deps: ControlDeps): Router {
       source: 'sandbox',
     });
     res.status(201).json(emitted(deliveries));
+  });
+
+  router.post('/events/kicks-gifted', async (req, res) => {
+    const { broadcaster: broadcasterRef, sender: senderRef, ...gift } = parseBody(kicksGiftedSchema, req);
+    const broadcaster = await findUser(users, broadcasterRef);
+    const sender = await findOrCreateUser(users, senderRef);
+    const { deliveries } = await viewerEvents.kicksGifted(broadcaster, sender, gift);
+    res.status(201).json(emitted(deliveries));
+  });
+
+  router.post('/events/reward-redemption', async (req, res) => {
+    const body = parseBody(rewardRedemptionSchema, req);
+    const broadcaster = await findUser(users, body.broadcaster);
+    const redeemer = await findOrCreateUser(users, body.redeemer);
+    const { result, deliveries } = await viewerEvents.rewardRedemption({
+      broadcaster,
+      redeemer,
+      id: body.id,
+      status: body.status,
+      userInput: body.userInput,
+      redeemedAt: body.redeemedAt === undefined ? undefined : new Date(body.redeemedAt),
+      reward: body.reward,
+    });
+    res.status(201).json(emitted(deliveries, { redemptionId: result.id, rewardId: result.rewardId }));
   });
 
   router.post('/events/raw', async (req, res) => {

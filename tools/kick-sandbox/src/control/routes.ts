@@ -4,6 +4,7 @@ import type { ControlDeps } from './control-deps';
 import { translateControlErrors } from './control-kit';
 import { controlEventsRoutes } from './events-routes';
 import { controlInspectRoutes } from './inspect-routes';
+import { controlRealKickRoutes } from './real-kick-routes';
 import { controlSettingsRoutes } from './settings-routes';
 import { controlUsersRoutes } from './users-routes';
 
@@ -19,6 +20,7 @@ export function controlRoutes(deps: ControlDeps): Router {
   api.use(controlEventsRoutes(deps));
   api.use(controlInspectRoutes(deps));
   api.use(controlSettingsRoutes(deps));
+  api.use(controlRealKickRoutes(deps));
   api.use(translateControlErrors);
   api.use(clientErrorsAsBadRequest);
 

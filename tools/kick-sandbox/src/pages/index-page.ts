@@ -23,6 +23,10 @@ const controlRoutes: [string, string][] = [
     'what the app did and what was delivered (afterSeq, waitMs)',
   ],
   ['GET · PATCH · DELETE /sandbox/api/faults', 'delivery faults'],
+  [
+    'GET · PATCH · DELETE /sandbox/api/real-kick · POST /sandbox/api/real-kick/preset · POST /sandbox/api/subscriptions/drop',
+    'real Kick behaviour (bot chat refused, 429, is_sent false, payload drift, dropped subscriptions)',
+  ],
   ['GET /sandbox/api/tokens · POST /sandbox/api/tokens/{expire,invalidate}', 'token controls'],
   ['GET · PATCH /sandbox/api/app · POST /sandbox/api/signing-key/rotate', 'app settings and signing key'],
 ];
@@ -51,6 +55,10 @@ export function sendIndexPage(res: Response, input: IndexPageInput): void {
       A local stand-in for Kick's public API: OAuth, REST under <code>/public/v1</code>, and signed webhook deliveries.
     </p>
     <p><a href="/sandbox">Open the chat page</a> to type in a channel as a viewer and watch the bot answer.</p>
+    <p>
+      <a href="/sandbox/real-kick">Real Kick switches</a>: make the sandbox behave like the live service instead of its
+      documentation.
+    </p>
     <div class="card">
       <h2>Point the product here</h2>
       <table>

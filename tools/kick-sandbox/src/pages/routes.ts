@@ -6,6 +6,8 @@ import type { KickUsers } from '../kick-users';
 import { sendChatPage } from './chat-page';
 import { imagesRoutes } from './images-routes';
 import { sendIndexPage } from './index-page';
+import { sendRealKickPage } from './real-kick-page';
+import type { RealKick } from '../real-kick';
 
 const chatPageQuerySchema = z.object({
   channel: z
@@ -16,8 +18,8 @@ const chatPageQuerySchema = z.object({
 });
 
 /** The pages a person opens: `/` and `/sandbox`, plus the placeholder images. */
-export function pagesRoutes(deps: { app: App; users: KickUsers; publicUrl: string }): Router {
-  const { app, users, publicUrl } = deps;
+export function pagesRoutes(deps: { app: App; users: KickUsers; realKick: RealKick; publicUrl: string }): Router {
+  const { app, users, realKick, publicUrl } = deps;
   const router = Router();
 
   router.get('/', async (_req, res) => {
@@ -36,6 +38,10 @@ export function pagesRoutes(deps: { app: App; users: KickUsers; publicUrl: strin
     // the seeded streamer first: the channel a newcomer links
     const preferred = list.find((user) => user.slug === 'sandbox_streamer')?.userId;
     sendChatPage(res, { users: list, channelUserId: (parsed.success ? parsed.data.channel : undefined) ?? preferred });
+  });
+
+  router.get('/sandbox/real-kick', async (_req, res) => {
+    sendRealKickPage(res, { settings: realKick.get(), users: await users.list() });
   });
 
   router.use(imagesRoutes({ users }));

@@ -7,6 +7,7 @@ import { startHttpService, type RunningService } from '@kickstand/platform/lifec
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
 import type { KickSandboxOptions } from '../options';
+import type { RealKickSettings, RealKickSettingsPatch } from '../real-kick';
 import { createKickSandbox } from '../service';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
@@ -39,6 +40,14 @@ export interface SandboxHarness {
   /** The full PKCE flow with auto-approval; returns the token response. */
   linkUser(username: string, scopes?: string[]): Promise<TokenResponse>;
   appToken(): Promise<string>;
+  /** Real Kick's switches (`PATCH /sandbox/api/real-kick`), e.g. `{ botChat: 'server-error', chatRateLimitNext: 2 }`. */
+  realKick(changes: RealKickSettingsPatch): Promise<RealKickSettings>;
+  /** The usual real-Kick set (`POST /sandbox/api/real-kick/preset`). */
+  realKickPreset(): Promise<RealKickSettings>;
+  /** Back to kick-api.md to the letter (`DELETE /sandbox/api/real-kick`). */
+  documentedKick(): Promise<RealKickSettings>;
+  /** Deletes subscriptions without notice (`POST /sandbox/api/subscriptions/drop`); returns how many. */
+  dropSubscriptions(filter?: { broadcasterUserId?: number; event?: string }): Promise<number>;
   /** Stops the sandbox; the store stays (for restart tests) until `close`. */
   stop(): Promise<void>;
   /** Stops, then starts a new sandbox on the same data directory (store reopened), as after `npm start` again. */
@@ -197,6 +206,12 @@ async function startOn(context: {
         },
       });
       return (token.json as { access_token: string }).access_token;
+    },
+    realKick: (changes) => harness.control<RealKickSettings>('PATCH', '/real-kick', changes),
+    realKickPreset: () => harness.control<RealKickSettings>('POST', '/real-kick/preset'),
+    documentedKick: () => harness.control<RealKickSettings>('DELETE', '/real-kick'),
+    async dropSubscriptions(filter = {}) {
+      return (await harness.control<{ count: number }>('POST', '/subscriptions/drop', filter)).count;
     },
     async stop() {
       await running?.stop();

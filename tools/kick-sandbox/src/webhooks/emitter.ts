@@ -1,8 +1,12 @@
 import type { Clock } from '@kickstand/platform/clock';
+import type { Logger } from '@kickstand/platform/log';
 import { createUlidFactory } from '../ids';
 import type { Notifier } from '../notifier';
-import type { DeliveryDoc, Repository } from '../repository';
+import type { RealKick } from '../real-kick';
+import type { DeliveryDoc, EventSubscriptionDoc, Repository } from '../repository';
+import { rfc3339Seconds } from '../time';
 import type { Deliverer } from './deliverer';
+import { driftPayload, unknownDriftEventType, unknownEventPayload } from './drift';
 import type { Faults } from './faults';
 
 export interface EmittedEvent {
@@ -24,37 +28,83 @@ export function createEmitter(deps: {
   repo: Repository;
   deliverer: Deliverer;
   faults: Faults;
+  realKick: RealKick;
   clock: Clock;
   notifier: Notifier;
+  log: Logger;
 }): Emitter {
-  const { repo, deliverer, faults, clock, notifier } = deps;
+  const { repo, deliverer, faults, realKick, clock, notifier, log } = deps;
   const ulid = createUlidFactory();
+
+  async function record(
+    subscription: EventSubscriptionDoc,
+    event: { type: string; version: number; body: string },
+    applied: string[],
+  ): Promise<DeliveryDoc> {
+    const delivery = await repo.deliveries.insertOne({
+      _id: ulid(clock.now().getTime()),
+      seq: repo.nextSeq('deliveries'),
+      messageId: ulid(clock.now().getTime()),
+      subscriptionId: subscription._id,
+      broadcasterUserId: subscription.broadcasterUserId,
+      eventType: event.type,
+      eventVersion: event.version,
+      body: event.body,
+      createdAt: clock.now(),
+      faults: applied,
+      state: applied.includes('drop') ? 'dropped' : 'pending',
+      attempts: [],
+    });
+    if (delivery.state === 'pending') deliverer.enqueue(delivery);
+    return delivery;
+  }
+
+  /** Real Kick drops subscriptions without notice; the product only finds out by listing them. */
+  async function dropWhenWornOut(subscription: EventSubscriptionDoc): Promise<void> {
+    const limit = realKick.get().dropSubscriptionsAfterDeliveries;
+    if (limit === null) return;
+    const produced = await repo.deliveries.count({
+      subscriptionId: subscription._id,
+      eventType: subscription.event,
+      eventVersion: subscription.version,
+    });
+    if (produced < limit) return;
+    await repo.subscriptions.deleteOne({ _id: subscription._id });
+    log.info({ subscriptionId: subscription._id, event: subscription.event }, 'subscription silently dropped');
+  }
+
   return {
     async emit({ type, broadcasterUserId, payload }) {
       const subscriptions = await repo.subscriptions.find(
         { broadcasterUserId, event: type, version: 1 },
         { sort: { _id: 1 } },
       );
-      const body = JSON.stringify(payload);
       const created: DeliveryDoc[] = [];
       for (const subscription of subscriptions) {
         const drawn = faults.draw(type);
-        const delivery = await repo.deliveries.insertOne({
-          _id: ulid(clock.now().getTime()),
-          seq: repo.nextSeq('deliveries'),
-          messageId: ulid(clock.now().getTime()),
-          subscriptionId: subscription._id,
-          broadcasterUserId,
-          eventType: type,
-          eventVersion: subscription.version,
-          body,
-          createdAt: clock.now(),
-          faults: drawn,
-          state: drawn.includes('drop') ? 'dropped' : 'pending',
-          attempts: [],
-        });
-        created.push(delivery);
-        if (delivery.state === 'pending') deliverer.enqueue(delivery);
+        const drifts = realKick.drawDrift();
+        const body = JSON.stringify(drifts.length > 0 ? driftPayload(payload, drifts) : payload);
+        const bodyDrifts = drifts.filter((name) => name !== 'unknownEvent' && name !== 'unknownVersion');
+        created.push(
+          await record(
+            subscription,
+            { type, version: subscription.version, body },
+            [...drawn, ...bodyDrifts.map((name) => `drift:${name}`)],
+          ),
+        );
+        // the extras ride on the same subscription: Kick sends what it sends, subscribed or not
+        if (drifts.includes('unknownVersion')) {
+          created.push(await record(subscription, { type, version: 2, body }, ['drift:unknownVersion']));
+        }
+        if (drifts.includes('unknownEvent')) {
+          const extra = JSON.stringify(unknownEventPayload(payload, rfc3339Seconds(clock.now())));
+          created.push(
+            await record(subscription, { type: unknownDriftEventType, version: 1, body: extra }, [
+              'drift:unknownEvent',
+            ]),
+          );
+        }
+        await dropWhenWornOut(subscription);
       }
       if (created.length > 0) notifier.notify('deliveries');
       return created;
