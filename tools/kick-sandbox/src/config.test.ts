@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { loadConfig } from '@kickstand/platform/config';
 import { kickSandboxConfigSchema, kickSandboxOptionsFromSettings } from './config';
+import { realKickPreset } from './real-kick';
 
 describe('kick sandbox config', () => {
   test('when nothing is set, then the defaults match what kick-link uses in single-machine mode', () => {
@@ -48,6 +49,18 @@ describe('kick sandbox config', () => {
     expect(options.acceptsUnknownReplyTargets).toBe(true);
     expect(() => loadConfig(kickSandboxConfigSchema, { KICK_SANDBOX_SIGNING_KEY: 'not a key' })).toThrow(
       /KICK_SANDBOX_SIGNING_KEY/,
+    );
+  });
+
+  test('when KICK_SANDBOX_REAL_KICK is on, then the whole run starts with the real Kick preset; off, without', () => {
+    for (const value of ['1', 'true', 'yes']) {
+      const config = loadConfig(kickSandboxConfigSchema, { KICK_SANDBOX_REAL_KICK: value });
+      expect(kickSandboxOptionsFromSettings(config, config.PORT).realKick).toEqual(realKickPreset);
+    }
+    const off = loadConfig(kickSandboxConfigSchema, { KICK_SANDBOX_REAL_KICK: '0' });
+    expect(kickSandboxOptionsFromSettings(off, off.PORT)).not.toHaveProperty('realKick');
+    expect(() => loadConfig(kickSandboxConfigSchema, { KICK_SANDBOX_REAL_KICK: 'sometimes' })).toThrow(
+      /KICK_SANDBOX_REAL_KICK/,
     );
   });
 

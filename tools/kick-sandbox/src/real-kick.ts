@@ -45,7 +45,11 @@ export const realKickSettingsSchema = z.strictObject({
   /** A subscription is silently deleted once it has produced this many deliveries; null = never. */
   dropSubscriptionsAfterDeliveries: z.number().int().min(1).nullable(),
   /** Seed of the generator behind the rates; setting it restarts the sequence. */
-  seed: z.number().int().min(0).max(2 ** 31 - 1),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
 });
 
 export type RealKickSettings = z.infer<typeof realKickSettingsSchema>;

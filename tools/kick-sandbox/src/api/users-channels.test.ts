@@ -233,7 +233,7 @@ describe('GET and PATCH /public/v1/channels', () => {
 });
 
 describe('GET /public/v1/public-key', () => {
-  test('when asked with a token, then the PEM public key; without one, 401', async () => {
+  test('when asked without a token (real Kick since March 2025), with a token or with a bad one, then the same PEM public key', async () => {
     const sandbox = await startSandboxForTest();
     try {
       const answer = await sandbox.request('GET', '/public/v1/public-key', { token: await sandbox.appToken() });
@@ -243,7 +243,14 @@ describe('GET /public/v1/public-key', () => {
         },
         message: 'OK',
       });
-      expect((await sandbox.request('GET', '/public/v1/public-key')).status).toBe(401);
+      const withoutToken = await sandbox.request('GET', '/public/v1/public-key');
+      expect(withoutToken.status).toBe(200);
+      expect(withoutToken.json).toEqual(answer.json);
+      const withBadToken = await sandbox.request('GET', '/public/v1/public-key', { token: 'not-a-token' });
+      expect(withBadToken.status).toBe(200);
+      expect(withBadToken.json).toEqual(answer.json);
+      const calls = await sandbox.control<{ endpoint: string; status: number }[]>('GET', '/calls?endpoint=public-key');
+      expect(calls.map((call) => call.status)).toEqual([200, 200, 200]);
     } finally {
       await sandbox.close();
     }

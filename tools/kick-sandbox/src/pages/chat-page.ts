@@ -149,8 +149,8 @@ export function sendChatPage(
   );
   const body = html` <h1>Kick sandbox — chat</h1>
     <p class="muted">
-      <a href="/">Sandbox home</a> · <a href="/sandbox/real-kick">Real Kick switches</a> · Messages typed here reach the app as signed
-      <code>chat.message.sent</code> webhooks, exactly as Kick sends them. Click a line to reply to it.
+      <a href="/">Sandbox home</a> · <a href="/sandbox/real-kick">Real Kick switches</a> · Messages typed here reach the
+      app as signed <code>chat.message.sent</code> webhooks, exactly as Kick sends them. Click a line to reply to it.
     </p>
     <div class="card">
       <div class="row">

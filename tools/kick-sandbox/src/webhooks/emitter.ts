@@ -86,11 +86,10 @@ export function createEmitter(deps: {
         const body = JSON.stringify(drifts.length > 0 ? driftPayload(payload, drifts) : payload);
         const bodyDrifts = drifts.filter((name) => name !== 'unknownEvent' && name !== 'unknownVersion');
         created.push(
-          await record(
-            subscription,
-            { type, version: subscription.version, body },
-            [...drawn, ...bodyDrifts.map((name) => `drift:${name}`)],
-          ),
+          await record(subscription, { type, version: subscription.version, body }, [
+            ...drawn,
+            ...bodyDrifts.map((name) => `drift:${name}`),
+          ]),
         );
         // the extras ride on the same subscription: Kick sends what it sends, subscribed or not
         if (drifts.includes('unknownVersion')) {
