@@ -66,7 +66,8 @@ export function createReconciler(deps: {
   timing?: Partial<ReconcilerTiming>;
 }): Reconciler {
   const { repo, runningBots, subscriptions, kick, appTokens, health, stored, clock, log, instanceId } = deps;
-  const timing = { ...defaultReconcilerTiming, ...deps.timing };
+  const given = Object.entries(deps.timing ?? {}).filter(([, value]) => value !== undefined);
+  const timing: ReconcilerTiming = { ...defaultReconcilerTiming, ...Object.fromEntries(given) };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
