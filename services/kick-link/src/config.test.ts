@@ -27,6 +27,7 @@ describe('kick-link configuration', () => {
       isProduction: false,
       chatSender: 'bot',
       botUsername: undefined,
+      deliveryHealth: { reconcileIntervalMs: 600_000 },
     });
   });
 
@@ -86,6 +87,24 @@ describe('kick-link configuration', () => {
       chatSender: 'user',
       botUsername: 'kickstand_app',
     });
+  });
+
+  test('when KICK_SUBSCRIPTION_CHECK_MINUTES is set, then the reconcile interval follows it; when it is not a whole number from 1 to 1440, then the error names it', () => {
+    const config = loadConfig(kickLinkConfigSchema, {
+      KICK_CLIENT_ID: 'id',
+      KICK_CLIENT_SECRET: 's',
+      KICK_SUBSCRIPTION_CHECK_MINUTES: '3',
+    });
+    expect(kickLinkOptionsFromSettings(config).deliveryHealth).toEqual({ reconcileIntervalMs: 180_000 });
+    for (const bad of ['0', '1441', '2.5', 'often']) {
+      expect(() =>
+        loadConfig(kickLinkConfigSchema, {
+          KICK_CLIENT_ID: 'id',
+          KICK_CLIENT_SECRET: 's',
+          KICK_SUBSCRIPTION_CHECK_MINUTES: bad,
+        }),
+      ).toThrow(/KICK_SUBSCRIPTION_CHECK_MINUTES/);
+    }
   });
 
   test('when KICK_CHAT_SENDER is neither bot nor user, then the error names it', () => {

@@ -38,6 +38,13 @@ export const kickLinkSettingsSchema = z.object({
   KICK_CHAT_SENDER: z.enum(['bot', 'user']).default('bot'),
   /** The Kick username bot lines appear from (the app's bot account), to mark them is_from_bot. Optional. */
   KICK_BOT_USERNAME: optionalString(),
+  /** How often each running bot's event subscriptions are checked and healed, in minutes. Default 10. */
+  KICK_SUBSCRIPTION_CHECK_MINUTES: z.coerce
+    .number({ error: 'a whole number of minutes from 1 to 1440' })
+    .int('a whole number of minutes from 1 to 1440')
+    .min(1, 'a whole number of minutes from 1 to 1440')
+    .max(1440, 'a whole number of minutes from 1 to 1440')
+    .default(10),
 });
 
 export type KickLinkSettings = z.infer<typeof kickLinkSettingsSchema>;
@@ -120,5 +127,6 @@ export function kickLinkOptionsFromSettings(settings: KickLinkSettings & { NODE_
     isProduction: settings.NODE_ENV === 'production',
     chatSender: settings.KICK_CHAT_SENDER satisfies ChatSenderMode,
     botUsername: settings.KICK_BOT_USERNAME,
+    deliveryHealth: { reconcileIntervalMs: settings.KICK_SUBSCRIPTION_CHECK_MINUTES * 60_000 },
   };
 }

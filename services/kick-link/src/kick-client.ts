@@ -22,6 +22,8 @@ export interface KickClient {
   /** Never retried: a retry could post the line twice. */
   sendChat(userAccessToken: string, message: KickChatMessage): Promise<KickSentChat>;
   publicKey(token: string): Promise<string>;
+  /** Whether each channel is live now (`GET /channels`, §4.1); a channel Kick leaves out is absent. */
+  liveChannels(token: string, broadcasterUserIds: readonly string[]): Promise<Map<string, boolean>>;
 }
 
 export interface KickUserTokens {
@@ -151,6 +153,16 @@ const subscribeResultsSchema = envelope(
 );
 
 const sentChatSchema = envelope(z.object({ is_sent: z.boolean(), message_id: z.string().nullish() }));
+
+const channelsSchema = envelope(
+  z.array(
+    z.object({
+      broadcaster_user_id: z.number().int(),
+      // offline channels have been seen with the stream object empty or missing (§4.1)
+      stream: z.object({ is_live: z.boolean().nullish() }).nullish(),
+    }),
+  ),
+);
 
 const publicKeySchema = envelope(z.object({ public_key: z.string().min(1) }));
 
@@ -463,6 +475,25 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     async publicKey(token) {
       const answer = await send({ method: 'GET', url: api('/public-key'), token, isIdempotent: true });
       return parse(publicKeySchema, answer, 'GET /public-key').data.public_key;
+    },
+
+    async liveChannels(token, broadcasterUserIds) {
+      const live = new Map<string, boolean>();
+      // batches of 25: larger ones have been reported to return wrong data (§4.1)
+      for (let start = 0; start < broadcasterUserIds.length; start += 25) {
+        const query = new URLSearchParams();
+        for (const id of broadcasterUserIds.slice(start, start + 25)) query.append('broadcaster_user_id', id);
+        const answer = await send({
+          method: 'GET',
+          url: `${api('/channels')}?${query.toString()}`,
+          token,
+          isIdempotent: true,
+        });
+        for (const channel of parse(channelsSchema, answer, 'GET /channels').data) {
+          live.set(String(channel.broadcaster_user_id), channel.stream?.is_live === true);
+        }
+      }
+      return live;
     },
   };
 }

@@ -48,6 +48,21 @@ export interface KickLinkOptions {
   oauthStateSeconds?: number;
   /** After a failed signature check, Kick's public key is fetched again at most this often. Default 10000. */
   publicKeyRefetchIntervalMs?: number;
+  /** Subscription reconcile and delivery-health timing (reconciler.ts, delivery-health-store.ts). */
+  deliveryHealth?: DeliveryHealthTiming;
+}
+
+export interface DeliveryHealthTiming {
+  /** Each running bot's subscriptions are checked this often. Default 600000 (10 minutes). */
+  reconcileIntervalMs?: number;
+  /** How often an instance looks for channels due a check; 0 turns the reconciler off. Default 60000. */
+  reconcileTickMs?: number;
+  /** The first check after a bot's START. Default 30000. */
+  reconcileAfterStartMs?: number;
+  /** Gathered health reports are stored this often; 0 turns the timer off. Default 5000. */
+  flushIntervalMs?: number;
+  /** Names this instance in the reconcile claims. Default the host name and a random suffix. */
+  instanceId?: string;
 }
 
 export interface ResolvedOptions {

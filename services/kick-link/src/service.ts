@@ -1,19 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import express from 'express';
 import type { Subscription } from '@kickstand/platform/bus';
 import { ConfigError } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import type { Logger } from '@kickstand/platform/log';
+import { processMetrics } from '@kickstand/platform/metrics';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { adminWebhookRoutes } from './admin-routes';
 import { createChatSender, createOwnLines } from './chat-sender';
+import { combineDeliveryHealth, createMetricsDeliveryHealth } from './delivery-health';
+import { createStoredDeliveryHealth } from './delivery-health-store';
 import { createKickLinkPublisher, onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
 import { createKickClient } from './kick-client';
 import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-tokens';
 import { createChannelOwners, createLinks } from './links';
 import { resolveOptions, type KickLinkOptions } from './options';
 import { createKickLinkRepository, type KickLinkRepository } from './repository';
+import { deliveryHealthRoutes } from './health-routes';
+import { createReconciler } from './reconciler';
 import { kickLinkRoutes } from './routes';
+import { createRunningBots } from './running-bots';
 import { createChannelSubscriptions } from './subscriptions';
 import { createTokenCipher, generateEncryptionKey, type TokenCipher } from './token-crypto';
 import { kickWebhookRoutes } from './webhook-routes';
@@ -74,6 +82,27 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   const appTokens = createAppTokens({ kick, clock });
   const subscriptions = createChannelSubscriptions({ kick, appTokens });
   const owners = createChannelOwners({ repo, clock });
+  const timing = options.deliveryHealth ?? {};
+  const storedHealth = createStoredDeliveryHealth({ store, clock, log, flushIntervalMs: timing.flushIntervalMs });
+  const health = combineDeliveryHealth(createMetricsDeliveryHealth(deps.service, processMetrics()), storedHealth);
+  const runningBots = createRunningBots(store);
+  const reconciler = createReconciler({
+    repo,
+    runningBots,
+    subscriptions,
+    kick,
+    appTokens,
+    health,
+    stored: storedHealth,
+    clock,
+    log,
+    instanceId: timing.instanceId ?? `${hostname()}-${randomUUID().slice(0, 8)}`,
+    timing: {
+      intervalMs: timing.reconcileIntervalMs,
+      tickMs: timing.reconcileTickMs,
+      afterStartMs: timing.reconcileAfterStartMs,
+    },
+  });
   const userTokens = createUserTokens({
     repo,
     kick,
@@ -129,6 +158,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     routes: [
       kickLinkRoutes({ links, tokens: deps.tokens, log }),
       adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
+      deliveryHealthRoutes({ store, repo, runningBots, tokens: deps.tokens, clock }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -158,17 +188,26 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
         await encryptionKey(repo, { key: resolved.tokenEncryptionKey, isProduction: resolved.isProduction }, log),
       );
       await owners.warm();
+      await runningBots.createIndexes();
+      const botControl = onBotControl({ repo, subscriptions, userTokens, publisher, log });
       started = await subscribeKickLinkEvents(bus, {
-        botControl: onBotControl({ repo, subscriptions, userTokens, publisher, log }),
+        botControl: async (message) => {
+          await reconciler.recordBotControl(message);
+          await botControl(message);
+        },
         chatSend: onChatSend(chat),
         userChanged: onUserChanged({ repo, links, clock }),
       });
+      storedHealth.start();
+      reconciler.start();
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     async stop() {
       const running = started;
       started = [];
       await Promise.all(running.map((subscription) => subscription.stop()));
+      await reconciler.stop();
+      await storedHealth.stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tokenStorageKey } from '../../../config/constants';
+import { aHealth } from '../../../features/delivery-health/testing';
 import { browser } from '../../../lib/browser';
 import { setSocket } from '../../../lib/socket';
 import type { BotStatus } from '../../../lib/socket-events';
@@ -203,6 +204,17 @@ describe('streamer dashboard (spec §2)', () => {
     await user.click(screen.getByRole('button', { name: 'Unlink Account' }));
     expect(await screen.findByText('Kick is down')).toBeInTheDocument();
     expect(server.callsTo('DELETE /api/platform/kick/unlink')).toHaveLength(1);
+  });
+
+  test('when the Kick Account tab opens on a linked account, then the Delivery health card shows below it', async () => {
+    const user = userEvent.setup();
+    serveDashboard({
+      'GET /api/platform/kick/delivery-health': ok({ hasKickAccount: true, health: aHealth() }),
+    });
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
+    expect(await screen.findByRole('heading', { name: 'Delivery health' })).toBeInTheDocument();
+    expect(await screen.findByText('Healthy')).toBeInTheDocument();
   });
 
   test('when the Kick status check fails, then Failed to check Kick account status', async () => {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-error';
+import { DeliveryHealthCard } from '../../delivery-health/components/delivery-health-card';
 import { toastShown } from '../../../lib/app-events';
 import { useGetKickStatusQuery, useUnlinkKickMutation } from '../kick-api';
 import { useStartKickLink } from '../use-start-kick-link';
@@ -54,26 +55,29 @@ export function KickAccountTab() {
   }
 
   return (
-    <div className="card kick-card">
-      <div className="kick-account">
-        <div className="avatar-placeholder" aria-hidden="true">
-          {account.kickUsername.slice(0, 1).toUpperCase()}
+    <>
+      <div className="card kick-card">
+        <div className="kick-account">
+          <div className="avatar-placeholder" aria-hidden="true">
+            {account.kickUsername.slice(0, 1).toUpperCase()}
+          </div>
+          <div className="kick-account-details">
+            <h2 className="kick-username">{account.kickUsername}</h2>
+            {account.kickEmail && <p className="muted">{account.kickEmail}</p>}
+            <p className="muted small">Linked on {formatDate(account.linkedAt)}</p>
+          </div>
+          <span className="status-pill status-on">
+            <span className="dot" aria-hidden="true" />
+            Account Linked
+          </span>
         </div>
-        <div className="kick-account-details">
-          <h2 className="kick-username">{account.kickUsername}</h2>
-          {account.kickEmail && <p className="muted">{account.kickEmail}</p>}
-          <p className="muted small">Linked on {formatDate(account.linkedAt)}</p>
+        <div className="actions-row">
+          <button type="button" className="button button-danger" onClick={unlinkAccount} disabled={isUnlinking}>
+            {isUnlinking ? 'Unlinking…' : 'Unlink Account'}
+          </button>
         </div>
-        <span className="status-pill status-on">
-          <span className="dot" aria-hidden="true" />
-          Account Linked
-        </span>
       </div>
-      <div className="actions-row">
-        <button type="button" className="button button-danger" onClick={unlinkAccount} disabled={isUnlinking}>
-          {isUnlinking ? 'Unlinking…' : 'Unlink Account'}
-        </button>
-      </div>
-    </div>
+      <DeliveryHealthCard />
+    </>
   );
 }
