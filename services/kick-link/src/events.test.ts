@@ -84,7 +84,7 @@ const refreshCalls = async () =>
   (await oauthTokenCalls()).filter((call) => call.body?.grant_type === 'refresh_token').length;
 
 describe('bot.control', () => {
-  test('when START arrives twice, then the channel has exactly one chat subscription at Kick and each START is answered ACTIVE with its request id', async () => {
+  test('when START arrives twice, then the channel has exactly one subscription per bot event at Kick and each START is answered ACTIVE with its request id', async () => {
     const streamer = await aLinkedStreamer();
 
     await control(streamer.userId, BotControlAction.START);
@@ -96,7 +96,11 @@ describe('bot.control', () => {
     expect(states.every((state) => state.requestId.startsWith('req-'))).toBe(true);
     expect(states[0]?.broadcasterUserId).toBe(streamer.broadcasterId);
     const atKick = await stack.subscriptionsAtKick(Number(streamer.broadcasterId));
-    expect(atKick.map((subscription) => subscription.event)).toEqual(['chat.message.sent']);
+    expect(atKick.map((subscription) => subscription.event)).toEqual([
+      'chat.message.sent',
+      'kicks.gifted',
+      'channel.reward.redemption.updated',
+    ]);
   });
 
   test('when the channel already has duplicate chat subscriptions, then START leaves exactly one', async () => {
@@ -107,10 +111,11 @@ describe('bot.control', () => {
     await control(streamer.userId, BotControlAction.START);
 
     await eventually(() => expect(chatStatesOf(streamer.userId)).toHaveLength(1));
-    expect(await stack.subscriptionsAtKick(Number(streamer.broadcasterId))).toHaveLength(1);
+    const atKick = await stack.subscriptionsAtKick(Number(streamer.broadcasterId));
+    expect(atKick.filter((subscription) => subscription.event === 'chat.message.sent')).toHaveLength(1);
   });
 
-  test('when STOP arrives, then the chat subscription is deleted at Kick (other events stay) and INACTIVE is answered', async () => {
+  test('when STOP arrives, then the bot subscriptions are deleted at Kick (other events stay) and INACTIVE is answered', async () => {
     const streamer = await aLinkedStreamer();
     await stack.subscribeAtKick(Number(streamer.broadcasterId), ['channel.followed']);
     await control(streamer.userId, BotControlAction.START);

@@ -14,7 +14,7 @@ import { kickProblem } from './kick-client';
 import { NeedsRelinkError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import type { Links } from './links';
 import type { KickLinkRepository, LinkDoc } from './repository';
-import { chatEvent, type ChannelSubscriptions } from './subscriptions';
+import { botEvents, chatEvent, type ChannelSubscriptions } from './subscriptions';
 import { timestampOf, type ChatReceivedInit, type KickEventInit, type TimestampInit } from './webhook-payloads';
 
 /** Instances of kick-link share the group: each instruction is carried out by one of them. */
@@ -168,8 +168,9 @@ export function onBotControl(deps: BotControlDeps): (message: TopicMessage<'bot.
           log.warn({ err: error, userId: message.userId }, 'could not check the Kick token before starting the bot');
         }
         try {
-          const outcome = await subscriptions.ensure(link.kickUserId, [chatEvent]);
-          const refused = outcome.refused[0];
+          const outcome = await subscriptions.ensure(link.kickUserId, botEvents);
+          // only chat is required: a refused best-effort event shows in delivery health, the bot still starts
+          const refused = outcome.refused.find((refusal) => refusal.event === chatEvent);
           if (refused) {
             return answer(ChatSubscriptionState.FAILED, `Kick refused the chat subscription: ${refused.reason}`);
           }
@@ -182,7 +183,9 @@ export function onBotControl(deps: BotControlDeps): (message: TopicMessage<'bot.
       case BotControlAction.STOP: {
         if (!link) return answer(ChatSubscriptionState.INACTIVE);
         try {
-          await subscriptions.remove(link.kickUserId, (subscription) => subscription.event === chatEvent);
+          await subscriptions.remove(link.kickUserId, (subscription) =>
+            (botEvents as readonly string[]).includes(subscription.event),
+          );
           return answer(ChatSubscriptionState.INACTIVE);
         } catch (error) {
           log.warn({ err: error, userId: message.userId }, 'could not remove the chat subscription at Kick');

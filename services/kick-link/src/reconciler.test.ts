@@ -142,6 +142,8 @@ describe('subscriptions that heal', () => {
   test('when a running bot is due, then its channel gets every bot event, the chat one kept as it was', async () => {
     const streamer = await aRunningBot();
     const chatId = (await stack.subscriptionsAtKick(Number(streamer.broadcasterId)))[0]?.id;
+    await deleteAtKick(streamer.broadcasterId, 'kicks.gifted');
+    await deleteAtKick(streamer.broadcasterId, 'channel.reward.redemption.updated');
     const instance = anInstance('a');
 
     await instance.tick();
@@ -199,7 +201,7 @@ describe('subscriptions that heal', () => {
     await instance.flush();
 
     expect(await eventsAtKick(streamer.broadcasterId)).toEqual(botEventsSorted);
-    expect((await healthOf(streamer)).subscriptions?.duplicatesRemoved).toBe(2);
+    expect((await healthOf(streamer)).subscriptions?.duplicatesRemoved).toBe(3);
   });
 
   test('when a bot is not running (never started, or stopped), then its channel is left alone', async () => {
