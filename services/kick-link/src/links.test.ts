@@ -1,3 +1,4 @@
+import { createBotAccountDirectory } from './bot-account';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
 import { KickAccountChangeKind } from '@kickstand/proto';
@@ -142,6 +143,7 @@ describe('unlink when Kick fails', () => {
       clock: platform.clock,
       log: platform.log,
       oauthStateSeconds: 600,
+      botAccounts: createBotAccountDirectory({ repo, clock: platform.clock }),
     });
 
     await links.unlink(userId);

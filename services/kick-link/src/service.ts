@@ -5,8 +5,12 @@ import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import type { Logger } from '@kickstand/platform/log';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
+import { processMetrics } from '@kickstand/platform/metrics';
 import { adminWebhookRoutes } from './admin-routes';
+import { createBotAccountDirectory } from './bot-account';
+import { botAccountRoutes } from './bot-account-routes';
 import { createChatSender, createOwnLines } from './chat-sender';
+import { createMetricsDeliveryHealth } from './delivery-health';
 import { createKickLinkPublisher, onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
 import { createKickClient } from './kick-client';
 import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-tokens';
@@ -91,6 +95,21 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       });
     },
   });
+  const botAccounts = createBotAccountDirectory({ repo, clock });
+  const botTokens = createUserTokens({
+    repo,
+    kick,
+    cipher,
+    clock,
+    log,
+    refreshAheadSeconds: resolved.refreshAheadSeconds,
+    holders: repo.botAccount,
+    // replies fall back to the streamers' own tokens until an admin links the bot account again
+    async onNeedsRelink(account) {
+      botAccounts.changed();
+      log.warn({ kickUsername: account.kickUsername }, 'Kick refused the bot account refresh token: link it again');
+    },
+  });
   const links = createLinks({
     repo,
     kick,
@@ -101,14 +120,20 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     clock,
     log,
     oauthStateSeconds: resolved.oauthStateSeconds,
+    botAccounts,
   });
-  const ownLines = createOwnLines({ repo, clock, mode: resolved.chatSender, botUsername: resolved.botUsername });
+  const ownLines = createOwnLines({ repo, clock, botAccounts, botUsername: resolved.botUsername });
+  // the /metrics half; the lead combines it with the stored half (combineDeliveryHealth)
+  const health = createMetricsDeliveryHealth(deps.service, processMetrics());
   const chat = createChatSender({
     repo,
     kick,
     userTokens,
+    botTokens,
+    botAccounts,
     ownLines,
     publisher,
+    health,
     clock,
     log,
     mode: resolved.chatSender,
@@ -129,6 +154,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     routes: [
       kickLinkRoutes({ links, tokens: deps.tokens, log }),
       adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
+      botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -169,6 +195,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       const running = started;
       started = [];
       await Promise.all(running.map((subscription) => subscription.stop()));
+      // replies already claimed are still posted (or dropped when too old), not lost mid-way
+      await chat.drain();
     },
   };
 }
