@@ -1,6 +1,6 @@
-import { createBotAccountDirectory } from './bot-account';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
+import { createBotAccountDirectory } from './bot-account';
 import { KickAccountChangeKind } from '@kickstand/proto';
 import type { KickLinkPublisher } from './events';
 import { KickUnreachableError, type KickClient } from './kick-client';
