@@ -42,7 +42,7 @@ interface World {
   kickErrors: string[];
   slept: number[];
   botAccount: { view: BotAccountView | null };
-  send(content: string, extra?: Partial<TopicMessage<'chat.send'>>): Promise<void>;
+  send(content: string, extra?: Record<string, unknown>): Promise<void>;
 }
 
 let platform: TestPlatform;
