@@ -1,6 +1,12 @@
+import { BotAccountSection } from '../../../features/admin/components/bot-account-section';
 import { WebhookSubscriptions } from '../../../features/admin/components/webhook-subscriptions';
 
-/** /admin/webhooks. */
+/** /admin/webhooks: the platform's bot account, then the webhook subscriptions. */
 export function AdminWebhooksPage() {
-  return <WebhookSubscriptions />;
+  return (
+    <>
+      <BotAccountSection />
+      <WebhookSubscriptions />
+    </>
+  );
 }
