@@ -90,7 +90,9 @@ describe('bot account admin routes', () => {
       origin: ChatOrigin.COMMAND,
     });
     await eventually(() =>
-      expect(stack.recorded.published('chat.sent').filter((m) => m.broadcasterUserId === broadcasterId)).toHaveLength(1),
+      expect(stack.recorded.published('chat.sent').filter((m) => m.broadcasterUserId === broadcasterId)).toHaveLength(
+        1,
+      ),
     );
     const lines = await stack.control<{ type: string; senderUsername: string; content: string }[]>(
       'GET',
@@ -103,7 +105,11 @@ describe('bot account admin routes', () => {
     const after = await stack.api<{ data: Record<string, unknown> }>('GET', '/api/platform/kick/chat-sender', {
       token: stack.tokenFor(userId),
     });
-    expect(after.json.data).toMatchObject({ kind: 'streamer-bot', kickUsername: streamerName, botAccountUsername: null });
+    expect(after.json.data).toMatchObject({
+      kind: 'streamer-bot',
+      kickUsername: streamerName,
+      botAccountUsername: null,
+    });
   });
 
   test('when the streamer has no Kick link, then who-speaks answers 404', async () => {

@@ -14,7 +14,13 @@ import {
 } from './chat-sender';
 import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
 import type { ChatSentInit, KickLinkPublisher } from './events';
-import { KickApiError, KickUnreachableError, type KickChatMessage, type KickClient, type KickSentChat } from './kick-client';
+import {
+  KickApiError,
+  KickUnreachableError,
+  type KickChatMessage,
+  type KickClient,
+  type KickSentChat,
+} from './kick-client';
 import type { UserTokens } from './kick-tokens';
 import { createKickLinkRepository, type KickLinkRepository, type LinkDoc } from './repository';
 
@@ -291,7 +297,12 @@ describe('retries and refusals', () => {
       error: 'Kick could not be reached; the message was not confirmed',
     });
     expect(world.replies).toEqual([
-      { channel, kind: 'streamer-user', result: 'failed', error: 'Kick could not be reached; the message was not confirmed' },
+      {
+        channel,
+        kind: 'streamer-user',
+        result: 'failed',
+        error: 'Kick could not be reached; the message was not confirmed',
+      },
     ]);
   });
 
@@ -326,7 +337,10 @@ describe('retries and refusals', () => {
     await world.send('answer', { replyToMessageId: 'gone' });
 
     expect(world.posted.map((p) => p.message.replyToMessageId)).toEqual(['gone', undefined]);
-    expect(world.published[0]).toMatchObject({ isSent: false, error: 'Kick refused the message: Replied message not found' });
+    expect(world.published[0]).toMatchObject({
+      isSent: false,
+      error: 'Kick refused the message: Replied message not found',
+    });
   });
 
   test('when Kick answers is_sent false, then it is a failure with the reason', async () => {
@@ -343,9 +357,7 @@ describe('retries and refusals', () => {
 
   test("when the daily quota is used up, then the streamer reads it in plain words on chat.sent and the sender's state", async () => {
     const world = await aWorld({ mode: 'user' });
-    world.answers.push(
-      new KickApiError(400, 'Pusher error: API call failed since (daily) message quota exceeded'),
-    );
+    world.answers.push(new KickApiError(400, 'Pusher error: API call failed since (daily) message quota exceeded'));
 
     await world.send('one too many');
 

@@ -14,7 +14,13 @@ import {
 } from './kick-client';
 import { createKeyedLock } from './keyed-lock';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
-import { botAccountId, type KickLinkRepository, type LinkDoc, type SendOutcome, type SenderStateDoc } from './repository';
+import {
+  botAccountId,
+  type KickLinkRepository,
+  type LinkDoc,
+  type SendOutcome,
+  type SenderStateDoc,
+} from './repository';
 import type { ChatSenderMode } from './options';
 
 /** Kick's limit (kick-api.md §5.1), in characters (code points). */
@@ -117,7 +123,10 @@ export function createOwnLines(deps: {
         }
       }
       if (!isSenderTheChannel) {
-        if (line.senderUserId === (await botAccounts.knownKickUserId())) return spendJustPosted(line, now) || true;
+        if (line.senderUserId === (await botAccounts.knownKickUserId())) {
+          spendJustPosted(line, now);
+          return true;
+        }
         if (botUsername !== undefined && line.senderUsername.toLowerCase() === botUsername) return true;
         if (botUserIds.has(line.senderUserId)) return true;
       }
@@ -419,7 +428,13 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
 
   async function deliver(message: TopicMessage<'chat.send'>): Promise<Attempted | SendOutcome> {
     const content = cutToLimit(message.content);
-    const failed = (error: string): SendOutcome => ({ isSent: false, error, messageId: '', content, sentAt: clock.now() });
+    const failed = (error: string): SendOutcome => ({
+      isSent: false,
+      error,
+      messageId: '',
+      content,
+      sentAt: clock.now(),
+    });
     const link = await repo.links.byKickUser(message.broadcasterUserId);
     if (!link) return failed(notLinkedMessage);
     if (message.ownerUserId !== '' && message.ownerUserId !== link._id) {
@@ -487,12 +502,14 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         return;
       }
       queued.set(channel, waiting + 1);
-      const job = lock.run(channel, () => run(message)).finally(() => {
-        const left = (queued.get(channel) ?? 1) - 1;
-        if (left <= 0) queued.delete(channel);
-        else queued.set(channel, left);
-        running.delete(job);
-      });
+      const job = lock
+        .run(channel, () => run(message))
+        .finally(() => {
+          const left = (queued.get(channel) ?? 1) - 1;
+          if (left <= 0) queued.delete(channel);
+          else queued.set(channel, left);
+          running.delete(job);
+        });
       running.add(job);
     },
 

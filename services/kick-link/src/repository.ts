@@ -300,7 +300,8 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
           lastErrorAt: found.lastErrorAt ?? null,
         };
       },
-      botRefused: (broadcasterUserId, at, reason) => setState(broadcasterUserId, { botRefusedAt: at, botRefusal: reason }),
+      botRefused: (broadcasterUserId, at, reason) =>
+        setState(broadcasterUserId, { botRefusedAt: at, botRefusal: reason }),
       botAccepted: (broadcasterUserId) => setState(broadcasterUserId, { botRefusedAt: null, botRefusal: '' }),
       failed: (broadcasterUserId, error, at) => setState(broadcasterUserId, { lastError: error, lastErrorAt: at }),
       succeeded: (broadcasterUserId) => setState(broadcasterUserId, { lastError: '', lastErrorAt: null }),

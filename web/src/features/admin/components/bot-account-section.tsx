@@ -59,7 +59,11 @@ export function BotAccountSection() {
           <button
             type="button"
             className="button button-danger"
-            onClick={() => void unlink().unwrap().catch((error: unknown) => console.warn('Unlink failed', error))}
+            onClick={() =>
+              void unlink()
+                .unwrap()
+                .catch((error: unknown) => console.warn('Unlink failed', error))
+            }
             disabled={unlinking.isLoading}
           >
             Unlink
