@@ -81,6 +81,7 @@ describe('bot account admin routes', () => {
     });
     expect(sender.json.data).toMatchObject({ kind: 'bot-account', kickUsername: botName, botAccountUsername: botName });
 
+    await stack.subscribeAtKick(Number(broadcasterId), ['chat.message.sent']);
     await stack.platform.bus.publish('chat.send', broadcasterId, {
       eventId: randomUUID(),
       idempotencyKey: `reply:${randomUUID()}`,
@@ -99,6 +100,15 @@ describe('bot account admin routes', () => {
       `/chat?broadcasterUserId=${broadcasterId}&type=user`,
     );
     expect(lines.map((line) => [line.content, line.senderUsername])).toEqual([['said by the bot account', botName]]);
+    // its echo is the bot's own line; the streamer's typed $command is not, even in the same words
+    await stack.control('POST', '/events/chat', { broadcaster: streamerName, sender: streamerName, content: '$hello' });
+    const received = () =>
+      stack.recorded.published('chat.received').filter((m) => m.broadcasterUserId === broadcasterId);
+    await eventually(() => expect(received()).toHaveLength(2), 5000);
+    expect(Object.fromEntries(received().map((m) => [m.content, m.isFromBot]))).toEqual({
+      'said by the bot account': true,
+      $hello: false,
+    });
 
     const unlinked = await stack.api('DELETE', '/api/admin/bot-account', { token: adminToken() });
     expect(unlinked.json).toEqual({ success: true, message: 'Bot account unlinked', data: { botAccount: null } });

@@ -4,10 +4,12 @@ import { createFakeClock, createTestPlatform, type FakeClock, type TestPlatform 
 import { ChatOrigin } from '@kickstand/proto';
 import type { BotAccountDirectory, BotAccountView } from './bot-account';
 import {
+  botRefusedMessage,
   botRetryAfterMs,
   createChatSender,
   createOwnLines,
   quotaMessage,
+  queueFullMessage,
   tooOldMessage,
   type ChatSender,
   type OwnLines,
@@ -65,7 +67,15 @@ afterEach(async () => {
 
 const seconds = (date: Date) => ({ seconds: BigInt(Math.floor(date.getTime() / 1000)), nanos: 0 });
 
-async function aWorld(options: { mode?: 'auto' | 'bot' | 'user'; botAccount?: BotAccountView } = {}): Promise<World> {
+async function aWorld(
+  options: {
+    mode?: 'auto' | 'bot' | 'user';
+    botAccount?: BotAccountView;
+    maxQueuedPerChannel?: number;
+    /** Replaces the instant fake wait: the test decides when a backoff ends. */
+    sleep?: (ms: number) => Promise<void>;
+  } = {},
+): Promise<World> {
   const repo = createKickLinkRepository(platform.store, { oauthStateSeconds: 600 });
   await repo.createIndexes();
   const link = await repo.links.save(ownerUserId, {
@@ -134,8 +144,10 @@ async function aWorld(options: { mode?: 'auto' | 'bot' | 'user'; botAccount?: Bo
     // the wait moves the fake clock instead of the wall clock
     sleep: async (ms) => {
       slept.push(ms);
+      await options.sleep?.(ms);
       clock.advance(ms);
     },
+    policy: options.maxQueuedPerChannel === undefined ? {} : { maxQueuedPerChannel: options.maxQueuedPerChannel },
     random: () => 1,
   });
   return {
@@ -196,6 +208,7 @@ describe('who speaks', () => {
       ['a day later', true],
     ]);
     expect(world.replies.map((r) => r.kind)).toEqual(['streamer-user', 'streamer-user', 'streamer-bot']);
+    expect(world.kickErrors).toEqual([botRefusedMessage('Internal Server Error')]);
     expect((await world.repo.senderStates.get(channel))?.botRefusedAt).toBeNull();
   });
 
@@ -263,6 +276,36 @@ describe('retries and refusals', () => {
     expect(world.slept).toEqual([1000]);
     expect(world.published).toHaveLength(1);
     expect(world.published[0]).toMatchObject({ isSent: true, messageId: 'msg-1', content: 'patience' });
+  });
+
+  test('when more replies wait in a channel than the queue holds, then the extra one is dropped and counted', async () => {
+    let endBackoff: () => void = () => undefined;
+    const backoff = new Promise<void>((resolve) => {
+      endBackoff = resolve;
+    });
+    const world = await aWorld({ mode: 'user', maxQueuedPerChannel: 1, sleep: () => backoff });
+    world.answers.push(new KickApiError(429, 'Too Many Requests'));
+    const message = (content: string) =>
+      ({
+        eventId: randomUUID(),
+        idempotencyKey: `reply:${randomUUID()}`,
+        broadcasterUserId: channel,
+        ownerUserId,
+        content,
+        origin: ChatOrigin.COMMAND,
+        sourceReceivedAt: seconds(world.clock.now()),
+      }) as TopicMessage<'chat.send'>;
+
+    await world.sender.handle(message('waits'));
+    await world.sender.handle(message('no room'));
+    endBackoff();
+    await world.sender.drain();
+
+    expect(world.published.map((m) => [m.content, m.isSent, m.error])).toEqual([
+      ['no room', false, queueFullMessage],
+      ['waits', true, ''],
+    ]);
+    expect(world.replies.map((r) => r.result)).toEqual(['dropped', 'sent']);
   });
 
   test('when the same chat.send arrives twice, then Kick is called once', async () => {
