@@ -68,6 +68,12 @@ describe('reply sender line', () => {
       ),
     );
     expect(server.callsTo('GET /api/platform/kick/chat-sender')).toHaveLength(2);
+
+    view = asBotAccount;
+    act(() =>
+      socket.serverEmit('message-sent', { content: 'ok', timestamp: '2026-06-01T12:01:00.000Z', replyTo: null }),
+    );
+    await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
   });
 
   test('when no Kick account is linked, then nothing is asked and nothing shown', () => {

@@ -7,17 +7,21 @@ export function ReplySenderLine({ hasKickAccount }: { hasKickAccount: boolean })
   const sender = useGetChatSenderQuery(undefined, { skip: !hasKickAccount });
   const { refetch } = sender;
   const isLoaded = sender.isSuccess;
+  const hasError = Boolean(sender.data?.lastError);
 
   useEffect(() => {
-    // a failed reply changes the sender's state (fallback, last error): ask again
+    // a failed reply changes the sender's state (fallback, last error), and the next sent one
+    // clears the error: ask again then
     if (!isLoaded) return;
     const socket = getSocket();
-    const onError = () => void refetch();
-    socket.on('bot-error', onError);
+    const onChange = () => void refetch();
+    socket.on('bot-error', onChange);
+    if (hasError) socket.on('message-sent', onChange);
     return () => {
-      socket.off('bot-error', onError);
+      socket.off('bot-error', onChange);
+      socket.off('message-sent', onChange);
     };
-  }, [isLoaded, refetch]);
+  }, [isLoaded, hasError, refetch]);
 
   const data = sender.data;
   if (!hasKickAccount || !data) return null;
