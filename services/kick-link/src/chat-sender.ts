@@ -332,7 +332,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     await repo.sendClaims.markPublished(message.idempotencyKey);
   }
 
-  async function senderKindOf(channel: string, state: SenderStateDoc | null): Promise<SenderKind> {
+  async function senderKindOf(state: SenderStateDoc | null): Promise<SenderKind> {
     if (mode === 'auto' && (await botAccounts.current())) return 'bot-account';
     return streamerSenderKind(mode, state, clock.now());
   }
@@ -350,7 +350,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   async function attempt(message: TopicMessage<'chat.send'>, link: LinkDoc, content: string): Promise<Attempted> {
     const channel = link.kickUserId;
     const state = await repo.senderStates.get(channel);
-    let kind = await senderKindOf(channel, state);
+    let kind = await senderKindOf(state);
     let replyTo = message.replyToMessageId || undefined;
     const sourceAt = dateOf(message.sourceReceivedAt) ?? dateOf(message.occurredAt) ?? clock.now();
     const ageMs = () => clock.now().getTime() - sourceAt.getTime();
@@ -491,7 +491,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       }
       const waiting = queued.get(channel) ?? 0;
       if (waiting >= policy.maxQueuedPerChannel) {
-        const kind = await senderKindOf(channel, await repo.senderStates.get(channel));
+        const kind = await senderKindOf(await repo.senderStates.get(channel));
         log.warn({ broadcasterUserId: channel, waiting }, 'too many replies waiting: one dropped');
         const outcome: SendOutcome = {
           isSent: false,
@@ -520,7 +520,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       const channel = link.kickUserId;
       const state = await repo.senderStates.get(channel);
       const bot = await botAccounts.current();
-      const kind = await senderKindOf(channel, state);
+      const kind = await senderKindOf(state);
       const refusedAt = state?.botRefusedAt ?? null;
       const isFallback = kind === 'streamer-user' && mode === 'auto';
       return {
