@@ -1,10 +1,26 @@
 import type { TopicMessage } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
+import type { BotAccountDirectory } from './bot-account';
+import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
 import type { KickLinkPublisher } from './events';
-import { KickApiError, KickUnreachableError, kickProblem, type KickChatMessage, type KickClient } from './kick-client';
+import {
+  KickApiError,
+  KickUnreachableError,
+  kickProblem,
+  type KickChatMessage,
+  type KickClient,
+  type KickSentChat,
+} from './kick-client';
+import { createKeyedLock } from './keyed-lock';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
-import type { KickLinkRepository, SendOutcome } from './repository';
+import {
+  botAccountId,
+  type KickLinkRepository,
+  type LinkDoc,
+  type SendOutcome,
+  type SenderStateDoc,
+} from './repository';
 import type { ChatSenderMode } from './options';
 
 /** Kick's limit (kick-api.md §5.1), in characters (code points). */
@@ -29,31 +45,41 @@ export interface ChatLine {
 
 /**
  * Kick echoes every line posted through POST /chat as a chat.message.sent delivery (kick-api.md
- * §5.1, gotcha 8). A line is ours when its message id is one Kick returned to us, when it matches a
- * send still in flight (the echo can overtake Kick's answer), when its sender is the configured or
- * learned bot account, or — posting as the channel owner (`user` mode) — when the store knows the
- * id (another kick-link instance sent it). Only that last case reads the store, and only for the
- * streamer's own lines.
+ * §5.1, gotcha 8). A line is ours when its message id is one Kick returned to us; when it matches a
+ * send still in flight (the echo can overtake Kick's answer); when its sender is the linked bot
+ * account, the configured KICK_BOT_USERNAME or the app's bot learned from an earlier echo; when it
+ * repeats, in the same channel, a line we posted less than a minute ago (in case Kick echoes it
+ * under another id; each post covers one echo only, so the streamer typing the same words again is
+ * theirs); or — the streamer's own lines only — when the store knows the id (another kick-link
+ * instance posted it as the streamer). A streamer's own `$command` matches none of these.
  */
 export interface OwnLines {
   isOwn(line: ChatLine): Promise<boolean>;
   /** A send is about to go out; returns a handle for `sent` and `settled`. */
   sending(broadcasterUserId: string, content: string): symbol;
-  sent(messageId: string): void;
+  /** Kick posted the send of `handle` under `messageId`. */
+  sent(messageId: string, handle?: symbol): void;
   settled(handle: symbol): void;
 }
+
+/** How long a posted line's words are matched against echoes under another id. */
+export const justPostedMs = 60 * 1000;
 
 export function createOwnLines(deps: {
   repo: KickLinkRepository;
   clock: Clock;
-  mode: ChatSenderMode;
+  botAccounts: BotAccountDirectory;
   botUsername: string | undefined;
 }): OwnLines {
-  const { repo, clock, mode } = deps;
+  const { repo, clock, botAccounts } = deps;
   const keepMs = 10 * 60 * 1000;
   const maxRecent = 10_000;
+  const maxJustPosted = 1000;
+  /** Message ids Kick returned → when we forget them. */
   const recent = new Map<string, number>();
-  const inFlight = new Map<symbol, { broadcasterUserId: string; content: string }>();
+  const inFlight = new Map<symbol, { broadcasterUserId: string; content: string; isEchoed: boolean }>();
+  /** What was posted lately, oldest first: one entry per post, spent by its echo. */
+  const justPosted: { broadcasterUserId: string; content: string; expiresAtMs: number }[] = [];
   const botUserIds = new Set<string>();
   const botUsername = deps.botUsername?.toLowerCase();
 
@@ -62,34 +88,69 @@ export function createOwnLines(deps: {
       if (expiresAt > now && recent.size <= maxRecent) break;
       recent.delete(id);
     }
+    while (justPosted.length > 0 && ((justPosted[0]?.expiresAtMs ?? 0) <= now || justPosted.length > maxJustPosted)) {
+      justPosted.shift();
+    }
+  }
+
+  /** Spends the post this echo belongs to; true when there was one. */
+  function spendJustPosted(line: ChatLine, now: number): boolean {
+    const index = justPosted.findIndex(
+      (entry) =>
+        entry.broadcasterUserId === line.broadcasterUserId && entry.content === line.content && entry.expiresAtMs > now,
+    );
+    if (index === -1) return false;
+    justPosted.splice(index, 1);
+    return true;
   }
 
   return {
     async isOwn(line) {
       const now = clock.now().getTime();
+      prune(now);
       const isSenderTheChannel = line.senderUserId === line.broadcasterUserId;
       const expiresAt = recent.get(line.messageId);
       if (expiresAt !== undefined && expiresAt > now) {
+        spendJustPosted(line, now);
         // posting as the app's bot: the sender is that bot account, whatever it is called
-        if (mode === 'bot' && !isSenderTheChannel) botUserIds.add(line.senderUserId);
+        if (!isSenderTheChannel) botUserIds.add(line.senderUserId);
         return true;
       }
       for (const pending of inFlight.values()) {
-        if (pending.broadcasterUserId === line.broadcasterUserId && pending.content === line.content) return true;
+        if (pending.broadcasterUserId === line.broadcasterUserId && pending.content === line.content) {
+          pending.isEchoed = true;
+          return true;
+        }
       }
-      if (botUsername !== undefined && line.senderUsername.toLowerCase() === botUsername) return true;
-      if (botUserIds.has(line.senderUserId) && !isSenderTheChannel) return true;
-      if (mode === 'user' && isSenderTheChannel) return repo.sentMessages.exists(line.messageId);
+      if (!isSenderTheChannel) {
+        if (line.senderUserId === (await botAccounts.knownKickUserId())) {
+          spendJustPosted(line, now);
+          return true;
+        }
+        if (botUsername !== undefined && line.senderUsername.toLowerCase() === botUsername) return true;
+        if (botUserIds.has(line.senderUserId)) return true;
+      }
+      if (spendJustPosted(line, now)) return true;
+      if (isSenderTheChannel) return repo.sentMessages.exists(line.messageId);
       return false;
     },
     sending(broadcasterUserId, content) {
       const handle = Symbol('send');
-      inFlight.set(handle, { broadcasterUserId, content });
+      inFlight.set(handle, { broadcasterUserId, content, isEchoed: false });
       return handle;
     },
-    sent(messageId) {
+    sent(messageId, handle) {
       const now = clock.now().getTime();
       recent.set(messageId, now + keepMs);
+      const pending = handle && inFlight.get(handle);
+      // an echo that overtook Kick's answer has spent this post already
+      if (pending && !pending.isEchoed) {
+        justPosted.push({
+          broadcasterUserId: pending.broadcasterUserId,
+          content: pending.content,
+          expiresAtMs: now + justPostedMs,
+        });
+      }
       prune(now);
     },
     settled(handle) {
@@ -99,32 +160,159 @@ export function createOwnLines(deps: {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Who speaks, and Kick's refusals in a streamer's words (pure)
+// ---------------------------------------------------------------------------------------------
+
+/** After Kick refused `type: "bot"` in a channel, it is tried again this much later. */
+export const botRetryAfterMs = 24 * 60 * 60 * 1000;
+
+/** The sender for a channel without the bot account: `bot` unless Kick refused it within a day. */
+export function streamerSenderKind(mode: ChatSenderMode, state: SenderStateDoc | null, now: Date): SenderKind {
+  if (mode === 'user') return 'streamer-user';
+  if (mode === 'bot') return 'streamer-bot';
+  const refusedAt = state?.botRefusedAt;
+  return refusedAt && now.getTime() - refusedAt.getTime() < botRetryAfterMs ? 'streamer-user' : 'streamer-bot';
+}
+
+/** Kick's answers to `type: "bot"` that mean "not for this app": 500, or 400 Channel not found (§5.1). */
+export function isBotRefusal(error: KickApiError): boolean {
+  return error.status >= 500 || (error.status === 400 && /channel not found/i.test(error.reason));
+}
+
+const isQuota = (error: KickApiError) => /quota exceeded/i.test(error.reason);
+
+/** A 400 about the message replied to (deleted, unknown): the reply goes out once more without it. */
+export function isReplyTargetRefusal(error: KickApiError): boolean {
+  return error.status === 400 && !isQuota(error) && /repl(y|ied)/i.test(error.reason);
+}
+
+export const isRetryable = (error: KickApiError) => error.status === 429 || error.status >= 500;
+
+export const quotaMessage = "Kick's daily chat limit for this app is used up; replies resume tomorrow";
+export const tooOldMessage = 'The reply was dropped: Kick did not take it within 30 seconds';
+export const queueFullMessage = 'The reply was dropped: too many replies were waiting for this channel';
+export const notPostedMessage = 'Kick did not post the message';
+export const botRefusedMessage = (reason: string) =>
+  `Kick refused the app's bot in this channel (${reason}); replies are posted from the streamer's account for a day`;
+
+/** Kick's refusal in words a streamer understands (shown on the dashboard, logged with Kick's own). */
+export function streamerReason(error: KickApiError, kind: SenderKind, botUsername?: string): string {
+  if (isQuota(error)) return quotaMessage;
+  if (error.status === 429) return 'Kick is limiting how fast the bot may post; the reply was not sent';
+  if (error.status >= 500) return `Kick had a problem (HTTP ${error.status}) and did not post the reply`;
+  if (kind === 'bot-account' && botUsername && (error.status === 403 || error.status === 400)) {
+    return `Kick refused the reply from @${botUsername} (${error.reason}); make @${botUsername} a moderator of your channel`;
+  }
+  if (error.status === 401 || error.status === 403) {
+    return `Kick did not accept the bot's authorization (${error.reason}); link your Kick account again`;
+  }
+  return `Kick refused the message: ${error.reason}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // chat.send → POST /chat → chat.sent, at most once per idempotency key
 // ---------------------------------------------------------------------------------------------
 
-export interface ChatSender {
-  handle(message: TopicMessage<'chat.send'>): Promise<void>;
+/** Who replies in a channel, for the streamer's dashboard. */
+export interface SenderView {
+  kind: SenderKind;
+  /** The Kick account the replies appear from (the bot account, or the streamer). */
+  kickUsername: string;
+  /** Kick refused `type: "bot"` here: replies go out as the streamer until botRetryAt. */
+  isFallback: boolean;
+  botRefusal: string;
+  botRetryAt: string | null;
+  /** The last failed reply, in the streamer's words, if no reply went out since. */
+  lastError: string;
+  lastErrorAt: string | null;
+  /** The platform's bot account, when linked: the streamer should make it a moderator. */
+  botAccountUsername: string | null;
 }
+
+export interface ChatSender {
+  /** Claims the key and queues the reply in its channel; resolves once queued (or refused). */
+  handle(message: TopicMessage<'chat.send'>): Promise<void>;
+  /** Who replies in this channel now. */
+  describe(link: LinkDoc): Promise<SenderView>;
+  /** Resolves when every queued reply has been handled (tests, shutdown). */
+  drain(): Promise<void>;
+}
+
+export interface ReplyPolicy {
+  /** A reply older than this (from chat.send's source_received_at, else occurred_at) is dropped. */
+  maxAgeMs: number;
+  /** Attempts on 429 / 5xx, the first included. */
+  maxAttempts: number;
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+  /** Replies waiting per channel; more are dropped. */
+  maxQueuedPerChannel: number;
+}
+
+export const defaultReplyPolicy: ReplyPolicy = {
+  maxAgeMs: 30_000,
+  maxAttempts: 5,
+  initialBackoffMs: 1000,
+  maxBackoffMs: 8000,
+  maxQueuedPerChannel: 20,
+};
 
 export interface ChatSenderDeps {
   repo: KickLinkRepository;
   kick: KickClient;
+  /** The streamers' tokens. */
   userTokens: UserTokens;
+  /** The bot account's tokens (id `botAccountId`). */
+  botTokens: UserTokens;
+  botAccounts: BotAccountDirectory;
   ownLines: OwnLines;
   publisher: KickLinkPublisher;
+  health: DeliveryHealthReporter;
   clock: Clock;
   log: Logger;
   mode: ChatSenderMode;
+  policy?: Partial<ReplyPolicy>;
+  /** Waits between attempts (setTimeout by default; tests move their fake clock). */
+  sleep?: (ms: number) => Promise<void>;
+  /** For the jitter; Math.random by default. */
+  random?: () => number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function dateOf(timestamp: { seconds: bigint; nanos: number } | undefined): Date | undefined {
+  return timestamp && new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000));
+}
+
+interface Attempted {
+  outcome: SendOutcome;
+  kind: SenderKind;
+  result: ReplyResult;
 }
 
 /**
  * The idempotency key is claimed (unique index, kept two days) before Kick is called, so a
  * chat.send delivered twice is posted once: a crash between the claim and the call loses that one
- * line, and nothing can post it twice. The outcome is stored with the claim before chat.sent is
- * published, so a redelivery after a failed publish publishes it then.
+ * line, and nothing can post it twice. Retries (429, 5xx, a refused reply target, `bot` refused →
+ * `user`) all happen inside that one claim and only after answers that say nothing was posted; a
+ * timeout is never retried. Each channel's replies wait in their own bounded queue, so a channel
+ * backing off does not hold up the others on its bus partition. The outcome is stored with the
+ * claim before chat.sent is published, so a redelivery after a failed publish publishes it then.
  */
 export function createChatSender(deps: ChatSenderDeps): ChatSender {
-  const { repo, kick, userTokens, ownLines, publisher, clock, log, mode } = deps;
+  const { repo, kick, userTokens, botTokens, botAccounts, ownLines, publisher, health, clock, log, mode } = deps;
+  const policy: ReplyPolicy = { ...defaultReplyPolicy, ...deps.policy };
+  const sleep = deps.sleep ?? defaultSleep;
+  const random = deps.random ?? Math.random;
+  const lock = createKeyedLock();
+  const queued = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+
+  /** Full jitter on the upper half of the doubled delay. */
+  const backoff = (attempt: number) => {
+    const ceiling = Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** (attempt - 1));
+    return Math.round(ceiling * (0.5 + random() / 2));
+  };
 
   async function publish(message: TopicMessage<'chat.send'>, outcome: SendOutcome): Promise<void> {
     await publisher.chatSent({
@@ -144,7 +332,105 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     await repo.sendClaims.markPublished(message.idempotencyKey);
   }
 
-  async function post(message: TopicMessage<'chat.send'>, content: string): Promise<SendOutcome> {
+  async function senderKindOf(state: SenderStateDoc | null): Promise<SenderKind> {
+    if (mode === 'auto' && (await botAccounts.current())) return 'bot-account';
+    return streamerSenderKind(mode, state, clock.now());
+  }
+
+  function postAs(kind: SenderKind, link: LinkDoc, content: string, replyToMessageId?: string): Promise<KickSentChat> {
+    const body: KickChatMessage =
+      kind === 'streamer-bot'
+        ? { type: 'bot', content, replyToMessageId }
+        : { type: 'user', broadcasterUserId: link.kickUserId, content, replyToMessageId };
+    return kind === 'bot-account'
+      ? botTokens.withUserToken(botAccountId, (token) => kick.sendChat(token, body))
+      : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body));
+  }
+
+  async function attempt(message: TopicMessage<'chat.send'>, link: LinkDoc, content: string): Promise<Attempted> {
+    const channel = link.kickUserId;
+    const state = await repo.senderStates.get(channel);
+    let kind = await senderKindOf(state);
+    let replyTo = message.replyToMessageId || undefined;
+    const sourceAt = dateOf(message.sourceReceivedAt) ?? dateOf(message.occurredAt) ?? clock.now();
+    const ageMs = () => clock.now().getTime() - sourceAt.getTime();
+    const end = (result: ReplyResult, error: string, messageId = ''): Attempted => ({
+      outcome: { isSent: result === 'sent', error, messageId, content, sentAt: clock.now() },
+      kind,
+      result,
+    });
+
+    for (let tries = 1; ; tries += 1) {
+      if (ageMs() > policy.maxAgeMs) return end('dropped', tooOldMessage);
+      const handle = ownLines.sending(channel, content);
+      try {
+        const sent = await postAs(kind, link, content, replyTo);
+        if (!sent.isSent) {
+          log.warn({ broadcasterUserId: channel, sender: kind }, 'POST /chat answered is_sent: false');
+          return end('failed', notPostedMessage);
+        }
+        ownLines.sent(sent.messageId, handle);
+        // the echo of a line posted as the streamer comes from the streamer: only its id tells
+        if (kind !== 'bot-account') {
+          await repo.sentMessages
+            .record(sent.messageId, channel, clock.now())
+            .catch((err: unknown) => log.warn({ err }, 'could not remember a sent chat message id'));
+        }
+        if (kind === 'streamer-bot' && state?.botRefusedAt) await repo.senderStates.botAccepted(channel);
+        if (state?.lastError) await repo.senderStates.succeeded(channel);
+        return end('sent', '', sent.messageId);
+      } catch (error) {
+        if (kind === 'bot-account' && (error instanceof NeedsRelinkError || error instanceof NotLinkedError)) {
+          // the bot account went away or needs a new link: this reply goes out the streamer's way
+          log.warn({ broadcasterUserId: channel }, 'the bot account cannot post: falling back to the streamer');
+          botAccounts.changed();
+          kind = streamerSenderKind(mode, state, clock.now());
+          continue;
+        }
+        if (error instanceof NeedsRelinkError) return end('failed', needsRelinkMessage);
+        if (error instanceof NotLinkedError) return end('failed', notLinkedMessage);
+        if (error instanceof KickUnreachableError) {
+          // not retried: Kick may have posted it, and a second post could make the bot speak twice
+          log.warn({ err: error, broadcasterUserId: channel, sender: kind }, 'POST /chat did not answer');
+          return end('failed', 'Kick could not be reached; the message was not confirmed');
+        }
+        if (!(error instanceof KickApiError)) {
+          log.error({ err: error, broadcasterUserId: channel, sender: kind }, 'sending a chat message failed');
+          return end('failed', `The message could not be sent: ${kickProblem(error)}`);
+        }
+        const answer = { broadcasterUserId: channel, sender: kind, status: error.status, reason: error.reason, tries };
+        if (kind === 'streamer-bot' && mode === 'auto' && isBotRefusal(error)) {
+          log.warn(answer, 'Kick refused type "bot": this channel posts as the streamer for a day');
+          await repo.senderStates.botRefused(channel, clock.now(), error.reason);
+          health.kickError(channel, botRefusedMessage(error.reason));
+          kind = 'streamer-user';
+          continue;
+        }
+        if (replyTo !== undefined && isReplyTargetRefusal(error)) {
+          log.warn(answer, 'Kick refused the reply target: posting once more without it');
+          replyTo = undefined;
+          continue;
+        }
+        if (isRetryable(error) && tries < policy.maxAttempts) {
+          const wait = backoff(tries);
+          log.warn({ ...answer, waitMs: wait }, 'Kick refused a reply for now: trying again');
+          if (ageMs() + wait > policy.maxAgeMs) return end('dropped', tooOldMessage);
+          await sleep(wait);
+          continue;
+        }
+        log.warn(answer, 'Kick refused a reply');
+        const bot = kind === 'bot-account' ? await botAccounts.current() : null;
+        const reason = streamerReason(error, kind, bot?.kickUsername);
+        health.kickError(channel, reason);
+        return end('failed', reason);
+      } finally {
+        ownLines.settled(handle);
+      }
+    }
+  }
+
+  async function deliver(message: TopicMessage<'chat.send'>): Promise<Attempted | SendOutcome> {
+    const content = cutToLimit(message.content);
     const failed = (error: string): SendOutcome => ({
       isSent: false,
       error,
@@ -157,44 +443,42 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     if (message.ownerUserId !== '' && message.ownerUserId !== link._id) {
       return failed('This channel is linked to another Kickstand user');
     }
-    const body: KickChatMessage =
-      mode === 'user'
-        ? { type: 'user', broadcasterUserId: link.kickUserId, content, replyToMessageId: message.replyToMessageId }
-        : { type: 'bot', content, replyToMessageId: message.replyToMessageId };
-    const handle = ownLines.sending(link.kickUserId, content);
+    return attempt(message, link, content);
+  }
+
+  async function report(channel: string, attempted: Attempted): Promise<void> {
+    const { kind, result, outcome } = attempted;
+    health.reply(channel, kind, result, outcome.error || undefined);
+    if (result === 'sent') return;
+    await repo.senderStates
+      .failed(channel, outcome.error, clock.now())
+      .catch((err: unknown) => log.warn({ err }, 'could not store the last reply error'));
+  }
+
+  async function settle(message: TopicMessage<'chat.send'>, outcome: SendOutcome): Promise<void> {
+    await repo.sendClaims.recordOutcome(message.idempotencyKey, outcome);
+    await publish(message, outcome);
+  }
+
+  async function run(message: TopicMessage<'chat.send'>): Promise<void> {
+    const channel = message.broadcasterUserId;
     try {
-      const sent = await userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body));
-      if (!sent.isSent) return failed('Kick did not post the message');
-      ownLines.sent(sent.messageId);
-      // only read for the streamer's own lines (user mode): as the app's bot the echo's sender tells
-      if (mode === 'user') {
-        await repo.sentMessages
-          .record(sent.messageId, link.kickUserId, clock.now())
-          .catch((err: unknown) => log.warn({ err }, 'could not remember a sent chat message id'));
-      }
-      return { isSent: true, error: '', messageId: sent.messageId, content, sentAt: clock.now() };
-    } catch (error) {
-      if (error instanceof NeedsRelinkError) return failed(needsRelinkMessage);
-      if (error instanceof NotLinkedError) return failed(notLinkedMessage);
-      if (error instanceof KickApiError) return failed(`Kick refused the message: ${error.reason}`);
-      if (error instanceof KickUnreachableError) {
-        // not retried: Kick may have posted it, and a second post could make the bot speak twice
-        log.warn({ err: error, broadcasterUserId: link.kickUserId }, 'POST /chat did not answer');
-        return failed('Kick could not be reached; the message was not confirmed');
-      }
-      log.error({ err: error, broadcasterUserId: link.kickUserId }, 'sending a chat message failed');
-      return failed(`The message could not be sent: ${kickProblem(error)}`);
-    } finally {
-      ownLines.settled(handle);
+      const done = await deliver(message);
+      if ('result' in done) await report(channel, done);
+      await settle(message, 'result' in done ? done.outcome : done);
+    } catch (err) {
+      // the claim stays: a redelivery publishes a stored outcome but never posts again
+      log.error({ err, broadcasterUserId: channel, idempotencyKey: message.idempotencyKey }, 'a reply was lost');
     }
   }
 
   return {
     async handle(message) {
       const key = message.idempotencyKey;
-      if (key === '' || message.broadcasterUserId === '0' || message.content.trim() === '') {
+      const channel = message.broadcasterUserId;
+      if (key === '' || channel === '0' || message.content.trim() === '') {
         log.warn(
-          { eventId: message.eventId, broadcasterUserId: message.broadcasterUserId },
+          { eventId: message.eventId, broadcasterUserId: channel },
           'chat.send without an idempotency key, a channel or content: dropped',
         );
         return;
@@ -205,9 +489,54 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         if (claim?.outcome && !claim.isPublished) await publish(message, claim.outcome);
         return;
       }
-      const outcome = await post(message, cutToLimit(message.content));
-      await repo.sendClaims.recordOutcome(key, outcome);
-      await publish(message, outcome);
+      const waiting = queued.get(channel) ?? 0;
+      if (waiting >= policy.maxQueuedPerChannel) {
+        const kind = await senderKindOf(await repo.senderStates.get(channel));
+        log.warn({ broadcasterUserId: channel, waiting }, 'too many replies waiting: one dropped');
+        const outcome: SendOutcome = {
+          isSent: false,
+          error: queueFullMessage,
+          messageId: '',
+          content: cutToLimit(message.content),
+          sentAt: clock.now(),
+        };
+        health.reply(channel, kind, 'dropped', queueFullMessage);
+        await settle(message, outcome);
+        return;
+      }
+      queued.set(channel, waiting + 1);
+      const job = lock
+        .run(channel, () => run(message))
+        .finally(() => {
+          const left = (queued.get(channel) ?? 1) - 1;
+          if (left <= 0) queued.delete(channel);
+          else queued.set(channel, left);
+          running.delete(job);
+        });
+      running.add(job);
+    },
+
+    async describe(link) {
+      const channel = link.kickUserId;
+      const state = await repo.senderStates.get(channel);
+      const bot = await botAccounts.current();
+      const kind = await senderKindOf(state);
+      const refusedAt = state?.botRefusedAt ?? null;
+      const isFallback = kind === 'streamer-user' && mode === 'auto';
+      return {
+        kind,
+        kickUsername: kind === 'bot-account' && bot ? bot.kickUsername : link.kickUsername,
+        isFallback,
+        botRefusal: isFallback ? (state?.botRefusal ?? '') : '',
+        botRetryAt: isFallback && refusedAt ? new Date(refusedAt.getTime() + botRetryAfterMs).toISOString() : null,
+        lastError: state?.lastError ?? '',
+        lastErrorAt: state?.lastErrorAt?.toISOString() ?? null,
+        botAccountUsername: mode === 'auto' && bot ? bot.kickUsername : null,
+      };
+    },
+
+    async drain() {
+      while (running.size > 0) await Promise.allSettled([...running]);
     },
   };
 }

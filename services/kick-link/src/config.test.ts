@@ -13,7 +13,7 @@ describe('kick-link configuration', () => {
       KICK_REDIRECT_URI: 'http://localhost:3000/api/kick/oauth/callback',
       KICK_OAUTH_URL: 'https://id.kick.com',
       KICK_API_URL: 'https://api.kick.com/public/v1',
-      KICK_CHAT_SENDER: 'bot',
+      KICK_CHAT_SENDER: 'auto',
     });
     expect(kickLinkOptionsFromSettings(config)).toEqual({
       kick: {
@@ -25,7 +25,7 @@ describe('kick-link configuration', () => {
       },
       tokenEncryptionKey: undefined,
       isProduction: false,
-      chatSender: 'bot',
+      chatSender: 'auto',
       botUsername: undefined,
       deliveryHealth: { reconcileIntervalMs: 600_000 },
     });

@@ -34,9 +34,12 @@ export const kickLinkSettingsSchema = z.object({
   KICK_API_URL: httpUrl.default('https://api.kick.com/public/v1'),
   /** AES-256-GCM key for Kick tokens at rest. Required when NODE_ENV=production. */
   KICK_TOKEN_ENCRYPTION_KEY: encryptionKeySchema,
-  /** How chat lines are posted: as the app's bot (`type: "bot"`) or as the channel owner (`type: "user"`). */
-  KICK_CHAT_SENDER: z.enum(['bot', 'user']).default('bot'),
-  /** The Kick username bot lines appear from (the app's bot account), to mark them is_from_bot. Optional. */
+  /**
+   * Who posts replies: `auto` (the linked bot account, else `type: "bot"` falling back per channel to
+   * `type: "user"`), or always the streamer's token with `bot` or `user`.
+   */
+  KICK_CHAT_SENDER: z.enum(['auto', 'bot', 'user']).default('auto'),
+  /** The Kick username `type: "bot"` lines appear from (the app's bot), to mark them is_from_bot. Optional. */
   KICK_BOT_USERNAME: optionalString(),
   /** How often each running bot's event subscriptions are checked and healed, in minutes. Default 10. */
   KICK_SUBSCRIPTION_CHECK_MINUTES: z.coerce

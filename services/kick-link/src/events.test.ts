@@ -162,9 +162,8 @@ describe('bot.control', () => {
 describe('chat.send', () => {
   test('when the same chat.send is delivered twice, then Kick gets one message and one chat.sent is published', async () => {
     const streamer = await aLinkedStreamer();
-    const message = chatSend(streamer, 'Only once, please', {
-      sourceReceivedAt: { seconds: BigInt(1_770_000_000), nanos: 0 },
-    });
+    const receivedAt = { seconds: BigInt(Math.floor(stack.clock.now().getTime() / 1000)), nanos: 0 };
+    const message = chatSend(streamer, 'Only once, please', { sourceReceivedAt: receivedAt });
 
     await stack.platform.bus.publish('chat.send', streamer.broadcasterId, message);
     await stack.platform.bus.publish('chat.send', streamer.broadcasterId, { ...message, eventId: randomUUID() });
@@ -185,7 +184,7 @@ describe('chat.send', () => {
       messageId: lines[0]?.messageId,
       content: 'Only once, please',
       origin: ChatOrigin.COMMAND,
-      sourceReceivedAt: { seconds: BigInt(1_770_000_000), nanos: 0 },
+      sourceReceivedAt: receivedAt,
     });
     expect(sent[0]?.sentAt).toBeDefined();
   });
@@ -240,16 +239,23 @@ describe('chat.send', () => {
     });
   });
 
-  test("when Kick refuses the line, then chat.sent says is_sent false with Kick's reason", async () => {
+  test('when Kick refuses type "bot" with Channel not found, then the line goes out as the streamer and the channel stays on "user"', async () => {
     const streamer = await aLinkedStreamer();
     await stack.control('PATCH', '/app', { isBotEnabled: false });
     try {
       await stack.platform.bus.publish('chat.send', streamer.broadcasterId, chatSend(streamer, 'as the bot'));
 
       await eventually(() => expect(sentFor(streamer.broadcasterId)).toHaveLength(1));
-      expect(sentFor(streamer.broadcasterId)[0]).toMatchObject({
-        isSent: false,
-        error: 'Kick refused the message: Channel not found',
+      expect(sentFor(streamer.broadcasterId)[0]).toMatchObject({ isSent: true, error: '' });
+      expect((await chatAtKick(streamer.broadcasterId, 'user')).map((line) => line.content)).toEqual(['as the bot']);
+      const answer = await stack.api<{ data: Record<string, unknown> }>('GET', '/api/platform/kick/chat-sender', {
+        token: stack.tokenFor(streamer.userId),
+      });
+      expect(answer.json.data).toMatchObject({
+        kind: 'streamer-user',
+        kickUsername: streamer.kickName,
+        isFallback: true,
+        botRefusal: 'Channel not found',
       });
     } finally {
       await stack.control('PATCH', '/app', { isBotEnabled: true });

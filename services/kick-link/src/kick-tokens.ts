@@ -2,7 +2,7 @@ import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { KickApiError, type KickClient, type KickUserTokens } from './kick-client';
 import { createKeyedLock } from './keyed-lock';
-import type { KickLinkRepository, LinkDoc } from './repository';
+import type { KickLinkRepository, LinkDoc, TokenHolders } from './repository';
 import type { TokenCipher } from './token-crypto';
 
 /** The user has no Kick link (any more). */
@@ -75,12 +75,19 @@ export interface UserTokensDeps {
   clock: Clock;
   log: Logger;
   refreshAheadSeconds: number;
+  /** Whose tokens: the streamers' links (default), or the platform's bot account. */
+  holders?: TokenHolders;
   /** Called once, by whoever moved the link to needs-relink. */
   onNeedsRelink(link: LinkDoc): Promise<void>;
 }
 
 export function createUserTokens(deps: UserTokensDeps): UserTokens {
   const { repo, kick, cipher, clock, log, refreshAheadSeconds } = deps;
+  const holders: TokenHolders = deps.holders ?? {
+    byId: (id) => repo.links.byUser(id),
+    saveTokens: (id, version, tokens) => repo.links.saveTokens(id, version, tokens),
+    markNeedsRelink: (id, version) => repo.links.markNeedsRelink(id, version),
+  };
   // one refresh per link at a time in this process; the version guard covers other processes
   const lock = createKeyedLock();
 
@@ -98,7 +105,7 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
    */
   function refresh(userId: string, staleAccessToken?: string): Promise<LinkDoc> {
     return lock.run(userId, async () => {
-      const link = usable(await repo.links.byUser(userId));
+      const link = usable(await holders.byId(userId));
       const current = openTokens(cipher(), link);
       const isNeeded = staleAccessToken === undefined ? isDue(link) : current.accessToken === staleAccessToken;
       if (!isNeeded) return link;
@@ -112,14 +119,14 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
         }
         throw error;
       }
-      const saved = await repo.links.saveTokens(userId, link.version, sealTokens(cipher(), userId, fresh, clock.now()));
+      const saved = await holders.saveTokens(userId, link.version, sealTokens(cipher(), userId, fresh, clock.now()));
       // another process wrote first (its refresh, a relink, an unlink): theirs is the newer state
-      return saved ?? usable(await repo.links.byUser(userId));
+      return saved ?? usable(await holders.byId(userId));
     });
   }
 
   async function giveUp(link: LinkDoc, error: KickApiError): Promise<LinkDoc> {
-    const marked = await repo.links.markNeedsRelink(link._id, link.version);
+    const marked = await holders.markNeedsRelink(link._id, link.version);
     if (marked) {
       log.info(
         { userId: link._id, kickUserId: link.kickUserId, status: error.status, reason: error.reason },
@@ -129,12 +136,12 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
       throw new NeedsRelinkError();
     }
     // the version moved on: another process refreshed (our refresh token was the old one) or relinked
-    return usable(await repo.links.byUser(link._id));
+    return usable(await holders.byId(link._id));
   }
 
   return {
     async withUserToken(userId, call) {
-      let link = usable(await repo.links.byUser(userId));
+      let link = usable(await holders.byId(userId));
       if (isDue(link)) link = await refresh(userId);
       const { accessToken } = openTokens(cipher(), link);
       try {

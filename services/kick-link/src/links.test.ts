@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
+import { createBotAccountDirectory } from './bot-account';
 import { KickAccountChangeKind } from '@kickstand/proto';
 import type { KickLinkPublisher } from './events';
 import { KickUnreachableError, type KickClient } from './kick-client';
@@ -142,6 +143,7 @@ describe('unlink when Kick fails', () => {
       clock: platform.clock,
       log: platform.log,
       oauthStateSeconds: 600,
+      botAccounts: createBotAccountDirectory({ repo, clock: platform.clock }),
     });
 
     await links.unlink(userId);

@@ -5,10 +5,11 @@ import { notFound } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
 import { DuplicateKeyError } from '@kickstand/platform/store';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
+import { botAccountScopes, type BotAccountDirectory, type BotAccountView } from './bot-account';
 import type { KickLinkPublisher } from './events';
 import type { KickClient, KickUserTokens } from './kick-client';
 import { openTokens, sealTokens } from './kick-tokens';
-import type { KickLinkRepository, LinkDoc } from './repository';
+import { botAccountId, type KickLinkRepository, type LinkDoc, type OAuthFlow } from './repository';
 import type { ChannelSubscriptions } from './subscriptions';
 import type { TokenCipher } from './token-crypto';
 
@@ -44,6 +45,20 @@ export function dashboardLocation(outcome: LinkOutcome): string {
       return '/dashboard?kick_error=general';
   }
 }
+
+/** Where the admin's browser goes after linking the bot account: the admin page with its section. */
+export function botAccountLocation(outcome: 'linked' | 'failed' | 'missing-scope'): string {
+  switch (outcome) {
+    case 'linked':
+      return '/admin/webhooks?bot_linked=true';
+    case 'missing-scope':
+      return '/admin/webhooks?bot_error=scope';
+    case 'failed':
+      return '/admin/webhooks?bot_error=general';
+  }
+}
+
+export const noBotAccountMessage = 'No bot account is linked';
 
 export type LinkDecision =
   /** Another Kickstand user holds this Kick account. */
@@ -170,6 +185,11 @@ export interface Links {
   /** Revokes the tokens, removes every subscription of the channel, forgets the link. 404 without one. */
   unlink(userId: string): Promise<void>;
   unlinkIfLinked(userId: string): Promise<void>;
+  /** The authorize URL for the platform's bot account, started by a super admin (same callback). */
+  startBotAccount(adminUserId: string): Promise<string>;
+  botAccount(): Promise<BotAccountView | null>;
+  /** Revokes the bot account's tokens and forgets it. 404 without one. */
+  unlinkBotAccount(): Promise<void>;
 }
 
 export interface LinksDeps {
@@ -182,10 +202,11 @@ export interface LinksDeps {
   clock: Clock;
   log: Logger;
   oauthStateSeconds: number;
+  botAccounts: BotAccountDirectory;
 }
 
 export function createLinks(deps: LinksDeps): Links {
-  const { repo, kick, cipher, subscriptions, owners, publisher, clock, log, oauthStateSeconds } = deps;
+  const { repo, kick, cipher, subscriptions, owners, publisher, clock, log, oauthStateSeconds, botAccounts } = deps;
 
   async function revokeQuietly(tokens: { accessToken: string; refreshToken: string }, userId: string) {
     for (const [token, hint] of [
@@ -262,18 +283,69 @@ export function createLinks(deps: LinksDeps): Links {
     return { kind: 'linked' };
   }
 
+  /**
+   * The bot account: whoever authorized is it (a new one replaces the old, whose tokens are revoked).
+   * Without chat:write it cannot speak, so it is refused.
+   */
+  async function attemptBotAccount(adminUserId: string, code: string, codeVerifier: string): Promise<string> {
+    const tokens: KickUserTokens = await kick.exchangeCode({ code, codeVerifier });
+    if (missingScopes(tokens.scopes).length > 0) {
+      log.info({ adminUserId }, 'bot account link refused: chat:write was not granted');
+      await revokeQuietly(tokens, botAccountId);
+      return botAccountLocation('missing-scope');
+    }
+    const kickUser = await kick.currentUser(tokens.accessToken);
+    const previous = await repo.botAccount.get();
+    const now = clock.now();
+    await repo.botAccount.save({
+      kickUserId: kickUser.userId,
+      kickUsername: kickUser.name,
+      kickEmail: kickUser.email,
+      profilePicture: kickUser.profilePicture,
+      linkedAt: now,
+      ...sealTokens(cipher(), botAccountId, tokens, now),
+    });
+    botAccounts.changed();
+    if (previous) {
+      try {
+        await revokeQuietly(openTokens(cipher(), previous), botAccountId);
+      } catch (err) {
+        log.warn({ err }, 'the previous bot account tokens could not be read to revoke them');
+      }
+    }
+    log.info({ adminUserId, kickUserId: kickUser.userId, kickUsername: kickUser.name }, 'bot account linked');
+    return botAccountLocation('linked');
+  }
+
+  async function completeBotAccount(adminUserId: string, code: string, codeVerifier: string): Promise<string> {
+    try {
+      return await attemptBotAccount(adminUserId, code, codeVerifier);
+    } catch (err) {
+      log.warn({ err, adminUserId }, 'bot account link failed');
+      return botAccountLocation('failed');
+    }
+  }
+
+  async function insertState(userId: string, flow: OAuthFlow, scopes: readonly string[]): Promise<string> {
+    const state = randomBytes(32).toString('base64url');
+    const { verifier, challenge } = pkcePair();
+    await repo.oauthStates.insert({
+      _id: sha256Hex(state),
+      userId,
+      flow,
+      codeVerifier: verifier,
+      createdAt: clock.now(),
+    });
+    return kick.authorizeUrl({ state, codeChallenge: challenge, scopes });
+  }
+
   async function unlinkIfLinked(userId: string): Promise<void> {
     const link = await repo.links.byUser(userId);
     if (link) await retire(link);
   }
 
   return {
-    async start(userId) {
-      const state = randomBytes(32).toString('base64url');
-      const { verifier, challenge } = pkcePair();
-      await repo.oauthStates.insert({ _id: sha256Hex(state), userId, codeVerifier: verifier, createdAt: clock.now() });
-      return kick.authorizeUrl({ state, codeChallenge: challenge, scopes: linkScopes });
-    },
+    start: (userId) => insertState(userId, 'streamer', linkScopes),
 
     async complete(rawQuery) {
       try {
@@ -282,6 +354,13 @@ export function createLinks(deps: LinksDeps): Links {
         const { code, state, error } = query.data;
         // a state is spent by its first use, whatever came with it (a denial included)
         const claimed = state ? await repo.oauthStates.consume(sha256Hex(state), clock.now(), oauthStateSeconds) : null;
+        if (claimed?.flow === 'bot-account') {
+          if (error || !code) {
+            log.info({ error, adminUserId: claimed.userId }, 'bot account link not completed');
+            return botAccountLocation('failed');
+          }
+          return await completeBotAccount(claimed.userId, code, claimed.codeVerifier);
+        }
         if (error) {
           log.info({ error, userId: claimed?.userId }, 'Kick link not completed: Kick answered with an error');
           return dashboardLocation({ kind: 'failed' });
@@ -309,5 +388,32 @@ export function createLinks(deps: LinksDeps): Links {
     },
 
     unlinkIfLinked,
+
+    startBotAccount: (adminUserId) => insertState(adminUserId, 'bot-account', botAccountScopes),
+
+    async botAccount() {
+      const doc = await repo.botAccount.get();
+      return (
+        doc && {
+          kickUserId: doc.kickUserId,
+          kickUsername: doc.kickUsername,
+          linkedAt: doc.linkedAt.toISOString(),
+          needsRelink: doc.status !== 'active',
+        }
+      );
+    },
+
+    async unlinkBotAccount() {
+      const doc = await repo.botAccount.get();
+      if (!doc) throw notFound(noBotAccountMessage);
+      try {
+        await revokeQuietly(openTokens(cipher(), doc), botAccountId);
+      } catch (err) {
+        log.warn({ err }, 'the bot account tokens could not be read to revoke them');
+      }
+      await repo.botAccount.remove();
+      botAccounts.changed();
+      log.info({ kickUserId: doc.kickUserId }, 'bot account unlinked');
+    },
   };
 }

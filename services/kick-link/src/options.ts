@@ -10,7 +10,12 @@ export interface KickConnection {
   apiUrl: string;
 }
 
-export type ChatSenderMode = 'bot' | 'user';
+/**
+ * Who posts replies (kick-api.md §5.1). `auto`: the platform's bot account when one is linked, else
+ * the streamer's token with `type: "bot"`, falling back per channel to `type: "user"` when Kick
+ * refuses `bot`. `bot` / `user`: always the streamer's token with that type (no bot account, no fallback).
+ */
+export type ChatSenderMode = 'auto' | 'bot' | 'user';
 
 /** The Kick client's timeouts and retries (kick-client.ts). */
 export interface KickHttpTuning {
@@ -34,9 +39,12 @@ export interface KickLinkOptions {
    */
   tokenEncryptionKey?: Buffer;
   isProduction?: boolean;
-  /** `bot` (default): `{type:"bot"}` into the token owner's chat; `user`: `{type:"user", broadcaster_user_id}`. */
+  /** Default `auto` (see ChatSenderMode). */
   chatSender?: ChatSenderMode;
-  /** The Kick username the product's lines appear from, to mark them is_from_bot (besides the sent ids). */
+  /**
+   * The Kick username `type: "bot"` lines appear from (the app's bot), to mark them is_from_bot
+   * besides the sent ids. Not needed for the linked bot account: its user id is known.
+   */
   botUsername?: string;
   /** Tuning; tests shorten these. */
   http?: Partial<KickHttpTuning>;
@@ -96,7 +104,7 @@ export function resolveOptions(options: KickLinkOptions): ResolvedOptions {
     },
     tokenEncryptionKey: options.tokenEncryptionKey,
     isProduction: options.isProduction ?? false,
-    chatSender: options.chatSender ?? 'bot',
+    chatSender: options.chatSender ?? 'auto',
     botUsername: options.botUsername,
     http: { ...defaultHttpTuning, ...definedHttp },
     refreshAheadSeconds: options.refreshAheadSeconds ?? 300,

@@ -23,13 +23,51 @@ export interface LinkDoc extends Document {
 
 export type LinkStatus = 'active' | 'needs-relink';
 
+/** Which link the OAuth round trip is for: both come back on the one registered callback URL. */
+export type OAuthFlow = 'streamer' | 'bot-account';
+
 export interface OAuthStateDoc extends Document {
   /** sha256 of the state: the state itself only travels in the browser's URL. */
   _id: string;
+  /** The streamer linking their channel, or the admin linking the platform's bot account. */
   userId: string;
+  /** Absent on states stored before the bot account existed: a streamer link. */
+  flow?: OAuthFlow;
   codeVerifier: string;
   createdAt: Date;
   usedAt?: Date;
+}
+
+/**
+ * The platform's bot account (one, linked by a super admin): a link like a streamer's, kept in its
+ * own collection under the fixed id `botAccountId`; its tokens are sealed to that id.
+ */
+export const botAccountId = 'bot-account';
+
+/** How one channel's replies go out when no bot account is linked (chat-sender.ts). */
+export interface SenderStateDoc extends Document {
+  /** The broadcaster user id. */
+  _id: string;
+  /** When Kick last refused `type: "bot"` here; the channel posts as the streamer until a day later. */
+  botRefusedAt: Date | null;
+  /** Kick's words when it refused `type: "bot"`. */
+  botRefusal: string;
+  /** The last failed reply, in a streamer's words; empty once a reply went out again. */
+  lastError: string;
+  lastErrorAt: Date | null;
+}
+
+/** Token reads and writes of one kind of link (the streamers', or the bot account): kick-tokens.ts. */
+export interface TokenHolders {
+  byId(id: string): Promise<LinkDoc | null>;
+  /** Stores refreshed tokens, only if nobody wrote since `expectedVersion`; null otherwise. */
+  saveTokens(
+    id: string,
+    expectedVersion: number,
+    tokens: Pick<LinkDoc, 'accessToken' | 'refreshToken' | 'accessExpiresAt' | 'scopes' | 'tokensUpdatedAt'>,
+  ): Promise<LinkDoc | null>;
+  /** Active → needs-relink; null when it was not active (someone else already did it, or relinked). */
+  markNeedsRelink(id: string, expectedVersion: number): Promise<LinkDoc | null>;
 }
 
 export interface WebhookMessageDoc extends Document {
@@ -111,6 +149,21 @@ export interface KickLinkRepository {
     markNeedsRelink(userId: string, expectedVersion: number): Promise<LinkDoc | null>;
     remove(userId: string): Promise<boolean>;
   };
+  /** The platform's bot account (id `botAccountId`). */
+  botAccount: TokenHolders & {
+    get(): Promise<LinkDoc | null>;
+    save(link: NewLink): Promise<LinkDoc>;
+    remove(): Promise<boolean>;
+  };
+  senderStates: {
+    get(broadcasterUserId: string): Promise<SenderStateDoc | null>;
+    botRefused(broadcasterUserId: string, at: Date, reason: string): Promise<void>;
+    /** `type: "bot"` worked again: the channel goes back to it. */
+    botAccepted(broadcasterUserId: string): Promise<void>;
+    failed(broadcasterUserId: string, error: string, at: Date): Promise<void>;
+    /** A reply went out: the last error is over. */
+    succeeded(broadcasterUserId: string): Promise<void>;
+  };
   oauthStates: {
     insert(state: OAuthStateDoc): Promise<void>;
     /** Marks the state used and returns it, once; null when unknown, used already or expired. */
@@ -160,6 +213,12 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
   const sentMessages = store.collection<SentMessageDoc>('sent-chat-messages');
   const knownUsers = store.collection<KnownUserDoc>('known-users');
   const meta = store.collection<MetaDoc>('kick-link-meta');
+  const botAccount = store.collection<LinkDoc>('kick-bot-account');
+  const senderStates = store.collection<SenderStateDoc>('chat-sender-states');
+
+  async function setState(broadcasterUserId: string, fields: Partial<Omit<SenderStateDoc, '_id'>>): Promise<void> {
+    await senderStates.updateOne({ _id: broadcasterUserId }, { $set: fields }, { upsert: true });
+  }
 
   return {
     async createIndexes() {
@@ -199,6 +258,53 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
           { returnDocument: 'after' },
         ),
       remove: async (userId) => (await links.deleteOne({ _id: userId })) > 0,
+    },
+
+    botAccount: {
+      get: () => botAccount.findOne({ _id: botAccountId }),
+      byId: (id) => botAccount.findOne({ _id: id }),
+      async save(link) {
+        const saved = await botAccount.findOneAndUpdate(
+          { _id: botAccountId },
+          { $set: { ...link, status: 'active' }, $inc: { version: 1 } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        if (!saved) throw new Error('the bot account was not saved');
+        return saved;
+      },
+      saveTokens: (id, expectedVersion, tokens) =>
+        botAccount.findOneAndUpdate(
+          { _id: id, version: expectedVersion, status: 'active' },
+          { $set: tokens, $inc: { version: 1 } },
+          { returnDocument: 'after' },
+        ),
+      markNeedsRelink: (id, expectedVersion) =>
+        botAccount.findOneAndUpdate(
+          { _id: id, version: expectedVersion, status: 'active' },
+          { $set: { status: 'needs-relink' }, $inc: { version: 1 } },
+          { returnDocument: 'after' },
+        ),
+      remove: async () => (await botAccount.deleteOne({ _id: botAccountId })) > 0,
+    },
+
+    senderStates: {
+      async get(broadcasterUserId) {
+        const found: Partial<SenderStateDoc> | null = await senderStates.findOne({ _id: broadcasterUserId });
+        if (!found) return null;
+        // an upsert stores only the fields it set: the others read as "nothing happened"
+        return {
+          _id: broadcasterUserId,
+          botRefusedAt: found.botRefusedAt ?? null,
+          botRefusal: found.botRefusal ?? '',
+          lastError: found.lastError ?? '',
+          lastErrorAt: found.lastErrorAt ?? null,
+        };
+      },
+      botRefused: (broadcasterUserId, at, reason) =>
+        setState(broadcasterUserId, { botRefusedAt: at, botRefusal: reason }),
+      botAccepted: (broadcasterUserId) => setState(broadcasterUserId, { botRefusedAt: null, botRefusal: '' }),
+      failed: (broadcasterUserId, error, at) => setState(broadcasterUserId, { lastError: error, lastErrorAt: at }),
+      succeeded: (broadcasterUserId) => setState(broadcasterUserId, { lastError: '', lastErrorAt: null }),
     },
 
     oauthStates: {

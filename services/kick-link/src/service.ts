@@ -9,6 +9,8 @@ import type { Logger } from '@kickstand/platform/log';
 import { processMetrics } from '@kickstand/platform/metrics';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { adminWebhookRoutes } from './admin-routes';
+import { createBotAccountDirectory } from './bot-account';
+import { botAccountRoutes } from './bot-account-routes';
 import { createChatSender, createOwnLines } from './chat-sender';
 import { combineDeliveryHealth, createMetricsDeliveryHealth } from './delivery-health';
 import { createStoredDeliveryHealth } from './delivery-health-store';
@@ -120,6 +122,21 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       });
     },
   });
+  const botAccounts = createBotAccountDirectory({ repo, clock });
+  const botTokens = createUserTokens({
+    repo,
+    kick,
+    cipher,
+    clock,
+    log,
+    refreshAheadSeconds: resolved.refreshAheadSeconds,
+    holders: repo.botAccount,
+    // replies fall back to the streamers' own tokens until an admin links the bot account again
+    async onNeedsRelink(account) {
+      botAccounts.changed();
+      log.warn({ kickUsername: account.kickUsername }, 'Kick refused the bot account refresh token: link it again');
+    },
+  });
   const links = createLinks({
     repo,
     kick,
@@ -130,14 +147,18 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     clock,
     log,
     oauthStateSeconds: resolved.oauthStateSeconds,
+    botAccounts,
   });
-  const ownLines = createOwnLines({ repo, clock, mode: resolved.chatSender, botUsername: resolved.botUsername });
+  const ownLines = createOwnLines({ repo, clock, botAccounts, botUsername: resolved.botUsername });
   const chat = createChatSender({
     repo,
     kick,
     userTokens,
+    botTokens,
+    botAccounts,
     ownLines,
     publisher,
+    health,
     clock,
     log,
     mode: resolved.chatSender,
@@ -159,6 +180,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       kickLinkRoutes({ links, tokens: deps.tokens, log }),
       adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
       deliveryHealthRoutes({ store, repo, runningBots, tokens: deps.tokens, clock }),
+      botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -207,6 +229,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       started = [];
       await Promise.all(running.map((subscription) => subscription.stop()));
       await reconciler.stop();
+      // replies already claimed are still posted (or dropped when too old), not lost mid-way
+      await chat.drain();
       await storedHealth.stop();
     },
   };

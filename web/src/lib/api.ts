@@ -82,6 +82,8 @@ export const api = createApi({
     'AuditLog',
     'Subscriptions',
     'CommandUsage',
+    'ChatSender',
+    'BotAccount',
   ],
   endpoints: () => ({}),
 });

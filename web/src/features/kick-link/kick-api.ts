@@ -11,6 +11,19 @@ export interface KickStatus {
   } | null;
 }
 
+/** GET /api/platform/kick/chat-sender: who the channel's replies are posted as (kick-link). */
+export interface ChatSenderView {
+  kind: 'bot-account' | 'streamer-bot' | 'streamer-user';
+  kickUsername: string;
+  /** Kick refused the app's bot here: replies go out as the streamer until botRetryAt. */
+  isFallback: boolean;
+  botRefusal: string;
+  botRetryAt: string | null;
+  lastError: string;
+  lastErrorAt: string | null;
+  botAccountUsername: string | null;
+}
+
 export const kickApi = api.injectEndpoints({
   endpoints: (build) => ({
     getKickStatus: build.query<KickStatus, void>({
@@ -25,9 +38,14 @@ export const kickApi = api.injectEndpoints({
     }),
     unlinkKick: build.mutation<void, void>({
       query: () => ({ url: '/platform/kick/unlink', method: 'DELETE' }),
-      invalidatesTags: ['KickStatus', 'Profile', 'BotStatus'],
+      invalidatesTags: ['KickStatus', 'Profile', 'BotStatus', 'ChatSender'],
+    }),
+    getChatSender: build.query<ChatSenderView, void>({
+      query: () => '/platform/kick/chat-sender',
+      transformResponse: (body: ApiSuccess<ChatSenderView>) => dataOf(body),
+      providesTags: ['ChatSender'],
     }),
   }),
 });
 
-export const { useGetKickStatusQuery, useLinkKickMutation, useUnlinkKickMutation } = kickApi;
+export const { useGetKickStatusQuery, useLinkKickMutation, useUnlinkKickMutation, useGetChatSenderQuery } = kickApi;

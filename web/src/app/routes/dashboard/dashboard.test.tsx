@@ -88,6 +88,27 @@ describe('streamer dashboard (spec §2)', () => {
     expect(screen.getByText('Coming Soon')).toBeInTheDocument();
   });
 
+  test('when a bot account posts the replies, then the dashboard names it and Setup says to make it a moderator', async () => {
+    serveDashboard({
+      'GET /api/platform/kick/chat-sender': ok({
+        kind: 'bot-account',
+        kickUsername: 'kickstand_bot',
+        isFallback: false,
+        botRefusal: '',
+        botRetryAt: null,
+        lastError: '',
+        lastErrorAt: null,
+        botAccountUsername: 'kickstand_bot',
+      }),
+    });
+    await openDashboard();
+
+    expect(await screen.findByTestId('reply-sender')).toHaveTextContent('Replies are posted as @kickstand_bot');
+    expect(screen.getByTestId('bot-moderator-hint')).toHaveTextContent(
+      'Make @kickstand_bot a moderator of your channel: type /mod kickstand_bot in your chat.',
+    );
+  });
+
   test('when arrow keys are used on the tabs, then the selection moves', async () => {
     const user = userEvent.setup();
     serveDashboard();

@@ -5,6 +5,7 @@ import { botStatusLoadDelayMs, superAdminRedirectDelayMs } from '../../../config
 import { paths } from '../../../config/paths';
 import { useGetBotStatusQuery } from '../../../features/bot/bot-api';
 import { BotCard } from '../../../features/bot/components/bot-card';
+import { BotModeratorHint, ReplySenderLine } from '../../../features/kick-link/components/reply-sender-line';
 import { useBotErrors } from '../../../features/bot/use-bot-errors';
 import { LiveChatTab } from '../../../features/chat/components/live-chat-tab';
 import { useChatFeed } from '../../../features/chat/use-chat-feed';
@@ -98,10 +99,14 @@ function StreamerDashboard({ user }: { user: User }) {
       <DashboardHeader username={user.username} onExit={() => dispatch(loggedOut())} />
       <main className="container dashboard-main" id="main">
         <BotCard status={bot.data} isLoading={bot.isLoading || !isBotStatusDue} hasKickAccount={hasKickAccount} />
+        <ReplySenderLine hasKickAccount={hasKickAccount} />
         <Tabs label="Dashboard" items={streamerTabs} activeId={tab} onSelect={setTab} className="dashboard-tabs">
           {tab === 'kick' && <KickAccountTab />}
           {tab === 'config' && (
-            <SetupTab banner={hasKickAccount ? null : <SetupBanner />} settingsExtra={<DotaSettings />} />
+            <SetupTab
+              banner={hasKickAccount ? <BotModeratorHint hasKickAccount /> : <SetupBanner />}
+              settingsExtra={<DotaSettings />}
+            />
           )}
           {tab === 'commands' && <CommandsTab />}
           {tab === 'chat' && <LiveChatTab />}

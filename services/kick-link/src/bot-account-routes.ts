@@ -1,0 +1,73 @@
+import { Router, type Response } from 'express';
+import { currentUser, requireAdmin, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
+import { AppError, notFound } from '@kickstand/platform/errors';
+import type { Logger } from '@kickstand/platform/log';
+import type { ChatSender } from './chat-sender';
+import { noLinkMessage, type Links } from './links';
+import type { KickLinkRepository } from './repository';
+
+export const botAccountMessages = {
+  loadFailed: 'Failed to load the bot account',
+  linkStartFailed: 'Failed to start linking the bot account',
+  unlinked: 'Bot account unlinked',
+  unlinkFailed: 'Failed to unlink the bot account',
+  senderFailed: 'Failed to check who posts the replies',
+} as const;
+
+async function orFail(res: Response, log: Logger, message: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) throw error;
+    log.error({ err: error }, message);
+    res.status(500).json({ success: false, error: message });
+  }
+}
+
+/**
+ * The platform's bot account (super admins: see it, link it through Kick's OAuth, unlink it) and,
+ * for the streamer, who their replies are posted as. The bot account's OAuth callback is the
+ * streamer's one (/api/kick/oauth/callback): the stored state tells the flows apart.
+ */
+export function botAccountRoutes(deps: {
+  links: Links;
+  chat: ChatSender;
+  repo: KickLinkRepository;
+  tokens: TokenVerifier;
+  log: Logger;
+}): Router {
+  const { links, chat, repo, tokens, log } = deps;
+  const router = Router();
+  const admin = requireAdmin(tokens);
+  const signedIn = requireUser(tokens);
+
+  router.get('/api/admin/bot-account', admin, (_req, res) =>
+    orFail(res, log, botAccountMessages.loadFailed, async () => {
+      res.json({ success: true, data: { botAccount: await links.botAccount() } });
+    }),
+  );
+
+  router.post('/api/admin/bot-account/link', admin, (req, res) =>
+    orFail(res, log, botAccountMessages.linkStartFailed, async () => {
+      const authUrl = await links.startBotAccount(currentUser(req).userId);
+      res.json({ success: true, data: { authUrl } });
+    }),
+  );
+
+  router.delete('/api/admin/bot-account', admin, (_req, res) =>
+    orFail(res, log, botAccountMessages.unlinkFailed, async () => {
+      await links.unlinkBotAccount();
+      res.json({ success: true, message: botAccountMessages.unlinked, data: { botAccount: null } });
+    }),
+  );
+
+  router.get('/api/platform/kick/chat-sender', signedIn, (req, res) =>
+    orFail(res, log, botAccountMessages.senderFailed, async () => {
+      const link = await repo.links.byUser(currentUser(req).userId);
+      if (!link) throw notFound(noLinkMessage);
+      res.json({ success: true, data: await chat.describe(link) });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,470 @@
+import { randomUUID } from 'node:crypto';
+import type { TopicMessage } from '@kickstand/platform/bus';
+import { createFakeClock, createTestPlatform, type FakeClock, type TestPlatform } from '@kickstand/platform/testing';
+import { ChatOrigin } from '@kickstand/proto';
+import type { BotAccountDirectory, BotAccountView } from './bot-account';
+import {
+  botRefusedMessage,
+  botRetryAfterMs,
+  createChatSender,
+  createOwnLines,
+  quotaMessage,
+  queueFullMessage,
+  tooOldMessage,
+  type ChatSender,
+  type OwnLines,
+} from './chat-sender';
+import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
+import type { ChatSentInit, KickLinkPublisher } from './events';
+import {
+  KickApiError,
+  KickUnreachableError,
+  type KickChatMessage,
+  type KickClient,
+  type KickSentChat,
+} from './kick-client';
+import type { UserTokens } from './kick-tokens';
+import { createKickLinkRepository, type KickLinkRepository, type LinkDoc } from './repository';
+
+const channel = '4377088';
+const ownerUserId = 'u-streamer';
+const botKickUserId = '9000001';
+
+/** What POST /chat is answered with, one entry per call, in order; afterwards: posted. */
+type Answer = KickSentChat | KickApiError | KickUnreachableError;
+
+interface Posted {
+  token: string;
+  message: KickChatMessage;
+}
+
+interface World {
+  clock: FakeClock;
+  repo: KickLinkRepository;
+  sender: ChatSender;
+  ownLines: OwnLines;
+  posted: Posted[];
+  answers: Answer[];
+  published: ChatSentInit[];
+  replies: { channel: string; kind: SenderKind; result: ReplyResult; error?: string }[];
+  kickErrors: string[];
+  slept: number[];
+  botAccount: { view: BotAccountView | null };
+  send(content: string, extra?: Record<string, unknown>): Promise<void>;
+}
+
+let platform: TestPlatform;
+let clock: FakeClock;
+
+beforeEach(async () => {
+  clock = createFakeClock(new Date('2026-06-01T12:00:00Z'));
+  platform = await createTestPlatform('kick-link', { clock });
+});
+
+afterEach(async () => {
+  await platform.close();
+});
+
+const seconds = (date: Date) => ({ seconds: BigInt(Math.floor(date.getTime() / 1000)), nanos: 0 });
+
+async function aWorld(
+  options: {
+    mode?: 'auto' | 'bot' | 'user';
+    botAccount?: BotAccountView;
+    maxQueuedPerChannel?: number;
+    /** Replaces the instant fake wait: the test decides when a backoff ends. */
+    sleep?: (ms: number) => Promise<void>;
+  } = {},
+): Promise<World> {
+  const repo = createKickLinkRepository(platform.store, { oauthStateSeconds: 600 });
+  await repo.createIndexes();
+  const link = await repo.links.save(ownerUserId, {
+    kickUserId: channel,
+    kickUsername: 'some_streamer',
+    kickEmail: '',
+    profilePicture: '',
+    linkedAt: clock.now(),
+    accessToken: 'sealed',
+    refreshToken: 'sealed',
+    accessExpiresAt: clock.now(),
+    scopes: ['chat:write'],
+    tokensUpdatedAt: clock.now(),
+  });
+  const posted: Posted[] = [];
+  const answers: Answer[] = [];
+  const published: ChatSentInit[] = [];
+  const replies: World['replies'] = [];
+  const kickErrors: string[] = [];
+  const slept: number[] = [];
+  const botAccount = { view: options.botAccount ?? null };
+  let nextId = 1;
+  const kick = {
+    async sendChat(token: string, message: KickChatMessage) {
+      posted.push({ token, message });
+      const answer = answers.shift() ?? { isSent: true, messageId: `msg-${nextId++}` };
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+  } as unknown as KickClient;
+  const tokensOf = (prefix: string): UserTokens => ({
+    withUserToken: (id, call) => call(`${prefix}:${id}`, link as LinkDoc),
+  });
+  const botAccounts: BotAccountDirectory = {
+    current: async () => botAccount.view,
+    knownKickUserId: async () => botAccount.view?.kickUserId ?? null,
+    changed: () => undefined,
+  };
+  const health: DeliveryHealthReporter = {
+    deliveryAccepted: () => undefined,
+    deliveryRefused: () => undefined,
+    deadLettered: () => undefined,
+    reply: (broadcasterUserId, kind, result, error) =>
+      replies.push({ channel: broadcasterUserId, kind, result, ...(error ? { error } : {}) }),
+    kickError: (_channel, message) => kickErrors.push(message),
+    subscriptionsChecked: () => undefined,
+  };
+  const publisher = {
+    chatSent: async (init: ChatSentInit) => {
+      published.push(init);
+    },
+  } as unknown as KickLinkPublisher;
+  const ownLines = createOwnLines({ repo, clock, botAccounts, botUsername: undefined });
+  const sender = createChatSender({
+    repo,
+    kick,
+    userTokens: tokensOf('streamer'),
+    botTokens: tokensOf('bot'),
+    botAccounts,
+    ownLines,
+    publisher,
+    health,
+    clock,
+    log: platform.log,
+    mode: options.mode ?? 'auto',
+    // the wait moves the fake clock instead of the wall clock
+    sleep: async (ms) => {
+      slept.push(ms);
+      await options.sleep?.(ms);
+      clock.advance(ms);
+    },
+    policy: options.maxQueuedPerChannel === undefined ? {} : { maxQueuedPerChannel: options.maxQueuedPerChannel },
+    random: () => 1,
+  });
+  return {
+    clock,
+    repo,
+    sender,
+    ownLines,
+    posted,
+    answers,
+    published,
+    replies,
+    kickErrors,
+    slept,
+    botAccount,
+    async send(content, extra = {}) {
+      await sender.handle({
+        eventId: randomUUID(),
+        idempotencyKey: `reply:${randomUUID()}`,
+        broadcasterUserId: channel,
+        ownerUserId,
+        content,
+        origin: ChatOrigin.COMMAND,
+        sourceReceivedAt: seconds(clock.now()),
+        ...extra,
+      } as TopicMessage<'chat.send'>);
+      await sender.drain();
+    },
+  };
+}
+
+const kinds = (world: World) => world.posted.map((p) => `${p.token} ${p.message.type}`);
+
+describe('who speaks', () => {
+  test('when Kick answers 500 to type "bot", then the reply goes out as "user" with the streamer token, the channel remembers it, and "bot" is tried again a day later', async () => {
+    const world = await aWorld();
+    world.answers.push(new KickApiError(500, 'Internal Server Error'));
+
+    await world.send('first');
+    await world.send('second');
+    world.clock.advance(botRetryAfterMs + 1000);
+    await world.send('a day later');
+
+    expect(kinds(world)).toEqual([
+      'streamer:u-streamer bot',
+      'streamer:u-streamer user',
+      'streamer:u-streamer user',
+      'streamer:u-streamer bot',
+    ]);
+    expect(world.posted[1]?.message).toEqual({
+      type: 'user',
+      broadcasterUserId: channel,
+      content: 'first',
+      replyToMessageId: undefined,
+    });
+    expect(world.published.map((m) => [m.content, m.isSent])).toEqual([
+      ['first', true],
+      ['second', true],
+      ['a day later', true],
+    ]);
+    expect(world.replies.map((r) => r.kind)).toEqual(['streamer-user', 'streamer-user', 'streamer-bot']);
+    expect(world.kickErrors).toEqual([botRefusedMessage('Internal Server Error')]);
+    expect((await world.repo.senderStates.get(channel))?.botRefusedAt).toBeNull();
+  });
+
+  test('when the dashboard asks during the fallback, then it hears "streamer-user" with Kick\'s refusal and when "bot" is tried again', async () => {
+    const world = await aWorld();
+    world.answers.push(new KickApiError(400, 'Channel not found'));
+    const refusedAt = world.clock.now();
+
+    await world.send('hello');
+
+    const link = await world.repo.links.byUser(ownerUserId);
+    expect(await world.sender.describe(link as LinkDoc)).toEqual({
+      kind: 'streamer-user',
+      kickUsername: 'some_streamer',
+      isFallback: true,
+      botRefusal: 'Channel not found',
+      botRetryAt: new Date(refusedAt.getTime() + botRetryAfterMs).toISOString(),
+      lastError: '',
+      lastErrorAt: null,
+      botAccountUsername: null,
+    });
+  });
+
+  test('when a bot account is linked, then replies go out as "user" into the channel with the bot account token', async () => {
+    const botAccount = { kickUserId: botKickUserId, kickUsername: 'kickstand_bot', linkedAt: '', needsRelink: false };
+    const world = await aWorld({ botAccount });
+
+    await world.send('from the bot account', { replyToMessageId: 'm-1' });
+
+    expect(world.posted).toEqual([
+      {
+        token: 'bot:bot-account',
+        message: { type: 'user', broadcasterUserId: channel, content: 'from the bot account', replyToMessageId: 'm-1' },
+      },
+    ]);
+    expect(world.replies).toEqual([{ channel, kind: 'bot-account', result: 'sent' }]);
+    const link = await world.repo.links.byUser(ownerUserId);
+    expect(await world.sender.describe(link as LinkDoc)).toMatchObject({
+      kind: 'bot-account',
+      kickUsername: 'kickstand_bot',
+      isFallback: false,
+      botAccountUsername: 'kickstand_bot',
+    });
+  });
+
+  test('when KICK_CHAT_SENDER=bot, then a refused "bot" is a failure, not a fallback', async () => {
+    const world = await aWorld({ mode: 'bot' });
+    world.answers.push(new KickApiError(400, 'Channel not found'));
+
+    await world.send('forced bot');
+
+    expect(kinds(world)).toEqual(['streamer:u-streamer bot']);
+    expect(world.published[0]).toMatchObject({ isSent: false, error: 'Kick refused the message: Channel not found' });
+  });
+});
+
+describe('retries and refusals', () => {
+  test('when Kick answers 429, then the reply is retried after a backoff and posted exactly once', async () => {
+    const world = await aWorld({ mode: 'user' });
+    world.answers.push(new KickApiError(429, 'Too Many Requests'));
+
+    await world.send('patience');
+
+    expect(kinds(world)).toEqual(['streamer:u-streamer user', 'streamer:u-streamer user']);
+    expect(world.slept).toEqual([1000]);
+    expect(world.published).toHaveLength(1);
+    expect(world.published[0]).toMatchObject({ isSent: true, messageId: 'msg-1', content: 'patience' });
+  });
+
+  test('when more replies wait in a channel than the queue holds, then the extra one is dropped and counted', async () => {
+    let endBackoff: () => void = () => undefined;
+    const backoff = new Promise<void>((resolve) => {
+      endBackoff = resolve;
+    });
+    const world = await aWorld({ mode: 'user', maxQueuedPerChannel: 1, sleep: () => backoff });
+    world.answers.push(new KickApiError(429, 'Too Many Requests'));
+    const message = (content: string) =>
+      ({
+        eventId: randomUUID(),
+        idempotencyKey: `reply:${randomUUID()}`,
+        broadcasterUserId: channel,
+        ownerUserId,
+        content,
+        origin: ChatOrigin.COMMAND,
+        sourceReceivedAt: seconds(world.clock.now()),
+      }) as TopicMessage<'chat.send'>;
+
+    await world.sender.handle(message('waits'));
+    await world.sender.handle(message('no room'));
+    endBackoff();
+    await world.sender.drain();
+
+    expect(world.published.map((m) => [m.content, m.isSent, m.error])).toEqual([
+      ['no room', false, queueFullMessage],
+      ['waits', true, ''],
+    ]);
+    expect(world.replies.map((r) => r.result)).toEqual(['dropped', 'sent']);
+  });
+
+  test('when the same chat.send arrives twice, then Kick is called once', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const message = {
+      eventId: randomUUID(),
+      idempotencyKey: 'reply:twice',
+      broadcasterUserId: channel,
+      ownerUserId,
+      content: 'once',
+      origin: ChatOrigin.COMMAND,
+      sourceReceivedAt: seconds(world.clock.now()),
+    } as TopicMessage<'chat.send'>;
+
+    await world.sender.handle(message);
+    await world.sender.handle(message);
+    await world.sender.drain();
+
+    expect(world.posted).toHaveLength(1);
+    expect(world.published).toHaveLength(1);
+  });
+
+  test('when Kick does not answer, then the reply is not tried again', async () => {
+    const world = await aWorld({ mode: 'user' });
+    world.answers.push(new KickUnreachableError('timed out'));
+
+    await world.send('maybe posted');
+
+    expect(world.posted).toHaveLength(1);
+    expect(world.published[0]).toMatchObject({
+      isSent: false,
+      error: 'Kick could not be reached; the message was not confirmed',
+    });
+    expect(world.replies).toEqual([
+      {
+        channel,
+        kind: 'streamer-user',
+        result: 'failed',
+        error: 'Kick could not be reached; the message was not confirmed',
+      },
+    ]);
+  });
+
+  test('when the reply is older than 30 seconds, then it is dropped and counted, never posted', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const receivedAt = new Date(world.clock.now().getTime() - 31_000);
+
+    await world.send('too late', { sourceReceivedAt: seconds(receivedAt) });
+
+    expect(world.posted).toEqual([]);
+    expect(world.published[0]).toMatchObject({ isSent: false, error: tooOldMessage });
+    expect(world.replies).toEqual([{ channel, kind: 'streamer-user', result: 'dropped', error: tooOldMessage }]);
+  });
+
+  test('when retrying would take the reply past 30 seconds, then it is dropped instead of posted late', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const receivedAt = new Date(world.clock.now().getTime() - 29_500);
+    world.answers.push(new KickApiError(503, 'Service Unavailable'));
+
+    await world.send('almost too late', { sourceReceivedAt: seconds(receivedAt) });
+
+    expect(world.posted).toHaveLength(1);
+    expect(world.published[0]).toMatchObject({ isSent: false, error: tooOldMessage });
+    expect(world.replies.map((r) => r.result)).toEqual(['dropped']);
+  });
+
+  test('when Kick refuses the reply target, then the line is posted once more without it', async () => {
+    const world = await aWorld({ mode: 'user' });
+    world.answers.push(new KickApiError(400, 'Replied message not found'));
+    world.answers.push(new KickApiError(400, 'Replied message not found'));
+
+    await world.send('answer', { replyToMessageId: 'gone' });
+
+    expect(world.posted.map((p) => p.message.replyToMessageId)).toEqual(['gone', undefined]);
+    expect(world.published[0]).toMatchObject({
+      isSent: false,
+      error: 'Kick refused the message: Replied message not found',
+    });
+  });
+
+  test('when Kick answers is_sent false, then it is a failure with the reason', async () => {
+    const world = await aWorld({ mode: 'user' });
+    world.answers.push({ isSent: false, messageId: '' });
+
+    await world.send('not sent');
+
+    expect(world.published[0]).toMatchObject({ isSent: false, error: 'Kick did not post the message', messageId: '' });
+    expect(world.replies).toEqual([
+      { channel, kind: 'streamer-user', result: 'failed', error: 'Kick did not post the message' },
+    ]);
+  });
+
+  test("when the daily quota is used up, then the streamer reads it in plain words on chat.sent and the sender's state", async () => {
+    const world = await aWorld({ mode: 'user' });
+    world.answers.push(new KickApiError(400, 'Pusher error: API call failed since (daily) message quota exceeded'));
+
+    await world.send('one too many');
+
+    expect(world.published[0]).toMatchObject({ isSent: false, error: quotaMessage });
+    expect(world.kickErrors).toEqual([quotaMessage]);
+    const link = await world.repo.links.byUser(ownerUserId);
+    expect(await world.sender.describe(link as LinkDoc)).toMatchObject({
+      lastError: quotaMessage,
+      lastErrorAt: world.clock.now().toISOString(),
+    });
+
+    await world.send('next day');
+    expect((await world.sender.describe(link as LinkDoc)).lastError).toBe('');
+  });
+});
+
+describe('own lines', () => {
+  const line = (overrides: Partial<Parameters<OwnLines['isOwn']>[0]> = {}) => ({
+    broadcasterUserId: channel,
+    messageId: 'echo-1',
+    content: 'pong',
+    senderUserId: channel,
+    senderUsername: 'some_streamer',
+    ...overrides,
+  });
+
+  test('when the echo carries the id Kick returned, then it is ours', async () => {
+    const world = await aWorld({ mode: 'user' });
+    await world.send('pong');
+
+    expect(await world.ownLines.isOwn(line({ messageId: 'msg-1' }))).toBe(true);
+  });
+
+  test('when the line comes from the linked bot account, then it is ours', async () => {
+    const botAccount = { kickUserId: botKickUserId, kickUsername: 'kickstand_bot', linkedAt: '', needsRelink: false };
+    const world = await aWorld({ botAccount });
+
+    expect(
+      await world.ownLines.isOwn(
+        line({ messageId: 'unknown', content: '$hello', senderUserId: botKickUserId, senderUsername: 'kickstand_bot' }),
+      ),
+    ).toBe(true);
+  });
+
+  test('when Kick echoes our line under another id, then it is ours once, and the streamer typing the same words later is not', async () => {
+    const world = await aWorld({ mode: 'user' });
+    await world.send('$ping answered');
+
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: '$ping answered' }))).toBe(true);
+    expect(await world.ownLines.isOwn(line({ messageId: 'typed-id', content: '$ping answered' }))).toBe(false);
+  });
+
+  test('when our words come back after a minute under another id, then they are not taken for ours', async () => {
+    const world = await aWorld({ mode: 'user' });
+    await world.send('late echo');
+    world.clock.advance(61_000);
+
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: 'late echo' }))).toBe(false);
+  });
+
+  test("when the streamer types a $command the bot did not post, then it is not the bot's", async () => {
+    const world = await aWorld({ mode: 'user' });
+    await world.send('something else');
+
+    expect(await world.ownLines.isOwn(line({ messageId: 'typed', content: '$hello' }))).toBe(false);
+  });
+});
