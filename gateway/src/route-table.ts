@@ -23,6 +23,8 @@ export const routeTable: readonly Route[] = [
   { path: '/api/platform/*', service: 'auth', access: 'user' },
   { path: '/api/admin/users/:id/webhooks/*', service: 'kick-link', access: 'admin' },
   { path: '/api/admin/users/:id/bot/*', service: 'bot-runner', access: 'admin' },
+  // the webhook door's dead letters (see and replay deliveries Kick signed but the product could not use)
+  { path: '/api/admin/kick/dead-letters/*', service: 'kick-link', access: 'admin' },
   { path: '/api/admin/*', service: 'auth', access: 'admin' },
   { path: '/api/commands/*', service: 'commands', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.

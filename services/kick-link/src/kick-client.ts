@@ -21,7 +21,8 @@ export interface KickClient {
   unsubscribe(token: string, subscriptionIds: readonly string[]): Promise<void>;
   /** Never retried: a retry could post the line twice. */
   sendChat(userAccessToken: string, message: KickChatMessage): Promise<KickSentChat>;
-  publicKey(token: string): Promise<string>;
+  /** Sent without a token (§7): webhook verification must not depend on app credentials. */
+  publicKey(): Promise<string>;
 }
 
 export interface KickUserTokens {
@@ -460,8 +461,8 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       return { isSent: data.is_sent, messageId: data.message_id ?? '' };
     },
 
-    async publicKey(token) {
-      const answer = await send({ method: 'GET', url: api('/public-key'), token, isIdempotent: true });
+    async publicKey() {
+      const answer = await send({ method: 'GET', url: api('/public-key'), isIdempotent: true });
       return parse(publicKeySchema, answer, 'GET /public-key').data.public_key;
     },
   };

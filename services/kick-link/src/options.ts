@@ -46,8 +46,10 @@ export interface KickLinkOptions {
   webhookToleranceSeconds?: number;
   /** An OAuth state is good for this long. Default 600. */
   oauthStateSeconds?: number;
-  /** After a failed signature check, Kick's public key is fetched again at most this often. Default 10000. */
+  /** After a failed signature check, Kick's public key is fetched again at most this often. Default 60000 (a minute). */
   publicKeyRefetchIntervalMs?: number;
+  /** The webhook key used while Kick's cannot be fetched. Default: the key published in Kick's docs (§7). */
+  publicKeyFallbackPem?: string;
 }
 
 export interface ResolvedOptions {
@@ -61,6 +63,7 @@ export interface ResolvedOptions {
   webhookToleranceSeconds: number;
   oauthStateSeconds: number;
   publicKeyRefetchIntervalMs: number;
+  publicKeyFallbackPem: string | undefined;
 }
 
 export const defaultHttpTuning: KickHttpTuning = {
@@ -87,6 +90,7 @@ export function resolveOptions(options: KickLinkOptions): ResolvedOptions {
     refreshAheadSeconds: options.refreshAheadSeconds ?? 300,
     webhookToleranceSeconds: options.webhookToleranceSeconds ?? 300,
     oauthStateSeconds: options.oauthStateSeconds ?? 600,
-    publicKeyRefetchIntervalMs: options.publicKeyRefetchIntervalMs ?? 10_000,
+    publicKeyRefetchIntervalMs: options.publicKeyRefetchIntervalMs ?? 60_000,
+    publicKeyFallbackPem: options.publicKeyFallbackPem,
   };
 }

@@ -4,9 +4,12 @@ import { ConfigError } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import type { Logger } from '@kickstand/platform/log';
+import { processMetrics } from '@kickstand/platform/metrics';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { adminWebhookRoutes } from './admin-routes';
 import { createChatSender, createOwnLines } from './chat-sender';
+import { deadLetterRoutes } from './dead-letter-routes';
+import { createMetricsDeliveryHealth, type DeliveryHealthReporter } from './delivery-health';
 import { createKickLinkPublisher, onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
 import { createKickClient } from './kick-client';
 import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-tokens';
@@ -16,6 +19,7 @@ import { createKickLinkRepository, type KickLinkRepository } from './repository'
 import { kickLinkRoutes } from './routes';
 import { createChannelSubscriptions } from './subscriptions';
 import { createTokenCipher, generateEncryptionKey, type TokenCipher } from './token-crypto';
+import { createDeliveryProcessor } from './webhook-delivery';
 import { kickWebhookRoutes } from './webhook-routes';
 import { createWebhookVerifier } from './webhook-verification';
 
@@ -115,12 +119,17 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   });
   const verifier = createWebhookVerifier({
     kick,
-    appTokens,
     clock,
     log,
     toleranceSeconds: resolved.webhookToleranceSeconds,
     refetchIntervalMs: resolved.publicKeyRefetchIntervalMs,
+    fallbackPem: resolved.publicKeyFallbackPem,
   });
+
+  // what the door and the chat sender learn about each channel's connection: /metrics for now
+  // (the stored half for the delivery-health views is combined in here with combineDeliveryHealth)
+  const health: DeliveryHealthReporter = createMetricsDeliveryHealth(deps.service, processMetrics());
+  const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher, log });
 
   const platformApp = createHttpApp({
     service: deps.service,
@@ -129,6 +138,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     routes: [
       kickLinkRoutes({ links, tokens: deps.tokens, log }),
       adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
+      deadLetterRoutes({ repo, processor, tokens: deps.tokens, clock, log }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -138,10 +148,9 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   app.use(
     kickWebhookRoutes({
       verifier,
-      owners,
-      ownLines,
+      processor,
       repo,
-      publisher,
+      health,
       clock,
       log,
       bodyLimit: deps.http.bodyLimit,
