@@ -27,6 +27,8 @@ export {
   kickLinkConfigSchema,
   kickLinkOptionsFromSettings,
   kickLinkSettingsSchema,
+  oauthCallbackPath,
+  redirectUriOn,
   type KickLinkConfig,
   type KickLinkSettings,
 } from './config';
