@@ -82,6 +82,7 @@ export const api = createApi({
     'AuditLog',
     'Subscriptions',
     'CommandUsage',
+    'DeadLetters',
   ],
   endpoints: () => ({}),
 });

@@ -1,6 +1,12 @@
+import { DeadLetters } from '../../../features/admin/components/dead-letters';
 import { WebhookSubscriptions } from '../../../features/admin/components/webhook-subscriptions';
 
-/** /admin/webhooks. */
+/** /admin/webhooks: the subscriptions, then the deliveries that could not be used. */
 export function AdminWebhooksPage() {
-  return <WebhookSubscriptions />;
+  return (
+    <>
+      <WebhookSubscriptions />
+      <DeadLetters />
+    </>
+  );
 }
