@@ -88,7 +88,9 @@ export function createDeliveryProcessor(deps: {
         // not published: free the id so that a retry of this delivery is not taken for a duplicate
         await repo.webhookMessages
           .release(headers.messageId)
-          .catch((err: unknown) => log.error({ err, messageId: headers.messageId }, 'could not release a webhook claim'));
+          .catch((err: unknown) =>
+            log.error({ err, messageId: headers.messageId }, 'could not release a webhook claim'),
+          );
         throw error;
       }
       return { kind: 'published', broadcasterUserId };
@@ -97,7 +99,11 @@ export function createDeliveryProcessor(deps: {
 }
 
 /** The dead letter of an unusable delivery. */
-export function deadLetterOf(delivery: VerifiedDelivery, reason: string, broadcasterUserId: string | null): DeadLetterDoc {
+export function deadLetterOf(
+  delivery: VerifiedDelivery,
+  reason: string,
+  broadcasterUserId: string | null,
+): DeadLetterDoc {
   return {
     _id: delivery.headers.messageId,
     headers: { ...delivery.headers },
