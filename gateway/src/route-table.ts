@@ -23,7 +23,7 @@ export const routeTable: readonly Route[] = [
   { path: '/api/platform/*', service: 'auth', access: 'user' },
   { path: '/api/admin/users/:id/webhooks/*', service: 'kick-link', access: 'admin' },
   { path: '/api/admin/users/:id/bot/*', service: 'bot-runner', access: 'admin' },
-  // delivery health across all channels
+  // kick-link's admin views: delivery health across all channels, the webhook door's dead letters
   { path: '/api/admin/kick/*', service: 'kick-link', access: 'admin' },
   // the platform's bot account (who posts the replies)
   { path: '/api/admin/bot-account/*', service: 'kick-link', access: 'admin' },

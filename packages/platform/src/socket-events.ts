@@ -3,8 +3,8 @@
  * payloads. TYPES ONLY (no runtime import or value), so the browser bundle can import it:
  * `import type { ServerToClientEvents } from '@kickstand/platform/socket-events'`.
  *
- * Names are the spec's kebab-case ones (§7 "Socket events received"); the one new event,
- * `chat-history`, follows the same form. Every socket sits in its user's room `user:<userId>`
+ * Names are the spec's kebab-case ones (§7 "Socket events received"); the new events,
+ * `chat-history` and `channel-event`, follow the same form. Every socket sits in its user's room `user:<userId>`
  * and only ever receives that user's events. Timestamps are ISO 8601 strings.
  *
  * Connecting: path `/socket.io`, transports websocket then polling, and the sign-in token in
@@ -45,9 +45,65 @@ export interface ChatMessagePayload {
   isBot: boolean;
 }
 
-/** The last chat lines of the user's channel, oldest first, at most 100. */
+/** What every channel event line has. */
+interface ChannelEventBase {
+  /** Unique (from Kick's webhook message id), so a client can drop a line it already has. */
+  id: string;
+  /** ISO 8601: when it happened (Kick's time, else when Kick sent it). */
+  timestamp: string;
+  /** Who did it (the follower, the gifter…); null when anonymous or unknown. */
+  username: string | null;
+}
+
+/**
+ * Something that happened in the channel, shown as an event line in the live chat between the
+ * chat messages (from Kick's webhooks: kicks.gifted, channel.reward.redemption.updated,
+ * channel.followed, channel.subscription.new / .renewal / .gifts).
+ */
+export type ChannelEventPayload = ChannelEventBase &
+  (
+    | {
+        /** KICKs (Kick's tips) were gifted. */
+        kind: 'kicks-gifted';
+        amount: number;
+        /** The gift's name, e.g. `Rage Quit` (empty when Kick sent none). */
+        giftName: string;
+        /** The gifter's message (empty when none). */
+        message: string;
+      }
+    | {
+        /** A channel-points reward was redeemed, or its redemption accepted or rejected. */
+        kind: 'reward-redeemed';
+        reward: string;
+        /** In channel points; null when Kick sent none. */
+        cost: number | null;
+        /** What the viewer typed (empty when none). */
+        input: string;
+        /** Kick's status: `pending`, `accepted`, `rejected` (an open set). */
+        status: string;
+      }
+    | { kind: 'followed' }
+    | {
+        /** A first subscription (`subscribed`) or a renewal (`resubscribed`). */
+        kind: 'subscribed' | 'resubscribed';
+        /** Months subscribed; null when Kick sent none. */
+        months: number | null;
+      }
+    | {
+        /** Subscriptions gifted to others; `username` is the gifter (null: anonymous). */
+        kind: 'subs-gifted';
+        count: number;
+      }
+  );
+
+/**
+ * The last lines of the user's channel, at most 100 of both kinds together, each list oldest
+ * first: merge them by timestamp to show one log.
+ */
 export interface ChatHistoryPayload {
   messages: ChatMessagePayload[];
+  /** Event lines; absent from older servers' answers. */
+  events?: ChannelEventPayload[];
 }
 
 /** The spec's Bot status entity. */
@@ -112,6 +168,8 @@ export interface ServerToClientEvents {
   'chat-history': (history: ChatHistoryPayload) => void;
   /** A chat line of the user's channel: a chatter's message, or the bot's line once Kick accepted it. */
   'chat-message': (message: ChatMessagePayload) => void;
+  /** Something happened in the channel (a gift, a redemption, a follow, a subscription): an event line. */
+  'channel-event': (event: ChannelEventPayload) => void;
   /** The bot posted a line (also sent as a `chat-message` with `isBot: true` for the log). */
   'message-sent': (sent: MessageSentPayload) => void;
   'bot-status': (status: BotStatusPayload) => void;

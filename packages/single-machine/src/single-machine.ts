@@ -4,7 +4,7 @@ import { createCommandsService } from '@kickstand/commands';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createGamesService } from '@kickstand/games';
 import { createGateway } from '@kickstand/gateway';
-import { createKickLinkService, kickLinkOptionsFromSettings } from '@kickstand/kick-link';
+import { createKickLinkService, kickLinkOptionsFromSettings, redirectUriOn } from '@kickstand/kick-link';
 import { createKickSandbox, kickSandboxOptionsFromSettings } from '@kickstand/kick-sandbox';
 import {
   claimDataDir,
@@ -181,7 +181,7 @@ function sandboxOptions(config: SingleMachineConfig, gatewayPort: number, sandbo
     ...options,
     app: {
       ...options.app,
-      redirectUris: [`${gateway}/api/kick/oauth/callback`],
+      redirectUris: [redirectUriOn(gateway)],
       webhookUrl: `${gateway}/api/kick/webhook`,
     },
   };
@@ -199,11 +199,19 @@ async function concretePort(port: number): Promise<number> {
 
 /**
  * Without Kick credentials kick-link talks to the bundled sandbox, registered as the app
- * `kickstand-local` with this gateway's callback; with them, to whatever KICK_* says (real Kick).
+ * `kickstand-local` with this gateway's callback; with them, to whatever KICK_* says (real Kick),
+ * with the redirect URI on PUBLIC_URL, else on the port this gateway listens on, unless
+ * KICK_REDIRECT_URI is set.
  */
-function kickSettings(config: SingleMachineConfig, ports: SingleMachine['ports']): SingleMachineConfig {
+export function kickSettings(config: SingleMachineConfig, ports: SingleMachine['ports']): SingleMachineConfig {
   const sandboxPort = ports['kick-sandbox'];
-  if (config.KICK_CLIENT_ID || sandboxPort === undefined) return config;
+  if (config.KICK_CLIENT_ID || sandboxPort === undefined) {
+    return {
+      ...config,
+      KICK_REDIRECT_URI:
+        config.KICK_REDIRECT_URI ?? redirectUriOn(config.PUBLIC_URL ?? publicUrl(config, ports.gateway)),
+    };
+  }
   const sandbox = `http://localhost:${sandboxPort}`;
   return {
     ...config,
@@ -211,7 +219,7 @@ function kickSettings(config: SingleMachineConfig, ports: SingleMachine['ports']
     KICK_CLIENT_SECRET: config.KICK_SANDBOX_CLIENT_SECRET,
     KICK_OAUTH_URL: sandbox,
     KICK_API_URL: `${sandbox}/public/v1`,
-    KICK_REDIRECT_URI: `${publicUrl(config, ports.gateway)}/api/kick/oauth/callback`,
+    KICK_REDIRECT_URI: redirectUriOn(publicUrl(config, ports.gateway)),
     // the sandbox's bot account: lets kick-link recognise the bot's own lines for certain
     KICK_BOT_USERNAME: config.KICK_BOT_USERNAME ?? 'kickstand_app',
   };

@@ -10,7 +10,6 @@ describe('kick-link configuration', () => {
 
     expect(config).toMatchObject({
       PORT: 3003,
-      KICK_REDIRECT_URI: 'http://localhost:3000/api/kick/oauth/callback',
       KICK_OAUTH_URL: 'https://id.kick.com',
       KICK_API_URL: 'https://api.kick.com/public/v1',
       KICK_CHAT_SENDER: 'auto',
@@ -29,6 +28,26 @@ describe('kick-link configuration', () => {
       botUsername: undefined,
       deliveryHealth: { reconcileIntervalMs: 600_000 },
     });
+  });
+
+  test('when PUBLIC_URL is set, then the redirect URI is its OAuth callback; KICK_REDIRECT_URI still wins', () => {
+    const base = { KICK_CLIENT_ID: 'id', KICK_CLIENT_SECRET: 'secret' };
+
+    const onPublicUrl = loadConfig(kickLinkConfigSchema, { ...base, PUBLIC_URL: 'https://kickstand.example/' });
+    const explicit = loadConfig(kickLinkConfigSchema, {
+      ...base,
+      PUBLIC_URL: 'https://kickstand.example',
+      KICK_REDIRECT_URI: 'https://login.kickstand.example/api/kick/oauth/callback',
+    });
+    const empty = loadConfig(kickLinkConfigSchema, { ...base, PUBLIC_URL: '', KICK_REDIRECT_URI: '' });
+
+    expect(kickLinkOptionsFromSettings(onPublicUrl).kick.redirectUri).toBe(
+      'https://kickstand.example/api/kick/oauth/callback',
+    );
+    expect(kickLinkOptionsFromSettings(explicit).kick.redirectUri).toBe(
+      'https://login.kickstand.example/api/kick/oauth/callback',
+    );
+    expect(kickLinkOptionsFromSettings(empty).kick.redirectUri).toBe('http://localhost:3000/api/kick/oauth/callback');
   });
 
   test('when the client id and secret are missing, then the error names both', () => {

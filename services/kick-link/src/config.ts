@@ -10,6 +10,16 @@ import { parseEncryptionKey } from './token-crypto';
 import type { ChatSenderMode, KickLinkOptions } from './options';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
+/** An optional URL; the empty string counts as unset. */
+const optionalHttpUrl = z.preprocess((value) => (value === '' ? undefined : value), httpUrl.optional());
+
+/** Where Kick sends the browser back to: the gateway's OAuth callback. */
+export const oauthCallbackPath = '/api/kick/oauth/callback';
+
+/** The callback on the address the product is served on (no trailing slash doubled). */
+export function redirectUriOn(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${oauthCallbackPath}`;
+}
 
 /**
  * 32 bytes as base64 (44 characters) or 64 hex digits. Its format is checked by
@@ -26,8 +36,17 @@ export const kickLinkSettingsSchema = z.object({
   /** The Kick app's client id and secret (Kick developer settings). Required. */
   KICK_CLIENT_ID: optionalString(),
   KICK_CLIENT_SECRET: optionalString(),
-  /** Registered with Kick byte for byte: the gateway's /api/kick/oauth/callback. */
-  KICK_REDIRECT_URI: httpUrl.default('http://localhost:3000/api/kick/oauth/callback'),
+  /**
+   * The address the product is served on (the gateway, as browsers reach it), e.g.
+   * `https://kickstand.example`. Optional: the OAuth redirect URI is derived from it.
+   */
+  PUBLIC_URL: optionalHttpUrl,
+  /**
+   * Registered with Kick byte for byte: the gateway's /api/kick/oauth/callback. Default: on
+   * PUBLIC_URL; else on the gateway's default port (`http://localhost:3000`); single-machine
+   * mode uses the port its gateway listens on.
+   */
+  KICK_REDIRECT_URI: optionalHttpUrl,
   /** Kick's identity host (OAuth), or the sandbox's base URL. */
   KICK_OAUTH_URL: httpUrl.default('https://id.kick.com'),
   /** Kick's REST base (with /public/v1), or `<sandbox>/public/v1`. */
@@ -120,7 +139,8 @@ export function kickLinkOptionsFromSettings(settings: KickLinkSettings & { NODE_
     kick: {
       clientId: settings.KICK_CLIENT_ID ?? '',
       clientSecret: settings.KICK_CLIENT_SECRET ?? '',
-      redirectUri: settings.KICK_REDIRECT_URI,
+      redirectUri:
+        settings.KICK_REDIRECT_URI ?? redirectUriOn(settings.PUBLIC_URL ?? `http://localhost:${defaultPorts.gateway}`),
       oauthUrl: settings.KICK_OAUTH_URL,
       apiUrl: settings.KICK_API_URL,
     },

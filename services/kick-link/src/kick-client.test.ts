@@ -184,10 +184,19 @@ describe('retries of idempotent calls', () => {
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
+  test("when the public key is fetched, then no token is sent and Kick's key is returned", async () => {
+    kick.script(json(200, { data: { public_key: 'PEM' }, message: 'OK' }));
+
+    await expect(client().publicKey()).resolves.toBe('PEM');
+    expect(kick.seen).toHaveLength(1);
+    expect(kick.seen[0]?.url).toBe('/public/v1/public-key');
+    expect(kick.seen[0]?.headers.authorization).toBeUndefined();
+  });
+
   test('when a GET times out once, then the retry succeeds', async () => {
     kick.script(hang, json(200, { data: { public_key: 'PEM' }, message: 'OK' }));
 
-    await expect(client({ timeoutMs: 150 }).publicKey('t')).resolves.toBe('PEM');
+    await expect(client({ timeoutMs: 150 }).publicKey()).resolves.toBe('PEM');
     expect(kick.seen).toHaveLength(2);
   });
 

@@ -21,7 +21,8 @@ export interface KickClient {
   unsubscribe(token: string, subscriptionIds: readonly string[]): Promise<void>;
   /** Never retried: a retry could post the line twice. */
   sendChat(userAccessToken: string, message: KickChatMessage): Promise<KickSentChat>;
-  publicKey(token: string): Promise<string>;
+  /** Sent without a token (§7): webhook verification must not depend on app credentials. */
+  publicKey(): Promise<string>;
   /** Whether each channel is live now (`GET /channels`, §4.1); a channel Kick leaves out is absent. */
   liveChannels(token: string, broadcasterUserIds: readonly string[]): Promise<Map<string, boolean>>;
 }
@@ -472,8 +473,8 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       return { isSent: data.is_sent, messageId: data.message_id ?? '' };
     },
 
-    async publicKey(token) {
-      const answer = await send({ method: 'GET', url: api('/public-key'), token, isIdempotent: true });
+    async publicKey() {
+      const answer = await send({ method: 'GET', url: api('/public-key'), isIdempotent: true });
       return parse(publicKeySchema, answer, 'GET /public-key').data.public_key;
     },
 

@@ -17,15 +17,16 @@ import type { TokenCipher } from './token-crypto';
 // The rules (pure)
 // ---------------------------------------------------------------------------------------------
 
-/** What the link asks Kick for (issue 4). */
-export const linkScopes = [
-  'user:read',
-  'channel:read',
-  'chat:write',
-  'events:subscribe',
-  'moderation:ban',
-  'moderation:chat_message:manage',
-] as const;
+/**
+ * What the link asks Kick for: exactly the scopes of the calls made with a user token
+ * (kick-api.md §2.9), so that a streamer is asked for nothing the product does not do.
+ * - `user:read`: GET /users, who the linked account is (at the callback).
+ * - `chat:write`: POST /chat, the bot's replies posted with the streamer's token.
+ * Not asked: `events:subscribe` (subscriptions are made with the app token, §8.2, which needs no
+ * scope), `channel:read` (no /channels call), `moderation:*` (the bot does not moderate yet).
+ * A feature that makes a new kind of call adds its scope here (and streamers link again).
+ */
+export const linkScopes = ['user:read', 'chat:write'] as const;
 
 /** Without these the link is useless: the bot cannot speak. */
 export const essentialScopes = ['chat:write'] as const;

@@ -54,8 +54,10 @@ export interface KickLinkOptions {
   webhookToleranceSeconds?: number;
   /** An OAuth state is good for this long. Default 600. */
   oauthStateSeconds?: number;
-  /** After a failed signature check, Kick's public key is fetched again at most this often. Default 10000. */
+  /** After a failed signature check, Kick's public key is fetched again at most this often. Default 60000 (a minute). */
   publicKeyRefetchIntervalMs?: number;
+  /** The webhook key used while Kick's cannot be fetched. Default: the key published in Kick's docs (§7). */
+  publicKeyFallbackPem?: string;
   /** Subscription reconcile and delivery-health timing (reconciler.ts, delivery-health-store.ts). */
   deliveryHealth?: DeliveryHealthTiming;
 }
@@ -84,6 +86,7 @@ export interface ResolvedOptions {
   webhookToleranceSeconds: number;
   oauthStateSeconds: number;
   publicKeyRefetchIntervalMs: number;
+  publicKeyFallbackPem: string | undefined;
 }
 
 export const defaultHttpTuning: KickHttpTuning = {
@@ -110,6 +113,7 @@ export function resolveOptions(options: KickLinkOptions): ResolvedOptions {
     refreshAheadSeconds: options.refreshAheadSeconds ?? 300,
     webhookToleranceSeconds: options.webhookToleranceSeconds ?? 300,
     oauthStateSeconds: options.oauthStateSeconds ?? 600,
-    publicKeyRefetchIntervalMs: options.publicKeyRefetchIntervalMs ?? 10_000,
+    publicKeyRefetchIntervalMs: options.publicKeyRefetchIntervalMs ?? 60_000,
+    publicKeyFallbackPem: options.publicKeyFallbackPem,
   };
 }

@@ -76,6 +76,34 @@ export interface WebhookMessageDoc extends Document {
   receivedAt: Date;
 }
 
+/**
+ * A correctly signed delivery that could not be used (kick-api.md §8.10): kept for the super
+ * admin to see and replay. `_id` is its Kick-Event-Message-Id, so a duplicate is kept once.
+ */
+export interface DeadLetterDoc extends Document {
+  _id: string;
+  /** The Kick-Event-* headers as received (the signature too, for the record). */
+  headers: {
+    messageId: string;
+    subscriptionId: string;
+    signature: string;
+    timestamp: string;
+    eventType: string;
+    eventVersion: string;
+  };
+  /** The body as received, read as UTF-8. */
+  rawBody: string;
+  /** Why it could not be used; starts with a short code (webhook-payloads.ts parseDelivery). */
+  reason: string;
+  /** The channel, when the body names one. */
+  broadcasterUserId: string | null;
+  /** Kick's timestamp header, parsed. */
+  sentAt: Date;
+  receivedAt: Date;
+  /** Set by a replay that still could not use it. */
+  replayedAt?: Date;
+}
+
 /** What kick-link did with one chat.send, kept with its claim so that chat.sent survives a crash. */
 export interface SendOutcome {
   isSent: boolean;
@@ -126,6 +154,9 @@ export const retention = {
   /** chat.send claims: at least a day, so a late replay is still caught. */
   sendClaimSeconds: 2 * 24 * 60 * 60,
   sentMessageSeconds: 24 * 60 * 60,
+  /** Dead letters: a week to look at them, and at most the newest 1,000. */
+  deadLetterSeconds: 7 * 24 * 60 * 60,
+  deadLetterLimit: 1000,
 };
 
 export interface KickLinkRepository {
@@ -174,6 +205,17 @@ export interface KickLinkRepository {
     claim(messageId: string, now: Date): Promise<boolean>;
     release(messageId: string): Promise<void>;
   };
+  deadLetters: {
+    /** Keeps it unless the same message id is kept already; then trims to the newest 1,000. */
+    keep(letter: DeadLetterDoc): Promise<void>;
+    /** Newest first. */
+    list(options: { skip: number; limit: number }): Promise<DeadLetterDoc[]>;
+    count(): Promise<number>;
+    get(id: string): Promise<DeadLetterDoc | null>;
+    /** A replay could not use it either: the reason it failed with now. */
+    markReplayed(id: string, reason: string, now: Date): Promise<void>;
+    remove(id: string): Promise<boolean>;
+  };
   sendClaims: {
     claim(idempotencyKey: string, now: Date): Promise<boolean>;
     get(idempotencyKey: string): Promise<SendClaimDoc | null>;
@@ -205,6 +247,8 @@ async function insertOnce<T extends Document>(collection: Collection<T>, doc: T)
   }
 }
 
+const newestLetterFirst = { receivedAt: -1, _id: -1 } as const;
+
 export function createKickLinkRepository(store: Store, options: { oauthStateSeconds: number }): KickLinkRepository {
   const links = store.collection<LinkDoc>('kick-links');
   const oauthStates = store.collection<OAuthStateDoc>('oauth-states');
@@ -212,6 +256,7 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
   const sendClaims = store.collection<SendClaimDoc>('chat-send-claims');
   const sentMessages = store.collection<SentMessageDoc>('sent-chat-messages');
   const knownUsers = store.collection<KnownUserDoc>('known-users');
+  const deadLetters = store.collection<DeadLetterDoc>('webhook-dead-letters');
   const meta = store.collection<MetaDoc>('kick-link-meta');
   const botAccount = store.collection<LinkDoc>('kick-bot-account');
   const senderStates = store.collection<SenderStateDoc>('chat-sender-states');
@@ -230,6 +275,7 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
       });
       await sendClaims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: retention.sendClaimSeconds });
       await sentMessages.createIndex({ fields: { sentAt: 1 }, expireAfterSeconds: retention.sentMessageSeconds });
+      await deadLetters.createIndex({ fields: { receivedAt: 1 }, expireAfterSeconds: retention.deadLetterSeconds });
     },
 
     links: {
@@ -328,6 +374,22 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
       async release(messageId) {
         await webhookMessages.deleteOne({ _id: messageId });
       },
+    },
+
+    deadLetters: {
+      async keep(letter) {
+        if (!(await insertOnce(deadLetters, letter))) return;
+        // rare (real Kick's drift), so the trim runs on every one kept
+        const overflow = await deadLetters.find({}, { sort: newestLetterFirst, skip: retention.deadLetterLimit });
+        if (overflow.length > 0) await deadLetters.deleteMany({ _id: { $in: overflow.map((doc) => doc._id) } });
+      },
+      list: ({ skip, limit }) => deadLetters.find({}, { sort: newestLetterFirst, skip, limit }),
+      count: () => deadLetters.count({}),
+      get: (id) => deadLetters.findOne({ _id: id }),
+      async markReplayed(id, reason, now) {
+        await deadLetters.updateOne({ _id: id }, { $set: { reason, replayedAt: now } });
+      },
+      remove: async (id) => (await deadLetters.deleteOne({ _id: id })) > 0,
     },
 
     sendClaims: {

@@ -99,8 +99,13 @@ describe('without KICK_TOKEN_ENCRYPTION_KEY outside production', () => {
     const count = () => stack.recorded.published('chat.received').filter((m) => m.content === 'once only').length;
     expect(count()).toBe(1);
 
+    // the sandbox's key as the fallback, until the sandbox serves /public-key without a token
+    const { publicKey } = await stack.control<{ publicKey: string }>('GET', '/signing-key');
     const again = await startHttpService(
-      createKickLinkService({ ...stack.platform, bus: stack.recorded.bus }, sandboxOptions(stack)),
+      createKickLinkService(
+        { ...stack.platform, bus: stack.recorded.bus },
+        { ...sandboxOptions(stack), publicKeyFallbackPem: publicKey },
+      ),
       { port: 0, host: '127.0.0.1' },
     );
     try {

@@ -12,6 +12,7 @@ import { adminWebhookRoutes } from './admin-routes';
 import { createBotAccountDirectory } from './bot-account';
 import { botAccountRoutes } from './bot-account-routes';
 import { createChatSender, createOwnLines } from './chat-sender';
+import { deadLetterRoutes } from './dead-letter-routes';
 import { combineDeliveryHealth, createMetricsDeliveryHealth } from './delivery-health';
 import { createStoredDeliveryHealth } from './delivery-health-store';
 import { createKickLinkPublisher, onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
@@ -26,6 +27,7 @@ import { kickLinkRoutes } from './routes';
 import { createRunningBots } from './running-bots';
 import { createChannelSubscriptions } from './subscriptions';
 import { createTokenCipher, generateEncryptionKey, type TokenCipher } from './token-crypto';
+import { createDeliveryProcessor } from './webhook-delivery';
 import { kickWebhookRoutes } from './webhook-routes';
 import { createWebhookVerifier } from './webhook-verification';
 
@@ -33,6 +35,8 @@ export {
   kickLinkConfigSchema,
   kickLinkOptionsFromSettings,
   kickLinkSettingsSchema,
+  oauthCallbackPath,
+  redirectUriOn,
   type KickLinkConfig,
   type KickLinkSettings,
 } from './config';
@@ -165,12 +169,14 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   });
   const verifier = createWebhookVerifier({
     kick,
-    appTokens,
     clock,
     log,
     toleranceSeconds: resolved.webhookToleranceSeconds,
     refetchIntervalMs: resolved.publicKeyRefetchIntervalMs,
+    fallbackPem: resolved.publicKeyFallbackPem,
   });
+
+  const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher, log });
 
   const platformApp = createHttpApp({
     service: deps.service,
@@ -181,6 +187,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
       deliveryHealthRoutes({ store, repo, runningBots, tokens: deps.tokens, clock }),
       botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log }),
+      deadLetterRoutes({ repo, processor, tokens: deps.tokens, clock, log }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -190,10 +197,9 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   app.use(
     kickWebhookRoutes({
       verifier,
-      owners,
-      ownLines,
+      processor,
       repo,
-      publisher,
+      health,
       clock,
       log,
       bodyLimit: deps.http.bodyLimit,

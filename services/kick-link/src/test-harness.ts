@@ -160,6 +160,11 @@ export async function startStack(
   );
   const sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
 
+  // The sandbox's own key stands in for the one Kick publishes, as the fallback of a failed fetch
+  // (the sandbox used to want a token on /public-key, which kick-link no longer sends).
+  const signingKey = (await (await fetch(`${sandboxUrl}/sandbox/api/signing-key`)).json()) as {
+    data: { publicKey: string };
+  };
   const platform = await createTestPlatform('kick-link', { clock });
   const recorded = recordPublished(platform.bus, kickstandTopics);
   const kickLink = await startHttpService(
@@ -176,6 +181,7 @@ export async function startStack(
         tokenEncryptionKey: randomBytes(32),
         http: { timeoutMs: 3000, initialBackoffMs: 20, maxBackoffMs: 100 },
         publicKeyRefetchIntervalMs: 0,
+        publicKeyFallbackPem: signingKey.data.publicKey,
         ...given.options,
       },
     ),

@@ -1,5 +1,7 @@
 import { parseDelivery, toChatReceived, type DeliveryContext } from './webhook-payloads';
 
+const json = (body: unknown) => Buffer.from(JSON.stringify(body));
+
 // The examples of kick-api.md §8.9, verbatim where possible.
 const streamer = {
   is_anonymous: false,
@@ -115,7 +117,7 @@ const context: DeliveryContext = {
 
 describe('parseDelivery', () => {
   test("when the chat example of kick-api.md arrives, then it parses and maps to chat.received's fields", () => {
-    const parsed = parseDelivery('chat.message.sent', chatExample);
+    const parsed = parseDelivery('chat.message.sent', '1', json(chatExample));
     if (parsed.kind !== 'chat') throw new Error(`expected chat, got ${parsed.kind}`);
 
     const message = toChatReceived(parsed.payload, context, false);
@@ -172,7 +174,7 @@ describe('parseDelivery', () => {
       { ...rest, emotes: null, brand_new_field: { x: 1 } },
       { ...rest, replies_to: null, emotes: [] },
     ]) {
-      const parsed = parseDelivery('chat.message.sent', body);
+      const parsed = parseDelivery('chat.message.sent', '1', json(body));
       if (parsed.kind !== 'chat') throw new Error(`expected chat, got ${parsed.kind}`);
       const message = toChatReceived(parsed.payload, context, false);
       expect(message.repliesTo).toBeUndefined();
@@ -183,38 +185,88 @@ describe('parseDelivery', () => {
   });
 
   test.each(Object.keys(examples))('when the %s example arrives, then it is a kick.event of the channel', (type) => {
-    expect(parseDelivery(type, examples[type])).toEqual({ kind: 'event', broadcasterUserId: '4377088' });
+    expect(parseDelivery(type, '1', json(examples[type]))).toEqual({ kind: 'event', broadcasterUserId: '4377088' });
   });
 
   test.each([
-    ['a chat message without content', 'chat.message.sent', { ...chatExample, content: undefined }],
-    ['a chat message without a sender', 'chat.message.sent', { ...chatExample, sender: undefined }],
+    [
+      'a chat message without content',
+      'chat.message.sent',
+      { ...chatExample, content: undefined },
+      /^invalid: content: /,
+    ],
+    [
+      'a chat message without a sender',
+      'chat.message.sent',
+      { ...chatExample, sender: undefined },
+      /^invalid: sender: /,
+    ],
     [
       'a chat message whose broadcaster has no id',
       'chat.message.sent',
       { ...chatExample, broadcaster: { ...streamer, user_id: null } },
+      /^no-broadcaster: /,
     ],
-    ['a follow body sent as a subscription', 'channel.subscription.new', examples['channel.followed']],
+    [
+      'a follow body sent as a subscription',
+      'channel.subscription.new',
+      examples['channel.followed'],
+      /^invalid: subscriber: /,
+    ],
     [
       'a stream status without is_live',
       'livestream.status.updated',
       { broadcaster: streamer, title: 'x', started_at: '2026-03-02T18:00:04Z', ended_at: null },
+      /^invalid: is_live: /,
     ],
+    ['an array', 'channel.followed', [], /^no-broadcaster: /],
     [
-      'a ban with a bad date',
-      'moderation.banned',
-      {
-        ...(examples['moderation.banned'] as object),
-        metadata: { reason: null, created_at: 'yesterday', expires_at: null },
-      },
+      'a broadcaster id that is no number',
+      'channel.followed',
+      { ...(examples['channel.followed'] as object), broadcaster: { user_id: 'abc' } },
+      /^no-broadcaster: /,
     ],
-    ['an array', 'channel.followed', []],
-  ])('when %s arrives, then it is invalid', (_name, type, body) => {
-    expect(parseDelivery(type, body)).toMatchObject({ kind: 'invalid', problem: expect.any(String) });
+  ])('when %s arrives, then it is unusable, with the reason', (_name, type, body, reason) => {
+    expect(parseDelivery(type, '1', json(body))).toMatchObject({
+      kind: 'unusable',
+      reason: expect.stringMatching(reason),
+    });
   });
 
-  test('when the type is not one of the eight, then it is unknown (acknowledged and ignored)', () => {
-    expect(parseDelivery('kicks.gifted', { anything: true })).toEqual({ kind: 'unknown-type' });
-    expect(parseDelivery('toString', {})).toEqual({ kind: 'unknown-type' });
+  test('when a ban carries a bad date, then it is still an event (the date is dropped)', () => {
+    const body = {
+      ...(examples['moderation.banned'] as object),
+      metadata: { reason: null, created_at: 'yesterday', expires_at: null },
+    };
+    expect(parseDelivery('moderation.banned', '1', json(body))).toEqual({
+      kind: 'event',
+      broadcasterUserId: '4377088',
+    });
+  });
+
+  test('when the type is not a known one, or the version not 1, then it is unusable with the channel read when there is one', () => {
+    expect(parseDelivery('channel.hype_train.started', '1', json({ broadcaster: { user_id: '42' } }))).toEqual({
+      kind: 'unusable',
+      reason: 'unknown-type: channel.hype_train.started',
+      broadcasterUserId: '42',
+    });
+    expect(parseDelivery('toString', '1', json({}))).toEqual({
+      kind: 'unusable',
+      reason: 'unknown-type: toString',
+      broadcasterUserId: null,
+    });
+    expect(parseDelivery('channel.followed', '2', json(examples['channel.followed']))).toEqual({
+      kind: 'unusable',
+      reason: 'unknown-version: channel.followed version 2',
+      broadcasterUserId: '4377088',
+    });
+  });
+
+  test('when the body is not JSON, then it is unusable without a channel', () => {
+    expect(parseDelivery('channel.followed', '1', Buffer.from('{"broadcaster":'))).toEqual({
+      kind: 'unusable',
+      reason: 'not-json: the body is not JSON',
+      broadcasterUserId: null,
+    });
   });
 });

@@ -1,55 +1,94 @@
 import { z } from 'zod';
 
 /**
- * The bodies of the eight product events (kick-api.md §8.8–8.9), as zod schemas. Unknown fields
- * are accepted (Kick adds fields over time); documented nulls are accepted; the fields each type
- * promises must be there, so a body that does not match the type named in the header is refused.
+ * The bodies of the product's events (kick-api.md §8.8–8.10), as zod schemas that bend where real
+ * Kick drifts (§8.10 "Shapes drift"): unknown fields are kept, documented objects and arrays may
+ * be null or missing, ids may come as numbers or strings, and a decorative field that is broken
+ * is dropped (`.catch`) rather than failing the delivery. What the product truly needs is still
+ * required: the broadcaster's id (deliveries are routed by it), and per type the part that makes
+ * the event what it is (a chat line's id, text and sender; the follower; the gift…), which also
+ * stops a body from passing for another type (Kick-Event-Type is not signed, §8.6).
  */
 
 const rfc3339 = z.iso.datetime({ offset: true });
 
+/** A Kick id (user ids are integers, §10.12), also when it arrives as a decimal string: as a string. */
+const kickId = z
+  .union([z.number().int().nonnegative(), z.string().trim().regex(/^\d+$/, 'not a decimal id')])
+  .transform((id) => String(Number(id)));
+
+/** A string id (message ids, emote ids), also when it arrives as a number. */
+const stringId = z.union([z.string().min(1), z.number()]).transform(String);
+
+/** A number, also when it arrives as a decimal string. */
+const looseNumber = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
+
+/** An optional field: null when missing, null or not what the docs show. */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().catch(null);
+
+/** A list whose broken items are left out, and that is empty when missing, null or no list. */
+const lenientList = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item.nullable().catch(null))
+    .nullish()
+    .catch(null)
+    .transform((items) => (items ?? []).filter((entry): entry is NonNullable<typeof entry> => entry != null));
+
 const badgeSchema = z.looseObject({
-  text: z.string(),
-  type: z.string(),
-  count: z.number().int().nullish(),
+  text: optional(z.string()),
+  type: z.string().min(1),
+  count: optional(looseNumber),
 });
 
 const identitySchema = z.looseObject({
-  username_color: z.string().nullish(),
-  badges: z.array(badgeSchema).nullish(),
+  username_color: optional(z.string()),
+  badges: lenientList(badgeSchema),
 });
 
-/** §8.8's common user object; every field but is_anonymous may be null (an anonymous gifter). */
+/** §8.8's common user object: every field may be null or missing (an anonymous gifter). */
 const userSchema = z.looseObject({
-  is_anonymous: z.boolean().nullish(),
-  user_id: z.number().int().nullable(),
-  username: z.string().nullable(),
-  is_verified: z.boolean().nullish(),
-  profile_picture: z.string().nullish(),
-  channel_slug: z.string().nullish(),
-  identity: identitySchema.nullish(),
+  is_anonymous: optional(z.boolean()),
+  user_id: optional(kickId),
+  username: optional(z.string()),
+  is_verified: optional(z.boolean()),
+  profile_picture: optional(z.string()),
+  channel_slug: optional(z.string()),
+  identity: optional(identitySchema),
 });
 
-/** The channel: always a real user with an id (deliveries are routed by it). */
-const broadcasterSchema = userSchema.extend({ user_id: z.number().int().positive(), username: z.string() });
+/** The channel: always has an id, deliveries are routed by it. */
+const broadcasterSchema = userSchema.extend({ user_id: kickId });
 
-/** A person who acted (chat sender, follower, subscriber, moderator…): never anonymous. */
-const actorSchema = userSchema.extend({ user_id: z.number().int(), username: z.string() });
+/** A chatter: named (the live chat and the bot's `{user}` show the name). */
+const senderSchema = userSchema.extend({ username: z.string() });
 
 const emoteSchema = z.looseObject({
-  emote_id: z.union([z.string(), z.number()]).transform(String),
-  positions: z.array(z.looseObject({ s: z.number().int(), e: z.number().int() })).nullish(),
+  emote_id: stringId,
+  positions: lenientList(z.looseObject({ s: looseNumber, e: looseNumber })),
 });
 
 export const chatMessageSentSchema = z.looseObject({
-  message_id: z.string().min(1),
-  replies_to: z.looseObject({ message_id: z.string().min(1), content: z.string(), sender: userSchema }).nullish(),
+  message_id: stringId,
+  replies_to: optional(
+    z.looseObject({
+      message_id: stringId,
+      content: optional(z.string()),
+      sender: optional(userSchema),
+    }),
+  ),
   broadcaster: broadcasterSchema,
-  sender: actorSchema,
+  sender: senderSchema,
   content: z.string(),
-  emotes: z.array(emoteSchema).nullish(),
+  emotes: lenientList(emoteSchema),
   // added in Jul 2025 (§8.9): the message timestamp header stands in when it is missing
-  created_at: rfc3339.nullish(),
+  created_at: optional(rfc3339),
 });
 
 export type ChatMessageSent = z.infer<typeof chatMessageSentSchema>;
@@ -57,76 +96,151 @@ export type KickEventUser = z.infer<typeof userSchema>;
 
 const subscriptionSchema = z.looseObject({
   broadcaster: broadcasterSchema,
-  subscriber: actorSchema,
-  duration: z.number().int(),
-  created_at: rfc3339,
-  expires_at: rfc3339.nullish(),
+  subscriber: userSchema,
+  duration: optional(looseNumber),
+  created_at: optional(rfc3339),
+  expires_at: optional(rfc3339),
 });
 
-const categorySchema = z.looseObject({ id: z.number().int(), name: z.string(), thumbnail: z.string().nullish() });
+const categorySchema = z.looseObject({
+  id: optional(looseNumber),
+  name: optional(z.string()),
+  thumbnail: optional(z.string()),
+});
 
-/** Every product event type → its body schema. */
+/** Every event type the door uses → its body schema (version 1, the only one there is). */
 export const eventSchemas = {
   'chat.message.sent': chatMessageSentSchema,
-  'channel.followed': z.looseObject({ broadcaster: broadcasterSchema, follower: actorSchema }),
+  'channel.followed': z.looseObject({ broadcaster: broadcasterSchema, follower: userSchema }),
   'channel.subscription.new': subscriptionSchema,
   'channel.subscription.renewal': subscriptionSchema,
   'channel.subscription.gifts': z.looseObject({
     broadcaster: broadcasterSchema,
-    gifter: userSchema,
-    giftees: z.array(actorSchema),
-    created_at: rfc3339,
-    expires_at: rfc3339.nullish(),
+    // null or missing: an anonymous gift
+    gifter: optional(userSchema),
+    giftees: lenientList(userSchema),
+    created_at: optional(rfc3339),
+    expires_at: optional(rfc3339),
   }),
   'livestream.status.updated': z.looseObject({
     broadcaster: broadcasterSchema,
     is_live: z.boolean(),
-    title: z.string(),
-    started_at: rfc3339,
-    ended_at: rfc3339.nullable(),
+    title: optional(z.string()),
+    started_at: optional(rfc3339),
+    ended_at: optional(rfc3339),
   }),
   'livestream.metadata.updated': z.looseObject({
     broadcaster: broadcasterSchema,
     metadata: z.looseObject({
-      title: z.string(),
-      language: z.string(),
-      has_mature_content: z.boolean(),
-      category: categorySchema,
+      title: optional(z.string()),
+      language: optional(z.string()),
+      has_mature_content: optional(z.boolean()),
+      // seen as null on the live service (§8.10)
+      category: optional(categorySchema),
     }),
   }),
   'moderation.banned': z.looseObject({
     broadcaster: broadcasterSchema,
-    moderator: actorSchema,
-    banned_user: actorSchema,
-    metadata: z.looseObject({
-      reason: z.string().nullable(),
-      created_at: rfc3339,
-      expires_at: rfc3339.nullable(),
+    moderator: optional(userSchema),
+    banned_user: userSchema,
+    metadata: optional(
+      z.looseObject({
+        reason: optional(z.string()),
+        created_at: optional(rfc3339),
+        expires_at: optional(rfc3339),
+      }),
+    ),
+  }),
+  // §8.10: user objects here have no is_anonymous/identity
+  'kicks.gifted': z.looseObject({
+    broadcaster: broadcasterSchema,
+    sender: optional(userSchema),
+    gift: z.looseObject({
+      amount: looseNumber,
+      name: optional(z.string()),
+      type: optional(z.string()),
+      tier: optional(z.string()),
+      message: optional(z.string()),
+      pinned_time_seconds: optional(looseNumber),
     }),
+    created_at: optional(rfc3339),
+  }),
+  'channel.reward.redemption.updated': z.looseObject({
+    id: optional(stringId),
+    user_input: optional(z.string()),
+    status: optional(z.string()),
+    redeemed_at: optional(rfc3339),
+    reward: z.looseObject({
+      id: optional(stringId),
+      title: z.string(),
+      cost: optional(looseNumber),
+      description: optional(z.string()),
+    }),
+    redeemer: optional(userSchema),
+    broadcaster: broadcasterSchema,
   }),
 } as const;
 
 export type ProductEventType = keyof typeof eventSchemas;
 
+/** The versions the door understands: every event is at version 1 (kick-api.md §1). */
+export const knownVersion = '1';
+
+/**
+ * What a body is to the door. `unusable` goes to the dead letters with its reason; its channel is
+ * read (leniently) when the body has one, for the delivery-health views.
+ */
 export type ParsedDelivery =
-  | { kind: 'unknown-type' }
-  | { kind: 'invalid'; problem: string }
+  | { kind: 'unusable'; reason: string; broadcasterUserId: string | null }
   | { kind: 'chat'; broadcasterUserId: string; payload: ChatMessageSent }
   | { kind: 'event'; broadcasterUserId: string };
 
 const isProductEventType = (type: string): type is ProductEventType => Object.hasOwn(eventSchemas, type);
 
-/** Checks the body against the type named in Kick-Event-Type. */
-export function parseDelivery(eventType: string, body: unknown): ParsedDelivery {
-  if (!isProductEventType(eventType)) return { kind: 'unknown-type' };
+const channelOnlySchema = z.looseObject({ broadcaster: z.looseObject({ user_id: kickId }) });
+
+/** The broadcaster id of any body that has a readable one, else null. */
+export function channelOf(body: unknown): string | null {
+  const result = channelOnlySchema.safeParse(body);
+  return result.success ? result.data.broadcaster.user_id : null;
+}
+
+/** The raw body read as JSON, or undefined when it is not JSON. */
+export function readJson(rawBody: Buffer): unknown {
+  try {
+    return JSON.parse(rawBody.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks the body against the type and version named in the headers. Dead-letter reasons start
+ * with a short code (`not-json`, `unknown-type`, `unknown-version`, `no-broadcaster`, `invalid`),
+ * the label /metrics counts them by.
+ */
+export function parseDelivery(eventType: string, eventVersion: string, rawBody: Buffer): ParsedDelivery {
+  const body = readJson(rawBody);
+  if (body === undefined)
+    return { kind: 'unusable', reason: 'not-json: the body is not JSON', broadcasterUserId: null };
+  const broadcasterUserId = channelOf(body);
+  if (!isProductEventType(eventType)) {
+    return { kind: 'unusable', reason: `unknown-type: ${eventType}`, broadcasterUserId };
+  }
+  if (eventVersion !== knownVersion) {
+    return { kind: 'unusable', reason: `unknown-version: ${eventType} version ${eventVersion}`, broadcasterUserId };
+  }
+  if (broadcasterUserId === null) {
+    return { kind: 'unusable', reason: 'no-broadcaster: the body has no broadcaster.user_id', broadcasterUserId };
+  }
   if (eventType === 'chat.message.sent') {
     const chat = chatMessageSentSchema.safeParse(body);
-    if (!chat.success) return { kind: 'invalid', problem: firstProblem(chat.error) };
-    return { kind: 'chat', broadcasterUserId: String(chat.data.broadcaster.user_id), payload: chat.data };
+    if (!chat.success) return { kind: 'unusable', reason: `invalid: ${firstProblem(chat.error)}`, broadcasterUserId };
+    return { kind: 'chat', broadcasterUserId, payload: chat.data };
   }
   const result = eventSchemas[eventType].safeParse(body);
-  if (!result.success) return { kind: 'invalid', problem: firstProblem(result.error) };
-  return { kind: 'event', broadcasterUserId: String(result.data.broadcaster.user_id) };
+  if (!result.success) return { kind: 'unusable', reason: `invalid: ${firstProblem(result.error)}`, broadcasterUserId };
+  return { kind: 'event', broadcasterUserId };
 }
 
 function firstProblem(error: z.ZodError): string {
@@ -164,7 +278,7 @@ export interface KickUserInit {
 export function kickUserOf(user: KickEventUser): KickUserInit {
   const mapped: KickUserInit = {
     // proto: "0" when anonymous (Kick sends null)
-    userId: String(user.user_id ?? 0),
+    userId: user.user_id ?? '0',
     username: user.username ?? '',
     isAnonymous: user.is_anonymous ?? false,
     isVerified: user.is_verified ?? false,
@@ -174,10 +288,10 @@ export function kickUserOf(user: KickEventUser): KickUserInit {
   if (user.identity) {
     mapped.identity = {
       usernameColor: user.identity.username_color ?? '',
-      badges: (user.identity.badges ?? []).map((badge) => ({
-        text: badge.text,
+      badges: user.identity.badges.map((badge) => ({
+        text: badge.text ?? '',
         type: badge.type,
-        count: badge.count ?? 0,
+        count: Math.trunc(badge.count ?? 0),
       })),
     };
   }
@@ -224,15 +338,15 @@ export function toChatReceived(
     occurredAt: timestampOf(context.receivedAt),
     kickMessageId: context.kickMessageId,
     messageId: payload.message_id,
-    broadcasterUserId: String(payload.broadcaster.user_id),
-    broadcasterUsername: payload.broadcaster.username,
+    broadcasterUserId: payload.broadcaster.user_id,
+    broadcasterUsername: payload.broadcaster.username ?? '',
     broadcasterChannelSlug: payload.broadcaster.channel_slug ?? '',
     ownerUserId: context.ownerUserId,
     sender: kickUserOf(payload.sender),
     content: payload.content,
-    emotes: (payload.emotes ?? []).map((emote) => ({
+    emotes: payload.emotes.map((emote) => ({
       emoteId: emote.emote_id,
-      positions: (emote.positions ?? []).map(({ s, e }) => ({ s, e })),
+      positions: emote.positions.map(({ s, e }) => ({ s: Math.trunc(s), e: Math.trunc(e) })),
     })),
     createdAt: timestampOf(createdAt),
     receivedAt: timestampOf(context.receivedAt),
@@ -241,9 +355,9 @@ export function toChatReceived(
   if (payload.replies_to) {
     message.repliesTo = {
       messageId: payload.replies_to.message_id,
-      content: payload.replies_to.content,
+      content: payload.replies_to.content ?? '',
       // Kick sends no identity for the replied-to sender
-      sender: { ...kickUserOf(payload.replies_to.sender), identity: undefined },
+      sender: { ...kickUserOf(payload.replies_to.sender ?? {}), identity: undefined },
     };
   }
   return message;

@@ -3,7 +3,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { KickClient } from './kick-client';
-import type { AppTokens } from './kick-tokens';
 
 /** The six Kick-Event-* headers of a delivery (kick-api.md §8.6). */
 export interface DeliveryHeaders {
@@ -15,7 +14,16 @@ export interface DeliveryHeaders {
   eventVersion: string;
 }
 
-export type Verdict = { isValid: true; headers: DeliveryHeaders; sentAt: Date } | { isValid: false; reason: string };
+/**
+ * Why a delivery is refused: its headers are incomplete or its signature does not verify (both
+ * counted as `bad-signature`: nothing proves Kick sent it), or it is correctly signed but its
+ * timestamp is unreadable, too old or too far ahead (`stale-timestamp`: its body is Kick's, so its
+ * channel may be read).
+ */
+export type Verdict =
+  | { isValid: true; headers: DeliveryHeaders; sentAt: Date }
+  | { isValid: false; reason: 'missing-header'; problem: string }
+  | { isValid: false; reason: 'bad-signature' | 'stale-timestamp'; problem: string; headers: DeliveryHeaders };
 
 function header(headers: IncomingHttpHeaders, name: string): string {
   const value = headers[name];
@@ -66,39 +74,87 @@ export function isSignatureValid(publicKey: KeyObject, headers: DeliveryHeaders,
   }
 }
 
+/**
+ * The key Kick publishes in its docs (kick-api.md §7), copied exactly. Used only while Kick's
+ * /public-key cannot be fetched: the same key signs deliveries to every app.
+ */
+export const kickPublishedPublicKey = [
+  '-----BEGIN PUBLIC KEY-----',
+  'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAq/+l1WnlRrGSolDMA+A8',
+  '6rAhMbQGmQ2SapVcGM3zq8ANXjnhDWocMqfWcTd95btDydITa10kDvHzw9WQOqp2',
+  'MZI7ZyrfzJuz5nhTPCiJwTwnEtWft7nV14BYRDHvlfqPUaZ+1KR4OCaO/wWIk/rQ',
+  'L/TjY0M70gse8rlBkbo2a8rKhu69RQTRsoaf4DVhDPEeSeI5jVrRDGAMGL3cGuyY',
+  '6CLKGdjVEM78g3JfYOvDU/RvfqD7L89TZ3iN94jrmWdGz34JNlEI5hqK8dd7C5EF',
+  'BEbZ5jgB8s8ReQV8H+MkuffjdAj3ajDDX3DOJMIut1lBrUVD1AaSrGCKHooWoL2e',
+  'twIDAQAB',
+  '-----END PUBLIC KEY-----',
+  '',
+].join('\n');
+
 export interface WebhookVerifier {
-  /** Throws only when Kick's public key cannot be had at all (then nothing can be checked: 500). */
+  /** Never throws: without a fetched key, the built-in one is used. */
   verify(headers: IncomingHttpHeaders, rawBody: Buffer): Promise<Verdict>;
 }
 
+interface PublicKey {
+  key: KeyObject;
+  pem: string;
+  /** Fetched from Kick, or the built-in fallback. */
+  isFallback: boolean;
+}
+
 /**
- * Kick's public key is fetched once and cached. When a signature does not verify, the key is
- * fetched again once (Kick may have rotated it) and the check repeated; a delivery that fails
- * with the fresh key too is refused. Forged requests cannot make us hammer Kick: a failed check
- * fetches the key at most once per `refetchIntervalMs`.
+ * Kick's public key is fetched without a token (so verification never depends on app
+ * credentials, §7) once, and cached. When a signature does not verify, the key is fetched again
+ * (Kick may have rotated it) and the check repeated; a delivery that fails with the fresh key too
+ * is refused. Forged requests cannot make us hammer Kick: a fetch after the first happens at most
+ * once per `refetchIntervalMs`. When a fetch fails, the key published in Kick's docs is used
+ * (a warning is logged) and the fetch is tried again, in the background, once the interval passed.
  */
 export function createWebhookVerifier(deps: {
-  kick: KickClient;
-  appTokens: AppTokens;
+  kick: Pick<KickClient, 'publicKey'>;
   clock: Clock;
   log: Logger;
   toleranceSeconds: number;
   refetchIntervalMs: number;
+  /** The key used while none could be fetched; Kick's published key by default (tests: the sandbox's). */
+  fallbackPem?: string;
 }): WebhookVerifier {
-  const { kick, appTokens, clock, log, toleranceSeconds, refetchIntervalMs } = deps;
-  let current: { key: KeyObject; pem: string } | undefined;
-  let fetching: Promise<{ key: KeyObject; pem: string }> | undefined;
-  // when a failed check last fetched the key again (the first fetch does not count)
-  let lastRefetchAtMs = Number.NEGATIVE_INFINITY;
+  const { kick, clock, log, toleranceSeconds, refetchIntervalMs } = deps;
+  const fallback: PublicKey = {
+    key: createPublicKey(deps.fallbackPem ?? kickPublishedPublicKey),
+    pem: deps.fallbackPem ?? kickPublishedPublicKey,
+    isFallback: true,
+  };
+  let current: PublicKey | undefined;
+  let fetching: Promise<PublicKey> | undefined;
+  // when a fetch after the first may happen again
+  let nextFetchAtMs = Number.NEGATIVE_INFINITY;
 
-  function fetchKey(): Promise<{ key: KeyObject; pem: string }> {
+  const isFetchDue = () => clock.now().getTime() >= nextFetchAtMs;
+
+  /** Kick's key, or (the fetch failed) the one in use, else the fallback. Never throws. */
+  function fetchKey(): Promise<PublicKey> {
     // concurrent deliveries share one fetch
-    fetching ??= (async () => {
-      const pem = await appTokens.withAppToken((token) => kick.publicKey(token));
-      const fetched = { key: createPublicKey(pem), pem };
-      if (current && current.pem !== pem) log.info("Kick's webhook public key changed");
-      current = fetched;
-      return fetched;
+    fetching ??= (async (): Promise<PublicKey> => {
+      try {
+        const pem = await kick.publicKey();
+        const fetched: PublicKey = { key: createPublicKey(pem), pem, isFallback: false };
+        if (current && current.pem !== pem) log.info("Kick's webhook public key changed");
+        current = fetched;
+        return fetched;
+      } catch (err) {
+        nextFetchAtMs = clock.now().getTime() + refetchIntervalMs;
+        const inUse = current ?? fallback;
+        log.warn(
+          { err },
+          inUse.isFallback
+            ? "Kick's webhook public key could not be fetched: the key published in Kick's docs is used"
+            : "Kick's webhook public key could not be fetched again: the cached key stays in use",
+        );
+        current = inUse;
+        return inUse;
+      }
     })().finally(() => {
       fetching = undefined;
     });
@@ -106,25 +162,38 @@ export function createWebhookVerifier(deps: {
   }
 
   /** A newer key than the one that failed, or null when there is none to try. */
-  async function newerThan(failed: { pem: string }): Promise<KeyObject | null> {
+  async function newerThan(failed: PublicKey): Promise<KeyObject | null> {
     if (current && current.pem !== failed.pem) return current.key;
-    if (Date.now() - lastRefetchAtMs < refetchIntervalMs) return null;
-    lastRefetchAtMs = Date.now();
+    // a fetch under way (the fallback's background one) is waited for; else one may start if due
+    if (!fetching && !isFetchDue()) return null;
+    if (!fetching) nextFetchAtMs = clock.now().getTime() + refetchIntervalMs;
     const fetched = await fetchKey();
     return fetched.pem === failed.pem ? null : fetched.key;
+  }
+
+  async function isSignedByKick(headers: DeliveryHeaders, rawBody: Buffer): Promise<boolean> {
+    const known = current ?? (await fetchKey());
+    // on the fallback, Kick's own key is asked for again once the interval passed, without waiting
+    if (known.isFallback && !fetching && isFetchDue()) {
+      nextFetchAtMs = clock.now().getTime() + refetchIntervalMs;
+      void fetchKey();
+    }
+    if (isSignatureValid(known.key, headers, rawBody)) return true;
+    const newer = await newerThan(known);
+    return newer !== null && isSignatureValid(newer, headers, rawBody);
   }
 
   return {
     async verify(rawHeaders, rawBody) {
       const headers = readDeliveryHeaders(rawHeaders);
-      if (!headers) return { isValid: false, reason: 'a Kick-Event-* header is missing' };
+      if (!headers) return { isValid: false, reason: 'missing-header', problem: 'a Kick-Event-* header is missing' };
+      if (!(await isSignedByKick(headers, rawBody))) {
+        return { isValid: false, reason: 'bad-signature', problem: 'the signature does not verify', headers };
+      }
+      // checked after the signature, so that a stale delivery is known to be Kick's (its channel counts)
       const time = checkTimestamp(headers.timestamp, clock.now(), toleranceSeconds);
-      if ('problem' in time) return { isValid: false, reason: time.problem };
-      const known = current ?? (await fetchKey());
-      if (isSignatureValid(known.key, headers, rawBody)) return { isValid: true, headers, sentAt: time.sentAt };
-      const newer = await newerThan(known);
-      if (newer && isSignatureValid(newer, headers, rawBody)) return { isValid: true, headers, sentAt: time.sentAt };
-      return { isValid: false, reason: 'the signature does not verify' };
+      if ('problem' in time) return { isValid: false, reason: 'stale-timestamp', problem: time.problem, headers };
+      return { isValid: true, headers, sentAt: time.sentAt };
     },
   };
 }

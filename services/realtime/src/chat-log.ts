@@ -1,8 +1,8 @@
 import type { Logger } from '@kickstand/platform/log';
-import type { ChatMessagePayload } from '@kickstand/platform/socket-events';
-import type { RealtimeRepository } from './repository';
+import type { ChannelEventPayload, ChatHistoryPayload, ChatMessagePayload } from '@kickstand/platform/socket-events';
+import type { ChatLineDoc, RealtimeRepository } from './repository';
 
-/** The spec's chat log size (§4, §9): the channel's last 100 messages. */
+/** The spec's chat log size (§4, §9): the channel's last 100 lines (messages and event lines together). */
 export const chatLogLimit = 100;
 
 /**
@@ -20,8 +20,13 @@ export interface ChatLog {
    * background, in order per user, so the live fan-out never waits on the store.
    */
   append(userId: string, line: ChatMessagePayload, orderedAt: Date): void;
-  /** The last 100 lines of the user's channel, oldest first, including every line appended here before. */
-  recent(userId: string): Promise<ChatMessagePayload[]>;
+  /** The same for an event line (a gift, a redemption, a follow, a subscription). */
+  appendEvent(userId: string, event: ChannelEventPayload, orderedAt: Date): void;
+  /**
+   * The last 100 lines of the user's channel (messages and events together), each kind oldest
+   * first, including every line appended here before.
+   */
+  recent(userId: string): Promise<Required<ChatHistoryPayload>>;
   /** Waits for every background write (stop, tests). */
   flush(): Promise<void>;
 }
@@ -37,9 +42,9 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
   /** Lines written per user since the last trim; no entry: not trimmed since this instance started. */
   const sinceTrim = new Map<string, number>();
 
-  const write = async (userId: string, line: ChatMessagePayload, orderedAt: Date) => {
+  const write = async (userId: string, doc: ChatLineDoc) => {
     try {
-      await repo.saveLine({ _id: line.id, userId, at: orderedAt, payload: line });
+      await repo.saveLine(doc);
       const written = sinceTrim.get(userId);
       if (written === undefined || written + 1 >= chatLogTrimEvery) {
         await repo.trimLines(userId, chatLogLimit);
@@ -49,21 +54,28 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
       }
     } catch (error) {
       // The line was delivered live already; only a later reload misses it.
-      log.error({ err: error, userId, messageId: line.id }, 'could not keep a chat line for the history');
+      log.error({ err: error, userId, messageId: doc._id }, 'could not keep a chat line for the history');
     }
   };
 
+  const enqueue = (userId: string, doc: ChatLineDoc) => {
+    const tail = (pending.get(userId) ?? Promise.resolve()).then(() => write(userId, doc));
+    pending.set(userId, tail);
+    void tail.then(() => {
+      if (pending.get(userId) === tail) pending.delete(userId);
+    });
+  };
+
   return {
-    append: (userId, line, orderedAt) => {
-      const tail = (pending.get(userId) ?? Promise.resolve()).then(() => write(userId, line, orderedAt));
-      pending.set(userId, tail);
-      void tail.then(() => {
-        if (pending.get(userId) === tail) pending.delete(userId);
-      });
-    },
+    append: (userId, line, orderedAt) => enqueue(userId, { _id: line.id, userId, at: orderedAt, payload: line }),
+    appendEvent: (userId, event, orderedAt) => enqueue(userId, { _id: event.id, userId, at: orderedAt, event }),
     recent: async (userId) => {
       await pending.get(userId);
-      return (await repo.recentLines(userId, chatLogLimit)).map((line) => line.payload);
+      const lines = await repo.recentLines(userId, chatLogLimit);
+      return {
+        messages: lines.flatMap((line) => (line.payload ? [line.payload] : [])),
+        events: lines.flatMap((line) => (line.event ? [line.event] : [])),
+      };
     },
     flush: async () => {
       await Promise.all([...pending.values()]);

@@ -1,6 +1,7 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import { ChangeKind } from '@kickstand/proto';
+import { channelEventFrom } from './channel-events';
 import type { ChatLog } from './chat-log';
 import { isShutOut, type DeactivatedUsers } from './deactivated-users';
 import {
@@ -60,6 +61,20 @@ export function onChatSent({ sockets, chatLog, clock }: EventDeps): Handler<'cha
   };
 }
 
+/**
+ * kick.event → channel-event for the channel owner's room, and into the history, for the types
+ * shown as event lines (channel-events.ts); the others are not for the live chat.
+ */
+export function onKickEvent({ sockets, chatLog, clock }: EventDeps): Handler<'kick.event'> {
+  return async (message) => {
+    if (message.ownerUserId === '') return;
+    const event = channelEventFrom(message, clock.now());
+    if (!event) return;
+    sockets.emit(message.ownerUserId, 'channel-event', event);
+    chatLog.appendEvent(message.ownerUserId, event, new Date(event.timestamp));
+  };
+}
+
 /** bot.status → bot-status; with status ERROR, a bot-error first. */
 export function onBotStatus({ sockets, clock }: EventDeps): Handler<'bot.status'> {
   return async (message) => {
@@ -106,6 +121,7 @@ export async function subscribeRealtimeEvents(
   return [
     await bus.subscribe('chat.received', group, onChatReceived(deps)),
     await bus.subscribe('chat.sent', group, onChatSent(deps)),
+    await bus.subscribe('kick.event', group, onKickEvent(deps)),
     await bus.subscribe('bot.status', group, onBotStatus(deps)),
     await bus.subscribe('command.executed', group, onCommandExecuted(deps)),
     await bus.subscribe('command.changed', group, onCommandChanged(deps)),

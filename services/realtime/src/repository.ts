@@ -1,16 +1,16 @@
-import type { ChatMessagePayload } from '@kickstand/platform/socket-events';
+import type { ChannelEventPayload, ChatMessagePayload } from '@kickstand/platform/socket-events';
 import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
 
 /**
- * One chat line of one streamer's channel. `_id` is the chat message id, so every realtime
- * instance writing the same line writes the same document (an idempotent upsert).
+ * One line of one streamer's channel: a chat message (`payload`) or a channel event (`event`).
+ * `_id` is the chat message id (`event:<Kick message id>` for events), so every realtime instance
+ * writing the same line writes the same document (an idempotent upsert).
  */
-export interface ChatLineDoc extends Document {
+export type ChatLineDoc = Document & {
   userId: string;
-  /** The line's own time (its payload's timestamp): the log's order. */
+  /** The line's own time: the log's order. */
   at: Date;
-  payload: ChatMessagePayload;
-}
+} & ({ payload: ChatMessagePayload; event?: undefined } | { event: ChannelEventPayload; payload?: undefined });
 
 /** A user refused at the handshake; `_id` is the user id. */
 export interface DeactivatedUserDoc extends Document {
@@ -37,9 +37,10 @@ export function createRealtimeRepository(store: Store): RealtimeRepository {
   const deactivated = store.collection<DeactivatedUserDoc>('deactivated-users');
   return {
     createIndexes: () => lines.createIndex({ fields: { userId: 1, at: -1 } }),
-    saveLine: async ({ _id, userId, at, payload }) => {
+    saveLine: async ({ _id, userId, at, payload, event }) => {
       try {
-        await lines.updateOne({ _id }, { $setOnInsert: { userId, at, payload } }, { upsert: true });
+        const line = payload ? { userId, at, payload } : { userId, at, event };
+        await lines.updateOne({ _id }, { $setOnInsert: line }, { upsert: true });
       } catch (error) {
         // Two instances upserting the same new line at once: the other one inserted it.
         if (!(error instanceof DuplicateKeyError)) throw error;

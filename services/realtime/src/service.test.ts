@@ -171,7 +171,7 @@ describe('socket handshake', () => {
 
   test('when the token is good, then the socket connects and gets the (empty) chat history', async () => {
     const dashboard = await connect(aUser().token);
-    expect(dashboard.all('chat-history')).toEqual([{ messages: [] }]);
+    expect(dashboard.all('chat-history')).toEqual([{ messages: [], events: [] }]);
   });
 
   test('when the token comes in an Authorization header over polling, then the socket connects', async () => {
@@ -253,6 +253,150 @@ describe('chat.received', () => {
     expect(history?.messages.map((line) => line.content)).toEqual(
       Array.from({ length: 100 }, (_, i) => `line ${i + 2}`),
     );
+  });
+});
+
+function kickEvent(userId: string, eventType: string, payload: unknown, kickMessageId: string = randomUUID()) {
+  const broadcaster = broadcasterOf(userId);
+  return platform.bus.publish('kick.event', broadcaster, {
+    eventId: kickMessageId,
+    kickMessageId,
+    subscriptionId: 'sub-1',
+    eventType,
+    eventVersion: '1',
+    messageTimestamp: at(base + 5000),
+    broadcasterUserId: broadcaster,
+    ownerUserId: userId,
+    payloadJson: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+}
+
+describe('kick.event', () => {
+  test('when KICKs are gifted, then the dashboard gets a channel-event with the exact payload', async () => {
+    const user = aUser();
+    const dashboard = await connect(user.token);
+
+    await kickEvent(
+      user.userId,
+      'kicks.gifted',
+      {
+        broadcaster: { user_id: 1, username: 'streamer' },
+        sender: { user_id: 2, username: 'generous' },
+        gift: { amount: 100, name: 'Rage Quit', type: 'LEVEL_UP', tier: 'MID', message: 'gg', pinned_time_seconds: 0 },
+        created_at: '2026-03-01T20:00:03Z',
+      },
+      'kick-msg-1',
+    );
+
+    expect(await dashboard.next('channel-event')).toEqual({
+      id: 'event:kick-msg-1',
+      kind: 'kicks-gifted',
+      timestamp: '2026-03-01T20:00:03.000Z',
+      username: 'generous',
+      amount: 100,
+      giftName: 'Rage Quit',
+      message: 'gg',
+    });
+  });
+
+  test('when a reward is redeemed with nulls and a cost as a string, then the channel-event has what could be read', async () => {
+    const user = aUser();
+    const dashboard = await connect(user.token);
+
+    await kickEvent(
+      user.userId,
+      'channel.reward.redemption.updated',
+      {
+        id: 'r1',
+        user_input: null,
+        status: 'pending',
+        redeemed_at: null,
+        reward: { id: 'w1', title: 'Song request', cost: '500', description: null },
+        redeemer: { user_id: 3, username: 'viewer_c' },
+        broadcaster: { user_id: 1 },
+      },
+      'kick-msg-2',
+    );
+
+    expect(await dashboard.next('channel-event')).toEqual({
+      id: 'event:kick-msg-2',
+      kind: 'reward-redeemed',
+      // no redeemed_at: Kick's timestamp header
+      timestamp: '2026-03-01T20:00:05.000Z',
+      username: 'viewer_c',
+      reward: 'Song request',
+      cost: 500,
+      input: '',
+      status: 'pending',
+    });
+  });
+
+  test.each([
+    ['channel.followed', { follower: { username: 'new_fan' } }, { kind: 'followed', username: 'new_fan' }],
+    [
+      'channel.subscription.new',
+      { subscriber: { username: 'first_timer' }, duration: 1, created_at: '2026-03-01T19:00:00Z' },
+      { kind: 'subscribed', username: 'first_timer', months: 1 },
+    ],
+    [
+      'channel.subscription.renewal',
+      { subscriber: { username: 'loyal_one' }, duration: 7 },
+      { kind: 'resubscribed', username: 'loyal_one', months: 7 },
+    ],
+    [
+      'channel.subscription.gifts',
+      {
+        gifter: { is_anonymous: true, username: null },
+        giftees: [{ username: 'a' }, { username: 'b' }],
+        created_at: '2026-03-01T20:00:05Z',
+      },
+      { kind: 'subs-gifted', username: null, count: 2 },
+    ],
+  ])('when %s arrives, then it is a channel-event', async (type, payload, expected) => {
+    const user = aUser();
+    const dashboard = await connect(user.token);
+
+    await kickEvent(user.userId, type, { broadcaster: { user_id: 1 }, ...payload }, 'kick-msg-x');
+
+    expect(await dashboard.next('channel-event')).toEqual({
+      id: 'event:kick-msg-x',
+      timestamp: '2026-03-01T20:00:05.000Z',
+      ...expected,
+    });
+  });
+
+  test('when the event is not one shown in the chat (a ban, a stream going live) or its body is not JSON, then nothing is emitted', async () => {
+    const user = aUser();
+    const dashboard = await connect(user.token);
+
+    await kickEvent(user.userId, 'moderation.banned', { broadcaster: { user_id: 1 }, banned_user: { username: 'x' } });
+    await kickEvent(user.userId, 'livestream.status.updated', { broadcaster: { user_id: 1 }, is_live: true });
+    await kickEvent(user.userId, 'channel.followed', '{"broken":');
+    await kickEvent(user.userId, 'channel.followed', { follower: { username: 'after' } });
+
+    await dashboard.next('channel-event');
+    expect(dashboard.all('channel-event').map((event) => event.username)).toEqual(['after']);
+  });
+
+  test('when events and messages came, then the history holds both, sharing the last 100', async () => {
+    const user = aUser();
+    for (let n = 1; n <= 99; n++) {
+      await chatReceived(user.userId, { messageId: `m-${n}`, content: `line ${n}`, createdAtMs: base - 100_000 + n });
+    }
+    await kickEvent(user.userId, 'channel.followed', { follower: { username: 'fan_1' } }, 'f-1');
+    await kickEvent(user.userId, 'channel.followed', { follower: { username: 'fan_2' } }, 'f-2');
+
+    await eventually(async () => {
+      const response = await fetch(`${urlOf(running)}/api/realtime/chat`, {
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      const body = (await response.json()) as { data: { messages: ChatMessagePayload[]; events: { id: string }[] } };
+      expect(body.data.events.map((event) => event.id)).toEqual(['event:f-1', 'event:f-2']);
+      expect(body.data.messages).toHaveLength(98);
+      expect(body.data.messages[0]?.id).toBe('m-2');
+    }, 10_000);
+    const dashboard = await connect(user.token);
+    expect(dashboard.all('chat-history')[0]?.events?.map((event) => event.username)).toEqual(['fan_1', 'fan_2']);
   });
 });
 

@@ -84,7 +84,7 @@ export function createSocketServer(deps: {
 
   const sendHistory = async (socket: RealtimeSocket, reply: ServerToClientEvents['chat-history']) => {
     try {
-      reply({ messages: await chatLog.recent(socket.data.userId) });
+      reply(await chatLog.recent(socket.data.userId));
     } catch (error) {
       log.error({ err: error, userId: socket.data.userId }, 'could not read the chat history');
     }

@@ -48,6 +48,8 @@ export const webhookUserPageSize = 20;
 export const subscriptionPageSize = 10;
 export const recentActivityLimit = 10;
 export const auditLogPageSize = 20;
+/** The webhook page's dead letters: 20 a page, newest first. */
+export const deadLetterPageSize = 20;
 export const analyticsDays = 14;
 
 /** The eight subscribable Kick events, in the spec's order; the first is selected by default. */

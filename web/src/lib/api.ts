@@ -84,6 +84,7 @@ export const api = createApi({
     'CommandUsage',
     'ChatSender',
     'BotAccount',
+    'DeadLetters',
   ],
   endpoints: () => ({}),
 });

@@ -4,6 +4,7 @@
 import type {
   BotErrorPayload,
   BotStatusPayload,
+  ChannelEventPayload,
   ChatHistoryPayload,
   ChatMessagePayload,
   CommandAddedPayload,
@@ -16,6 +17,7 @@ export type { ChatBadge, ClientToServerEvents, ServerToClientEvents } from '@kic
 export type BotStatus = BotStatusPayload;
 export type BotErrorEvent = BotErrorPayload;
 export type ChatMessage = ChatMessagePayload;
+export type ChannelEvent = ChannelEventPayload;
 export type ChatHistoryEvent = ChatHistoryPayload;
 export type MessageSentEvent = MessageSentPayload;
 export type CommandAddedEvent = CommandAddedPayload;

@@ -1,5 +1,5 @@
 import { useAppSelector } from '../hooks';
-import { selectChatMessages } from '../../features/chat/chat-log-slice';
+import { selectChannelEvents, selectChatMessages } from '../../features/chat/chat-log-slice';
 import { ChatLog } from '../../features/chat/components/chat-log';
 import { MessageCount } from '../../features/chat/components/live-chat-tab';
 import { useChatFeed } from '../../features/chat/use-chat-feed';
@@ -12,6 +12,7 @@ export function ChatPopoutPage() {
   const isConnected = useSocketConnection();
   useChatFeed();
   const messages = useAppSelector(selectChatMessages);
+  const events = useAppSelector(selectChannelEvents);
   return (
     <div className="chat-popout">
       <header className="chat-popout-header">
@@ -26,7 +27,7 @@ export function ChatPopoutPage() {
         />
       </header>
       <main className="chat-popout-body">
-        <ChatLog messages={messages} />
+        <ChatLog messages={messages} events={events} />
       </main>
     </div>
   );

@@ -95,6 +95,33 @@ export interface CommandUsage {
   topCommands: Array<{ command: string; executions: number }>;
 }
 
+/**
+ * A Kick delivery that was correctly signed but could not be used (kick-link's webhook door keeps
+ * it a week, the newest 1,000): GET /api/admin/kick/dead-letters.
+ */
+export interface DeadLetter {
+  /** Kick-Event-Message-Id. */
+  id: string;
+  eventType: string;
+  eventVersion: string;
+  /** The channel, when the body names one. */
+  broadcasterUserId: string | null;
+  /** Why it could not be used, e.g. `unknown-type: channel.hype_train.started`. */
+  reason: string;
+  receivedAt: string;
+  sentAt: string;
+  /** When a replay last failed too. */
+  replayedAt: string | null;
+  headers: Record<string, string>;
+  /** The body as Kick sent it. */
+  body: string;
+}
+
+export interface DeadLetterPage {
+  deadLetters: DeadLetter[];
+  pagination: Pagination;
+}
+
 /** A mutation's answer: the envelope's message (the spec's success text). */
 export interface ActionResult {
   message?: string;
@@ -187,6 +214,23 @@ export const adminApi = api.injectEndpoints({
       invalidatesTags: (_result, _error, { userId }) => [...subscriptionsOf(userId), 'AuditLog'],
     }),
 
+    getDeadLetters: build.query<DeadLetterPage, { page: number; limit: number }>({
+      query: ({ page, limit }) => `/admin/kick/dead-letters?${query({ page, limit })}`,
+      transformResponse: (body: ApiSuccess<DeadLetterPage>) => dataOf(body),
+      providesTags: ['DeadLetters'],
+    }),
+    replayDeadLetter: build.mutation<ActionResult, string>({
+      query: (id) => ({ url: `/admin/kick/dead-letters/${encodeURIComponent(id)}/replay`, method: 'POST' }),
+      transformResponse: messageOf,
+      // a failed replay marks the letter (replayedAt) too
+      invalidatesTags: ['DeadLetters'],
+    }),
+    discardDeadLetter: build.mutation<ActionResult, string>({
+      query: (id) => ({ url: `/admin/kick/dead-letters/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      transformResponse: messageOf,
+      invalidatesTags: ['DeadLetters'],
+    }),
+
     getDashboardStats: build.query<DashboardStats, void>({
       query: () => '/admin/stats',
       transformResponse: (body: ApiSuccess<DashboardStats>) => dataOf(body),
@@ -234,6 +278,9 @@ export const {
   useSubscribeAllMutation,
   useUnsubscribeAllMutation,
   useUnsubscribeMutation,
+  useGetDeadLettersQuery,
+  useReplayDeadLetterMutation,
+  useDiscardDeadLetterMutation,
   useGetDashboardStatsQuery,
   useGetSystemHealthQuery,
   useGetAuditLogsQuery,

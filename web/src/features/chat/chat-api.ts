@@ -1,17 +1,24 @@
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
-import type { ChatMessage } from '../../lib/socket-events';
-import { chatHistoryReceived } from './chat-log-slice';
+import type { ChannelEvent, ChatMessage } from '../../lib/socket-events';
+import { channelEventsReceived, chatHistoryReceived } from './chat-log-slice';
+
+interface ChatHistory {
+  messages: ChatMessage[];
+  /** Absent from older servers' answers. */
+  events?: ChannelEvent[];
+}
 
 export const chatApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The last chat lines, merged into the chat log (the socket's chat-history does the same on connect). */
-    getChatHistory: build.query<{ messages: ChatMessage[] }, void>({
+    getChatHistory: build.query<ChatHistory, void>({
       query: () => '/realtime/chat',
-      transformResponse: (body: ApiSuccess<{ messages: ChatMessage[] }>) => dataOf(body),
+      transformResponse: (body: ApiSuccess<ChatHistory>) => dataOf(body),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
           dispatch(chatHistoryReceived(data.messages));
+          dispatch(channelEventsReceived(data.events ?? []));
         } catch {
           // the socket's chat-history covers it
         }

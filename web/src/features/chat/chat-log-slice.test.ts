@@ -2,6 +2,8 @@ import { loggedOut } from '../../lib/app-events';
 import { aChatMessage } from '../../testing/fixtures';
 import {
   botMessageSent,
+  channelEventReceived,
+  channelEventsReceived,
   chatHistoryReceived,
   chatLineReceived,
   chatLogSlice,
@@ -9,7 +11,7 @@ import {
 } from './chat-log-slice';
 
 const reduce = chatLogSlice.reducer;
-const empty: ChatLogState = { messages: [] };
+const empty: ChatLogState = { messages: [], events: [] };
 
 describe('chat log', () => {
   test('when 105 lines arrive, then only the last 100 are kept, oldest first', () => {
@@ -91,5 +93,38 @@ describe('chat log', () => {
   test('when the user logs out, then the log is emptied', () => {
     const state = reduce(reduce(empty, chatLineReceived(aChatMessage())), loggedOut());
     expect(state.messages).toEqual([]);
+  });
+});
+
+describe('chat log — event lines', () => {
+  const follow = (id: string, timestamp = '2025-03-01T20:00:00.000Z') => ({
+    id,
+    kind: 'followed' as const,
+    username: 'new_fan',
+    timestamp,
+  });
+
+  test('when the same event arrives twice, then it is kept once', () => {
+    const state = reduce(reduce(empty, channelEventReceived(follow('e1'))), channelEventReceived(follow('e1')));
+    expect(state.events).toEqual([follow('e1')]);
+  });
+
+  test('when 105 events arrive, then the last 100 are kept', () => {
+    let state = empty;
+    for (let i = 0; i < 105; i++) state = reduce(state, channelEventReceived(follow(`e${i}`)));
+    expect(state.events).toHaveLength(100);
+    expect(state.events[0]?.id).toBe('e5');
+  });
+
+  test('when a history arrives, then its events replace older ones and newer live ones stay after it', () => {
+    let state = reduce(empty, channelEventReceived(follow('stale', '2025-03-01T19:00:00.000Z')));
+    state = reduce(state, channelEventReceived(follow('live', '2025-03-01T20:05:00.000Z')));
+    state = reduce(state, channelEventsReceived([follow('h1', '2025-03-01T20:00:00.000Z')]));
+    expect(state.events.map((event) => event.id)).toEqual(['h1', 'live']);
+  });
+
+  test('when the user logs out, then the event lines go too', () => {
+    const state = reduce(reduce(empty, channelEventReceived(follow('e1'))), loggedOut());
+    expect(state).toEqual(empty);
   });
 });

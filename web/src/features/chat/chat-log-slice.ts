@@ -1,22 +1,24 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { chatLogLimit, productName } from '../../config/constants';
 import { loggedOut, sessionExpired } from '../../lib/app-events';
-import type { ChatMessage, MessageSentEvent } from '../../lib/socket-events';
+import type { ChannelEvent, ChatMessage, MessageSentEvent } from '../../lib/socket-events';
 
 export interface ChatLogState {
   /** Oldest first; at most the last 100 (spec §4). */
   messages: ChatMessage[];
+  /** Event lines (gifts, redemptions, follows, subscriptions), oldest first; at most the last 100. */
+  events: ChannelEvent[];
 }
 
-const initialState: ChatLogState = { messages: [] };
+const initialState: ChatLogState = { messages: [], events: [] };
 
 /** A bot line announced by message-sent before (or instead of) its chat-message. */
 const sentIdPrefix = 'sent:';
 /** A chat-message and a message-sent for the same bot line arrive within this window. */
 const sameLineWindowMs = 30_000;
 
-function keepLast(messages: ChatMessage[]): ChatMessage[] {
-  return messages.length > chatLogLimit ? messages.slice(messages.length - chatLogLimit) : messages;
+function keepLast<T>(lines: T[]): T[] {
+  return lines.length > chatLogLimit ? lines.slice(lines.length - chatLogLimit) : lines;
 }
 
 function time(timestamp: string): number {
@@ -75,6 +77,19 @@ export const chatLogSlice = createSlice({
     chatLineReceived(state, action: PayloadAction<ChatMessage>) {
       addLine(state, action.payload);
     },
+    /** The event lines of a history: like chatHistoryReceived, for events. */
+    channelEventsReceived(state, action: PayloadAction<ChannelEvent[]>) {
+      const history = action.payload;
+      const ids = new Set(history.map((event) => event.id));
+      const last = history[history.length - 1];
+      const since = last ? time(last.timestamp) : Number.NEGATIVE_INFINITY;
+      const newer = state.events.filter((event) => !ids.has(event.id) && time(event.timestamp) >= since);
+      state.events = keepLast([...history, ...newer]);
+    },
+    channelEventReceived(state, action: PayloadAction<ChannelEvent>) {
+      if (state.events.some((event) => event.id === action.payload.id)) return;
+      state.events = keepLast([...state.events, action.payload]);
+    },
     /** The bot sent a line; shown unless its chat-message is already here (never twice). */
     botMessageSent(state, action: PayloadAction<MessageSentEvent>) {
       const { content, timestamp, replyTo } = action.payload;
@@ -97,8 +112,10 @@ export const chatLogSlice = createSlice({
   },
   selectors: {
     selectChatMessages: (state) => state.messages,
+    selectChannelEvents: (state) => state.events,
   },
 });
 
-export const { chatHistoryReceived, chatLineReceived, botMessageSent } = chatLogSlice.actions;
-export const { selectChatMessages } = chatLogSlice.selectors;
+export const { chatHistoryReceived, chatLineReceived, botMessageSent, channelEventsReceived, channelEventReceived } =
+  chatLogSlice.actions;
+export const { selectChatMessages, selectChannelEvents } = chatLogSlice.selectors;

@@ -186,6 +186,44 @@ describe('streamer dashboard (spec §2)', () => {
     expect(lines[1]).toHaveTextContent('@Kickstand');
   });
 
+  test('when KICKs are gifted and a reward redeemed on the socket, then Live Chat shows event lines, not counted as messages', async () => {
+    const user = userEvent.setup();
+    const socket = new FakeSocket();
+    setSocket(socket.asSocket());
+    serveDashboard();
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Live Chat' }));
+
+    act(() => {
+      socket.serverEmit('chat-message', aChatMessage({ id: 'v1', timestamp: '2025-03-01T20:00:00.000Z' }));
+      socket.serverEmit('channel-event', {
+        id: 'event:k1',
+        kind: 'kicks-gifted',
+        timestamp: '2025-03-01T20:00:01.000Z',
+        username: 'generous',
+        amount: 100,
+        giftName: 'Rage Quit',
+        message: 'message',
+      });
+      socket.serverEmit('channel-event', {
+        id: 'event:r1',
+        kind: 'reward-redeemed',
+        timestamp: '2025-03-01T20:00:02.000Z',
+        username: 'viewer',
+        reward: 'Reward',
+        cost: 300,
+        input: 'input',
+        status: 'pending',
+      });
+    });
+
+    expect(screen.getByTestId('message-count')).toHaveTextContent('1 message');
+    expect(screen.getAllByTestId('chat-event-line').map((line) => line.textContent)).toEqual([
+      expect.stringContaining('🎁 generous gifted 100 KICKs: message'),
+      expect.stringContaining('🎯 viewer redeemed Reward (300): input'),
+    ]);
+  });
+
   test('when Pop Out Chat is pressed, then /chat-popout opens in a 400x600 window', async () => {
     const user = userEvent.setup();
     const open = jest.spyOn(window, 'open').mockImplementation(() => null);

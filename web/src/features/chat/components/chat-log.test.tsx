@@ -77,4 +77,59 @@ describe('chat log view', () => {
     rerender(<ChatLog messages={[...first, c, aChatMessage({ id: 'e' })]} />);
     expect(screen.queryByRole('separator', { name: 'New messages' })).not.toBeInTheDocument();
   });
+
+  test('when KICKs are gifted and a reward redeemed between messages, then they show as event lines in time order', () => {
+    render(
+      <ChatLog
+        messages={[
+          aChatMessage({ id: 'm1', content: 'first', timestamp: '2025-03-01T20:00:00.000Z' }),
+          aChatMessage({ id: 'm2', content: 'second', timestamp: '2025-03-01T20:02:00.000Z' }),
+        ]}
+        events={[
+          {
+            id: 'event:k1',
+            kind: 'kicks-gifted',
+            timestamp: '2025-03-01T20:01:00.000Z',
+            username: 'generous',
+            amount: 100,
+            giftName: 'Rage Quit',
+            message: 'gg <b>',
+          },
+          {
+            id: 'event:r1',
+            kind: 'reward-redeemed',
+            timestamp: '2025-03-01T20:03:00.000Z',
+            username: 'viewer',
+            reward: 'Song request',
+            cost: 500,
+            input: 'play it',
+            status: 'pending',
+          },
+        ]}
+      />,
+    );
+
+    const items = within(screen.getByRole('log')).getAllByRole('listitem');
+    expect(items.map((item) => item.getAttribute('data-testid'))).toEqual([
+      'chat-line',
+      'chat-event-line',
+      'chat-line',
+      'chat-event-line',
+    ]);
+    const [gift, redemption] = screen.getAllByTestId('chat-event-line');
+    // text, never HTML
+    expect(gift).toHaveTextContent('🎁 generous gifted 100 KICKs: gg <b>');
+    expect(redemption).toHaveTextContent('🎯 viewer redeemed Song request (500): play it');
+  });
+
+  test('when only event lines exist, then the empty state does not show', () => {
+    render(
+      <ChatLog
+        messages={[]}
+        events={[{ id: 'event:f1', kind: 'followed', timestamp: '2025-03-01T20:00:00.000Z', username: 'new_fan' }]}
+      />,
+    );
+    expect(screen.queryByText('No messages yet. Start the bot and begin chatting!')).not.toBeInTheDocument();
+    expect(screen.getByTestId('chat-event-line')).toHaveTextContent('❤️ new_fan followed');
+  });
 });

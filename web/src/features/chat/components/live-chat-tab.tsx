@@ -1,7 +1,7 @@
 import { useAppSelector } from '../../../app/hooks';
 import { chatPopout } from '../../../config/constants';
 import { paths } from '../../../config/paths';
-import { selectChatMessages } from '../chat-log-slice';
+import { selectChannelEvents, selectChatMessages } from '../chat-log-slice';
 import { ChatLog } from './chat-log';
 
 export function openChatPopout(): void {
@@ -23,6 +23,7 @@ export function MessageCount({ count }: { count: number }) {
 /** The Live Chat tab: message count, pop-out button, the log (spec §2). */
 export function LiveChatTab() {
   const messages = useAppSelector(selectChatMessages);
+  const events = useAppSelector(selectChannelEvents);
   return (
     <div className="live-chat-tab">
       <div className="tab-header">
@@ -37,7 +38,7 @@ export function LiveChatTab() {
         </button>
       </div>
       <div className="chat-panel card">
-        <ChatLog messages={messages} />
+        <ChatLog messages={messages} events={events} />
       </div>
     </div>
   );
