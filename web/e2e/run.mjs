@@ -1,9 +1,12 @@
 /* global console, process, fetch, setTimeout */
 // End-to-end run against the real product in single-machine mode, in the system's Chromium:
 //   npm run test:e2e            (from the repo root; or: node web/e2e/run.mjs)
-// It builds the web app, starts `node scripts/start.js` on free ports with a temporary DATA_DIR,
-// waits for /api/health, runs the scenarios (scenarios.mjs), writes screenshots and the server log
-// to web/e2e-artifacts/, and stops the product with SIGINT. Not part of `npm test`.
+// It builds the web app, then runs two passes, each against its own `node scripts/start.js` on free
+// ports with a temporary DATA_DIR: the scenarios with the sandbox following Kick's documentation,
+// then the streamer's journey with the sandbox behaving like real Kick (KICK_SANDBOX_REAL_KICK=1).
+// Each waits for /api/health, runs its scenarios (scenarios.mjs), writes screenshots to
+// web/e2e-artifacts/<pass>/ and the server log to web/e2e-artifacts/server*.log, and stops the
+// product with SIGINT. Not part of `npm test`.
 // Environment: CHROMIUM_PATH (default /usr/bin/chromium), E2E_ONLY=<substring> to run some scenarios.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -13,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { scenarios } from './scenarios.mjs';
+import { realKickScenarios, scenarios } from './scenarios.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -58,18 +61,28 @@ async function stop(child) {
   }
 }
 
-async function main() {
-  mkdirSync(artifacts, { recursive: true });
+/**
+ * The passes, each against its own start of the product with a fresh DATA_DIR: the documented Kick
+ * the sandbox follows by default, then the streamer's journey again with the sandbox behaving like
+ * real Kick (KICK_SANDBOX_REAL_KICK=1).
+ */
+const passes = [
+  { name: 'documented Kick', logFile: 'server.log', env: {}, scenarios },
+  {
+    name: 'real Kick',
+    logFile: 'server-real-kick.log',
+    env: { KICK_SANDBOX_REAL_KICK: '1' },
+    scenarios: realKickScenarios,
+  },
+];
 
-  console.log('e2e: building the web app…');
-  const build = spawnSync('npm', ['run', 'build', '-w', '@kickstand/web'], { cwd: repoRoot, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('the web build failed');
-
+/** Starts Kickstand on free ports with a temporary DATA_DIR; answers what the scenarios need to reach it. */
+async function startProduct(pass) {
   const ports = { gateway: await freePort(), sandbox: await freePort() };
   const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-e2e-'));
   const baseUrl = `http://localhost:${ports.gateway}`;
   const sandboxUrl = `http://localhost:${ports.sandbox}`;
-  const log = createWriteStream(path.join(artifacts, 'server.log'));
+  const log = createWriteStream(path.join(artifacts, pass.logFile));
 
   console.log(`e2e: starting Kickstand on ${baseUrl} (sandbox ${sandboxUrl}, DATA_DIR ${dataDir})…`);
   const child = spawn(process.execPath, ['scripts/start.js'], {
@@ -89,40 +102,58 @@ async function main() {
       DATA_DIR: dataDir,
       LOG_FORMAT: 'json',
       LOG_LEVEL: 'info',
+      ...pass.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-
-  const results = [];
-  let browser;
+  const product = {
+    ports,
+    dataDir,
+    baseUrl,
+    sandboxUrl,
+    async stop() {
+      console.log('e2e: stopping Kickstand (SIGINT)…');
+      await stop(child);
+      log.end();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
   try {
     const health = await waitForHealth(`http://127.0.0.1:${ports.gateway}/api/health`, child);
     console.log(`e2e: up: ${JSON.stringify(health.data?.services?.map((s) => `${s.name}:${s.status}`) ?? health)}`);
+  } catch (error) {
+    await product.stop();
+    throw error;
+  }
+  return product;
+}
 
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-
+/** Runs one pass's scenarios in order against a fresh product; answers their results. */
+async function runPass(pass, browser) {
+  console.log(`\ne2e: pass "${pass.name}"`);
+  const product = await startProduct(pass);
+  const results = [];
+  const { baseUrl, sandboxUrl, dataDir } = product;
+  const state = {
+    baseUrl,
+    sandboxUrl,
+    artifacts: path.join(artifacts, slug(pass.name)),
+    browser,
+    dataDir,
+    consoleErrors: [],
+  };
+  mkdirSync(state.artifacts, { recursive: true });
+  try {
     const only = process.env.E2E_ONLY;
-    const state = { baseUrl, sandboxUrl, artifacts, browser, dataDir, consoleErrors: [] };
     const passed = new Set();
-    for (const scenario of scenarios) {
+    for (const scenario of pass.scenarios) {
       if (only && !scenario.name.includes(only)) continue;
-      const missing = (scenario.needs ?? []).filter((name) => !passed.has(name));
+      const name = `${pass.name}: ${scenario.name}`;
+      const missing = (scenario.needs ?? []).filter((needed) => !passed.has(needed));
       if (missing.length > 0) {
-        results.push({ name: scenario.name, status: 'skipped', detail: `needs: ${missing.join(', ')}` });
+        results.push({ name, status: 'skipped', detail: `needs: ${missing.join(', ')}` });
         console.log(`  - ${scenario.name}: skipped (needs ${missing.join(', ')})`);
         continue;
       }
@@ -130,19 +161,19 @@ async function main() {
       try {
         await scenario.run(state);
         passed.add(scenario.name);
-        results.push({ name: scenario.name, status: 'passed', detail: `${Date.now() - started} ms` });
+        results.push({ name, status: 'passed', detail: `${Date.now() - started} ms` });
         console.log(`  ✓ ${scenario.name} (${Date.now() - started} ms)`);
       } catch (error) {
         const detail = String(error?.message ?? error)
           .split('\n')
           .slice(0, 6)
           .join('\n      ');
-        results.push({ name: scenario.name, status: 'failed', detail });
+        results.push({ name, status: 'failed', detail });
         console.log(`  ✕ ${scenario.name}\n      ${detail}`);
         const page = state.lastPage;
         if (page && !page.isClosed()) {
-          const file = `failed-${scenario.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`;
-          await page.screenshot({ path: path.join(artifacts, file), fullPage: true }).catch(() => undefined);
+          const file = `failed-${slug(scenario.name)}.png`;
+          await page.screenshot({ path: path.join(state.artifacts, file), fullPage: true }).catch(() => undefined);
         }
       }
     }
@@ -151,11 +182,40 @@ async function main() {
       for (const line of state.consoleErrors) console.log(`  ${line}`);
     }
   } finally {
-    await browser?.close().catch(() => undefined);
-    console.log('e2e: stopping Kickstand (SIGINT)…');
-    await stop(child);
-    log.end();
-    await rm(dataDir, { recursive: true, force: true });
+    // each pass's pages go with it; the browser stays for the next pass
+    for (const context of browser.contexts()) await context.close().catch(() => undefined);
+    await product.stop();
+  }
+  return results;
+}
+
+const slug = (name) => name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+
+async function main() {
+  mkdirSync(artifacts, { recursive: true });
+
+  console.log('e2e: building the web app…');
+  const build = spawnSync('npm', ['run', 'build', '-w', '@kickstand/web'], { cwd: repoRoot, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('the web build failed');
+
+  const results = [];
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    for (const pass of passes) results.push(...(await runPass(pass, browser)));
+  } finally {
+    await browser.close().catch(() => undefined);
   }
 
   const count = (status) => results.filter((r) => r.status === status).length;

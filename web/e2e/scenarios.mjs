@@ -6,6 +6,9 @@ import path from 'node:path';
 
 const timeout = 20_000;
 const botReply = 'Hello! This is a test command. The bot is working correctly!';
+/** kick-link's words when real Kick refuses `type: "bot"` (chat-sender.ts). */
+const botRefused =
+  "Kick refused the app's bot in this channel (Internal server error); replies are posted from the streamer's account for a day";
 const run = `${Date.now().toString(36)}`;
 const user1 = { email: `streamer-${run}@example.com`, username: `streamer_${run}`, password: 'Str0ng!pass' };
 const user2 = { email: `second-${run}@example.com`, username: `second_${run}`, password: 'Str0ng!pass' };
@@ -121,6 +124,189 @@ async function waitForAuditActions(page, actions) {
   }
 }
 
+/** Types a line as a viewer in the sandbox's own chat page, as a person trying Kickstand would; answers the page. */
+async function typeInSandboxChat(state, { viewer, content }) {
+  const page = await newPage(state);
+  await page.goto(`${state.sandboxUrl}/sandbox`);
+  const channel = await page.locator('#channel option', { hasText: 'sandbox_streamer' }).getAttribute('value');
+  await page.locator('#channel').selectOption(channel);
+  await page.locator('#viewer').fill(viewer);
+  await page.locator('#content').fill(content);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.locator('#status', { hasText: 'Sent.' }).waitFor();
+  return page;
+}
+
+/** Reloads the dashboard until `read` stops throwing (kick-link stores what it saw every 5 s). */
+async function untilShownAfterReload(page, read) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.waitForTimeout(1000);
+      await page.reload();
+      await waitForDashboard(page);
+    }
+  }
+}
+
+/**
+ * The streamer's journey, run in every pass: register, sign in, link the sandbox channel, start the
+ * bot; a viewer's $test is answered in the dashboard's live chat, which names who replies, and the
+ * delivery-health card counts the deliveries. `sender`: the Kick account the replies are posted as
+ * (`name`), whether Kick refused the app's bot first (`isFallback`, real Kick) and the health card's
+ * label of that sender. `typeInSandboxPage`: the viewer types in the sandbox's chat page rather
+ * than through its control API.
+ */
+function streamerJourney({ user, viewer, sender, typeInSandboxPage = false }) {
+  return [
+    {
+      name: 'register',
+      run: async (state) => {
+        const page = await newPage(state);
+        const dialog = await registerThroughUi(page, user);
+        check(
+          (await dialog.getByRole('tab', { name: 'Login' }).getAttribute('aria-selected')) === 'true',
+          'the Login tab is selected after registering',
+        );
+        check((await dialog.getByLabel('Email').inputValue()) === '', 'the form is cleared');
+        check(new URL(page.url()).pathname === '/', 'still on / (registration does not sign in)');
+        state.page1 = page;
+      },
+    },
+    {
+      name: 'login and welcome modal',
+      needs: ['register'],
+      run: async (state) => {
+        const page = state.page1;
+        state.lastPage = page;
+        await loginThroughUi(page, user, { isModalOpen: true });
+        await waitForDashboard(page);
+        const welcome = page.getByRole('dialog', { name: 'Welcome to Kickstand!' });
+        await welcome.waitFor();
+        await shot(state, page, 'welcome-modal.png');
+        check(
+          (await page.getByTestId('dashboard-username').textContent()) === user.username,
+          'the header shows the username',
+        );
+      },
+    },
+    {
+      name: 'link Kick account through the sandbox',
+      needs: ['login and welcome modal'],
+      run: async (state) => {
+        const page = state.page1;
+        state.lastPage = page;
+        await page
+          .getByRole('dialog', { name: 'Welcome to Kickstand!' })
+          .getByRole('button', { name: 'Link Kick Account' })
+          .click();
+        await approveOnSandbox(page, state, 'sandbox_streamer');
+        await toast(page, 'Kick account linked successfully!').waitFor();
+        await page.waitForURL((url) => url.pathname === '/dashboard' && url.search === '');
+        await waitForDashboard(page);
+        await page.getByRole('tab', { name: 'Kick Account' }).click();
+        await page.getByRole('heading', { name: 'sandbox_streamer' }).waitFor();
+        await page.getByText('Account Linked', { exact: true }).waitFor();
+        check((await page.getByRole('dialog').count()) === 0, 'no welcome modal once linked');
+        await shot(state, page, 'dashboard-kick.png');
+      },
+    },
+    {
+      name: 'start the bot',
+      needs: ['link Kick account through the sandbox'],
+      run: async (state) => {
+        const page = state.page1;
+        state.lastPage = page;
+        await page.getByRole('button', { name: 'Start Bot' }).click();
+        await page.getByTestId('bot-running').filter({ hasText: 'Running' }).waitFor();
+      },
+    },
+    {
+      name: 'live chat: a viewer types $test and the bot replies',
+      needs: ['start the bot'],
+      run: async (state) => {
+        const page = state.page1;
+        state.lastPage = page;
+        await page.getByRole('tab', { name: 'Live Chat' }).click();
+        if (typeInSandboxPage) {
+          const sandboxPage = await typeInSandboxChat(state, { viewer, content: '$test' });
+          // the sandbox's page shows the chat as Kick has it: the bot's answer is there too
+          await sandboxPage.locator('#log', { hasText: botReply }).waitFor();
+          await shot(state, sandboxPage, 'sandbox-chat.png');
+          await sandboxPage.context().close();
+          state.lastPage = page;
+        } else {
+          const sent = await fetch(`${state.sandboxUrl}/sandbox/api/events/chat`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ broadcaster: 'sandbox_streamer', sender: viewer, content: '$test' }),
+          });
+          check(sent.status === 201 || sent.status === 200, `the sandbox took the chat line (${sent.status})`);
+        }
+        const lines = page.getByTestId('chat-line');
+        await lines.filter({ hasText: viewer }).filter({ hasText: '$test' }).first().waitFor();
+        const reply = lines.filter({ hasText: botReply });
+        await reply.first().waitFor();
+        const replyText = await reply.first().textContent();
+        check(replyText.includes(`Replying to @${viewer}`), `the reply has its Replying to line: ${replyText}`);
+        check(replyText.includes('@Kickstand'), 'the reply is from @Kickstand');
+        await page.waitForTimeout(2000);
+        check((await reply.count()) === 1, `the bot reply shows once (found ${await reply.count()})`);
+        await shot(state, page, 'dashboard-chat.png');
+      },
+    },
+    {
+      name: 'the dashboard says who the replies are posted as',
+      needs: ['live chat: a viewer types $test and the bot replies'],
+      run: async (state) => {
+        const page = state.page1;
+        state.lastPage = page;
+        // the line was loaded before the first reply, when Kick had not refused the app's bot yet
+        await page.reload();
+        await waitForDashboard(page);
+        const line = page.getByTestId('reply-sender');
+        await line.getByText(`Replies are posted as @${sender.name}`).waitFor();
+        const text = await line.textContent();
+        const fallback =
+          'Kick refused the app’s bot in your channel (Internal server error), so replies are posted from your own account';
+        check(
+          text.includes(fallback) === sender.isFallback,
+          `the fallback is ${sender.isFallback ? '' : 'not '}explained: ${text}`,
+        );
+        check(!text.includes('Last reply failed'), `no failed reply: ${text}`);
+        await shot(state, page, 'dashboard-reply-sender.png');
+      },
+    },
+    {
+      name: 'the delivery-health card counts the deliveries and the reply',
+      needs: ['live chat: a viewer types $test and the bot replies'],
+      run: async (state) => {
+        const page = state.page1;
+        state.lastPage = page;
+        await untilShownAfterReload(page, async () => {
+          await page.getByRole('tab', { name: 'Kick Account' }).click();
+          const card = page.getByRole('region', { name: 'Delivery health' });
+          await card.getByTestId('health-replies').waitFor({ timeout: 2000 });
+          const delivered = await card.getByTestId('health-last-delivery').textContent();
+          const accepted = Number(/(\d+) accepted/.exec(delivered)?.[1] ?? 0);
+          check(accepted >= 2, `the $test line and the bot's own line were accepted: ${delivered}`);
+          const replies = await card.getByTestId('health-replies').textContent();
+          check(replies.includes(`${sender.healthLabel}: 1 sent, 0 failed, 0 dropped`), `one reply sent: ${replies}`);
+          const kickError = await card.getByTestId('health-kick-error').textContent();
+          check(
+            kickError.includes(botRefused) === sender.isFallback,
+            `Kick's refusal of the app's bot is ${sender.isFallback ? '' : 'not '}shown: ${kickError}`,
+          );
+        });
+        await shot(state, page, 'dashboard-delivery-health.png');
+      },
+    },
+  ];
+}
+
 export const scenarios = [
   {
     name: 'landing page',
@@ -144,93 +330,11 @@ export const scenarios = [
       await page.context().close();
     },
   },
-  {
-    name: 'register',
-    run: async (state) => {
-      const page = await newPage(state);
-      const dialog = await registerThroughUi(page, user1);
-      check(
-        (await dialog.getByRole('tab', { name: 'Login' }).getAttribute('aria-selected')) === 'true',
-        'the Login tab is selected after registering',
-      );
-      check((await dialog.getByLabel('Email').inputValue()) === '', 'the form is cleared');
-      check(new URL(page.url()).pathname === '/', 'still on / (registration does not sign in)');
-      state.page1 = page;
-    },
-  },
-  {
-    name: 'login and welcome modal',
-    needs: ['register'],
-    run: async (state) => {
-      const page = state.page1;
-      state.lastPage = page;
-      await loginThroughUi(page, user1, { isModalOpen: true });
-      await waitForDashboard(page);
-      const welcome = page.getByRole('dialog', { name: 'Welcome to Kickstand!' });
-      await welcome.waitFor();
-      await shot(state, page, 'welcome-modal.png');
-      check(
-        (await page.getByTestId('dashboard-username').textContent()) === user1.username,
-        'the header shows the username',
-      );
-    },
-  },
-  {
-    name: 'link Kick account through the sandbox',
-    needs: ['login and welcome modal'],
-    run: async (state) => {
-      const page = state.page1;
-      state.lastPage = page;
-      await page
-        .getByRole('dialog', { name: 'Welcome to Kickstand!' })
-        .getByRole('button', { name: 'Link Kick Account' })
-        .click();
-      await approveOnSandbox(page, state, 'sandbox_streamer');
-      await toast(page, 'Kick account linked successfully!').waitFor();
-      await page.waitForURL((url) => url.pathname === '/dashboard' && url.search === '');
-      await waitForDashboard(page);
-      await page.getByRole('tab', { name: 'Kick Account' }).click();
-      await page.getByRole('heading', { name: 'sandbox_streamer' }).waitFor();
-      await page.getByText('Account Linked', { exact: true }).waitFor();
-      check((await page.getByRole('dialog').count()) === 0, 'no welcome modal once linked');
-      await shot(state, page, 'dashboard-kick.png');
-    },
-  },
-  {
-    name: 'start the bot',
-    needs: ['link Kick account through the sandbox'],
-    run: async (state) => {
-      const page = state.page1;
-      state.lastPage = page;
-      await page.getByRole('button', { name: 'Start Bot' }).click();
-      await page.getByTestId('bot-running').filter({ hasText: 'Running' }).waitFor();
-    },
-  },
-  {
-    name: 'live chat: a viewer types $test and the bot replies',
-    needs: ['start the bot'],
-    run: async (state) => {
-      const page = state.page1;
-      state.lastPage = page;
-      await page.getByRole('tab', { name: 'Live Chat' }).click();
-      const sent = await fetch(`${state.sandboxUrl}/sandbox/api/events/chat`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ broadcaster: 'sandbox_streamer', sender: 'viewer_alice', content: '$test' }),
-      });
-      check(sent.status === 201 || sent.status === 200, `the sandbox took the chat line (${sent.status})`);
-      const lines = page.getByTestId('chat-line');
-      await lines.filter({ hasText: 'viewer_alice' }).filter({ hasText: '$test' }).first().waitFor();
-      const reply = lines.filter({ hasText: botReply });
-      await reply.first().waitFor();
-      const replyText = await reply.first().textContent();
-      check(replyText.includes('Replying to @viewer_alice'), `the reply has its Replying to line: ${replyText}`);
-      check(replyText.includes('@Kickstand'), 'the reply is from @Kickstand');
-      await page.waitForTimeout(2000);
-      check((await reply.count()) === 1, `the bot reply shows once (found ${await reply.count()})`);
-      await shot(state, page, 'dashboard-chat.png');
-    },
-  },
+  ...streamerJourney({
+    user: user1,
+    viewer: 'viewer_alice',
+    sender: { name: 'sandbox_streamer', isFallback: false, healthLabel: 'Streamer account (as bot)' },
+  }),
   {
     name: 'chat popout',
     needs: ['login and welcome modal'],
@@ -629,4 +733,29 @@ export const scenarios = [
       await page.context().close();
     },
   },
+];
+
+/**
+ * The second pass, against a product started with KICK_SANDBOX_REAL_KICK=1 (a fresh DATA_DIR): the
+ * streamer's journey again while the sandbox behaves like real Kick (`type: "bot"` refused with
+ * 500, drifted payloads). The viewer types in the sandbox's chat page.
+ */
+const realKickUser = { email: `real-${run}@example.com`, username: `real_${run}`, password: 'Str0ng!pass' };
+
+export const realKickScenarios = [
+  {
+    name: 'the sandbox behaves like real Kick',
+    run: async (state) => {
+      const response = await fetch(`${state.sandboxUrl}/sandbox/api/real-kick`);
+      const settings = (await response.json()).data;
+      check(settings.botChat === 'server-error', `type "bot" is refused (${settings.botChat})`);
+      check(settings.driftNullObjects > 0 && settings.driftNullIdentity > 0, 'payloads drift');
+    },
+  },
+  ...streamerJourney({
+    user: realKickUser,
+    viewer: 'viewer_bob',
+    typeInSandboxPage: true,
+    sender: { name: 'sandbox_streamer', isFallback: true, healthLabel: 'Streamer account' },
+  }),
 ];
