@@ -192,8 +192,6 @@ export const quotaMessage = "Kick's daily chat limit for this app is used up; re
 export const tooOldMessage = 'The reply was dropped: Kick did not take it within 30 seconds';
 export const queueFullMessage = 'The reply was dropped: too many replies were waiting for this channel';
 export const notPostedMessage = 'Kick did not post the message';
-export const botRefusedMessage = (reason: string) =>
-  `Kick refused the app's bot in this channel (${reason}); replies are posted from the streamer's account for a day`;
 
 /** Kick's refusal in words a streamer understands (shown on the dashboard, logged with Kick's own). */
 export function streamerReason(error: KickApiError, kind: SenderKind, botUsername?: string): string {
@@ -401,8 +399,9 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         const answer = { broadcasterUserId: channel, sender: kind, status: error.status, reason: error.reason, tries };
         if (kind === 'streamer-bot' && mode === 'auto' && isBotRefusal(error)) {
           log.warn(answer, 'Kick refused type "bot": this channel posts as the streamer for a day');
+          // not reported as a Kick error: on real Kick this fallback is the plan (§5.1), and the
+          // dashboard's sender line says why already
           await repo.senderStates.botRefused(channel, clock.now(), error.reason);
-          health.kickError(channel, botRefusedMessage(error.reason));
           kind = 'streamer-user';
           continue;
         }

@@ -76,6 +76,36 @@ describe('reply sender line', () => {
     await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
   });
 
+  test("when a reply goes out after Kick refused the app's bot, then the line turns to the fallback without a reload", async () => {
+    const socket = new FakeSocket();
+    setSocket(socket.asSocket());
+    const asKickBot: ChatSenderView = {
+      ...asStreamerFallback,
+      kind: 'streamer-bot',
+      isFallback: false,
+      botRefusal: '',
+    };
+    let view = asKickBot;
+    const server = installFakeFetch({ 'GET /api/platform/kick/chat-sender': () => ok(view) });
+    renderWithProviders(<ReplySenderLine hasKickAccount />);
+    expect(await screen.findByTestId('reply-sender')).toHaveTextContent('(as Kick’s bot for your channel)');
+
+    view = asStreamerFallback;
+    act(() =>
+      socket.serverEmit('message-sent', { content: 'ok', timestamp: '2026-06-01T12:01:00.000Z', replyTo: null }),
+    );
+
+    await waitFor(() =>
+      expect(screen.getByTestId('reply-sender')).toHaveTextContent('so replies are posted from your own account'),
+    );
+    expect(server.callsTo('GET /api/platform/kick/chat-sender')).toHaveLength(2);
+    // while posting as the streamer nothing can change at a sent line: no more asking
+    act(() =>
+      socket.serverEmit('message-sent', { content: 'ok', timestamp: '2026-06-01T12:01:01.000Z', replyTo: null }),
+    );
+    expect(server.callsTo('GET /api/platform/kick/chat-sender')).toHaveLength(2);
+  });
+
   test('when no Kick account is linked, then nothing is asked and nothing shown', () => {
     const server = installFakeFetch({ 'GET /api/platform/kick/chat-sender': ok(asBotAccount) });
     renderWithProviders(<ReplySenderLine hasKickAccount={false} />);

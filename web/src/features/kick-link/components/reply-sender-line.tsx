@@ -2,12 +2,17 @@ import { useEffect } from 'react';
 import { getSocket } from '../../../lib/socket';
 import { useGetChatSenderQuery } from '../kick-api';
 
+/** While posting as Kick's bot, a sent line asks the server again at most this often. */
+const sentRefetchGapMs = 10_000;
+
 /** The dashboard's line under the bot card: who the bot's replies appear from, and why if they fail. */
 export function ReplySenderLine({ hasKickAccount }: { hasKickAccount: boolean }) {
   const sender = useGetChatSenderQuery(undefined, { skip: !hasKickAccount });
   const { refetch } = sender;
   const isLoaded = sender.isSuccess;
   const hasError = Boolean(sender.data?.lastError);
+  // posting as Kick's bot may turn into the fallback at any reply, which raises no bot-error
+  const mayFallBack = sender.data?.kind === 'streamer-bot';
 
   useEffect(() => {
     // a failed reply changes the sender's state (fallback, last error), and the next sent one
@@ -15,13 +20,21 @@ export function ReplySenderLine({ hasKickAccount }: { hasKickAccount: boolean })
     if (!isLoaded) return;
     const socket = getSocket();
     const onChange = () => void refetch();
+    let lastAskedAtMs = 0;
+    const onSent = () => {
+      // a busy chat sends many lines: while nothing is wrong, once in a while is enough
+      const now = Date.now();
+      if (!hasError && now - lastAskedAtMs < sentRefetchGapMs) return;
+      lastAskedAtMs = now;
+      void refetch();
+    };
     socket.on('bot-error', onChange);
-    if (hasError) socket.on('message-sent', onChange);
+    if (hasError || mayFallBack) socket.on('message-sent', onSent);
     return () => {
       socket.off('bot-error', onChange);
-      socket.off('message-sent', onChange);
+      socket.off('message-sent', onSent);
     };
-  }, [isLoaded, hasError, refetch]);
+  }, [isLoaded, hasError, mayFallBack, refetch]);
 
   const data = sender.data;
   if (!hasKickAccount || !data) return null;
