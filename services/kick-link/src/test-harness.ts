@@ -109,7 +109,7 @@ export interface Stack {
 }
 
 /** The Cookie header a browser sends back after an answer's Set-Cookie headers (name=value pairs). */
-export function cookieHeaderFrom(answer: { headers: Headers }): string {
+function cookieHeaderFrom(answer: { headers: Headers }): string {
   return answer.headers
     .getSetCookie()
     .map((setCookie) => setCookie.split(';')[0] ?? '')
