@@ -40,6 +40,9 @@ async function startEcho(service: string, readyStatus = 200): Promise<Server> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString(),
       };
+      // a cookie to set, when the test asks for one (as kick-link sets the OAuth link cookie)
+      const setCookie = req.headers['x-echo-set-cookie'];
+      if (typeof setCookie === 'string') res.setHeader('set-cookie', setCookie);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(echo));
     });
   });
@@ -160,6 +163,24 @@ describe('gateway', () => {
       const echo = (await (await fetch(`${base}${url}`, { method: 'POST' })).json()) as Echo;
       expect(echo.service).toBe(service);
     }
+  });
+
+  test('when kick-link sets the OAuth link cookie and the browser brings it back to the callback, then both pass the gateway unchanged', async () => {
+    const setCookie =
+      'kickstand_oauth=k1-_A; Max-Age=600; Path=/api/kick/oauth/callback; Expires=Thu, 26 Nov 2026 18:00:00 GMT; HttpOnly; Secure; SameSite=Lax';
+    const started = await fetch(`${base}/api/platform/kick/link`, {
+      method: 'POST',
+      headers: { ...asUser, 'x-echo-set-cookie': setCookie },
+    });
+    expect(((await started.json()) as Echo).service).toBe('kick-link');
+    expect(started.headers.getSetCookie()).toEqual([setCookie]);
+
+    const callback = await fetch(`${base}/api/kick/oauth/callback?code=c&state=s`, {
+      headers: { cookie: 'other=1; kickstand_oauth=k1-_A' },
+    });
+    const echo = (await callback.json()) as Echo;
+    expect(echo).toMatchObject({ service: 'kick-link', url: '/api/kick/oauth/callback?code=c&state=s' });
+    expect(echo.headers.cookie).toBe('other=1; kickstand_oauth=k1-_A');
   });
 
   test('when auth reports a user deactivated, then their next request is refused, and allowed again once reactivated', async () => {
@@ -330,7 +351,13 @@ describe('gateway connections to its upstreams', () => {
     const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, deadUrl])) as Record<ServiceName, string>;
     const commandsApp = express();
     commandsApp.get('/api/commands', (req, res) => {
-      res.json({ url: req.originalUrl, requestId: req.headers['x-request-id'], user: req.headers.authorization });
+      res.cookie('kickstand_oauth', 'k2', { httpOnly: true, sameSite: 'lax', path: '/api/kick/oauth/callback' });
+      res.json({
+        url: req.originalUrl,
+        requestId: req.headers['x-request-id'],
+        user: req.headers.authorization,
+        cookie: req.headers.cookie,
+      });
     });
     const gateway = await startHttpService(
       createGateway(platform, {
@@ -345,14 +372,19 @@ describe('gateway connections to its upstreams', () => {
       const base = `http://127.0.0.1:${gateway.port}`;
       const authorization = `Bearer ${platform.signToken({ userId: 'u-1', username: 'alice', role: 'USER' })}`;
       const response = await fetch(`${base}/api/commands?page=2`, {
-        headers: { authorization, 'x-request-id': 'rid-in-process' },
+        headers: { authorization, 'x-request-id': 'rid-in-process', cookie: 'kickstand_oauth=k1' },
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
         url: '/api/commands?page=2',
         requestId: 'rid-in-process',
         user: authorization,
+        cookie: 'kickstand_oauth=k1',
       });
+      // cookies both ways, as kick-link's OAuth link needs them (single-machine mode)
+      expect(response.headers.getSetCookie()).toEqual([
+        'kickstand_oauth=k2; Path=/api/kick/oauth/callback; HttpOnly; SameSite=Lax',
+      ]);
       expect(response.headers.get('x-request-id')).toBe('rid-in-process');
       expect((await fetch(`${base}/api/commands`)).status).toBe(401);
       // the other services are still proxied (and here unreachable)

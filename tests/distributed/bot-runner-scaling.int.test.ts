@@ -248,7 +248,11 @@ if (!brokers || !mongoUrl) {
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: 'manual',
       });
-      return { status: response.status, body: (await response.json()) as Envelope<T> };
+      const cookie = response.headers
+        .getSetCookie()
+        .map((setCookie) => setCookie.split(';')[0])
+        .join('; ');
+      return { status: response.status, body: (await response.json()) as Envelope<T>, cookie };
     }
     const control = <T>(method: string, url: string, body?: unknown) =>
       call<T>(sandbox, method, `/sandbox/api${url}`, body);
@@ -293,7 +297,11 @@ if (!brokers || !mongoUrl) {
       );
       const link = await call<{ authUrl: string }>(gateway, 'POST', '/api/platform/kick/link', undefined, token);
       const authorize = await fetch(`${link.body.data.authUrl}&sandbox_auto_approve=${name}`, { redirect: 'manual' });
-      const callback = await fetch(authorize.headers.get('location') ?? '', { redirect: 'manual' });
+      // the callback goes on only in the browser that started the link: it brings the start's cookie
+      const callback = await fetch(authorize.headers.get('location') ?? '', {
+        redirect: 'manual',
+        headers: { cookie: link.cookie },
+      });
       expect(callback.headers.get('location')).toBe('/dashboard?kick_linked=true');
       await eventually(`${name}: the bot starts`, 20_000, async () => {
         const started = await call(gateway, 'POST', '/api/platform/bot/start', undefined, token);

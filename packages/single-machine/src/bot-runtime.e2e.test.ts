@@ -99,12 +99,22 @@ describe('the bot runtime, end to end through the sandbox', () => {
     token = data.token;
     userId = data.user.id;
 
-    // Link: the authorize URL, approved at the sandbox as its seeded streamer, back to the callback.
-    const { body: link } = await api('POST', '/api/platform/kick/link');
-    const authorize = await fetch(`${(link.data as { authUrl: string }).authUrl}&sandbox_auto_approve=${streamer}`, {
-      redirect: 'manual',
+    // Link: the authorize URL, approved at the sandbox as its seeded streamer, back to the callback
+    // with the cookie the start set, as the browser that started it would.
+    const started = await fetch(`${kickstand.url}/api/platform/kick/link`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
     });
-    const callback = await fetch(authorize.headers.get('location') ?? '', { redirect: 'manual' });
+    const { data: link } = (await started.json()) as { data: { authUrl: string } };
+    const browserCookie = started.headers
+      .getSetCookie()
+      .map((setCookie) => setCookie.split(';')[0])
+      .join('; ');
+    const authorize = await fetch(`${link.authUrl}&sandbox_auto_approve=${streamer}`, { redirect: 'manual' });
+    const callback = await fetch(authorize.headers.get('location') ?? '', {
+      redirect: 'manual',
+      headers: { cookie: browserCookie },
+    });
     expect(callback.headers.get('location')).toBe('/dashboard?kick_linked=true');
 
     socket = io(kickstand.url, { auth: { token }, transports: ['websocket'], reconnection: false });

@@ -20,17 +20,17 @@ interface BotAccountBody {
   data: { botAccount: { kickUserId: string; kickUsername: string; linkedAt: string; needsRelink: boolean } | null };
 }
 
-/** The admin's round trip through Kick's authorize page, approved as `kickUsername`. */
+const startBotAccountLink = (authorizeExtras: Record<string, string>) =>
+  stack.startLink('/api/admin/bot-account/link', adminToken(), authorizeExtras);
+
+/** The admin's round trip through Kick's authorize page, approved as `kickUsername`, in the admin's browser. */
 async function linkBotAccount(kickUsername: string): Promise<string> {
-  const started = await stack.api<{ data: { authUrl: string } }>('POST', '/api/admin/bot-account/link', {
-    token: adminToken(),
-  });
-  const authUrl = new URL(started.json.data.authUrl);
-  authUrl.searchParams.append('sandbox_auto_approve', kickUsername);
-  const authorized = await fetch(authUrl, { redirect: 'manual' });
-  const location = authorized.headers.get('location') ?? '';
-  return (await stack.callback(new URL(location).search)).location;
+  const { query } = await startBotAccountLink({ sandbox_auto_approve: kickUsername });
+  return (await stack.callback(query)).location;
 }
+
+const shownBotAccount = async () =>
+  (await stack.api<BotAccountBody>('GET', '/api/admin/bot-account', { token: adminToken() })).json.data.botAccount;
 
 describe('bot account admin routes', () => {
   test('when a streamer or nobody asks, then 403 and 401', async () => {
@@ -128,13 +128,66 @@ describe('bot account admin routes', () => {
   });
 
   test('when Kick sends the admin back with an error, then the admin page says linking failed', async () => {
-    const started = await stack.api<{ data: { authUrl: string } }>('POST', '/api/admin/bot-account/link', {
-      token: adminToken(),
-    });
-    const state = new URL(started.json.data.authUrl).searchParams.get('state') ?? '';
+    const { query, cookie } = await startBotAccountLink({ sandbox_auto_deny: '1' });
+    expect(query).toContain('error=access_denied');
 
-    const answer = await stack.callback(`?error=access_denied&state=${state}`);
+    const answer = await stack.callback(query, cookie);
 
     expect(answer.location).toBe('/admin/webhooks?bot_error=general');
+  });
+
+  test('when the admin starts linking, then the browser gets its own HttpOnly SameSite=Lax cookie for the callback path', async () => {
+    const started = await stack.api('POST', '/api/admin/bot-account/link', { token: adminToken() });
+
+    const attributes = (started.headers.getSetCookie()[0] ?? '').split('; ');
+    expect(attributes.filter((attribute) => !attribute.startsWith('Expires='))).toEqual([
+      expect.stringMatching(/^kickstand_oauth_bot=[A-Za-z0-9_-]{43}$/),
+      'Max-Age=600',
+      'Path=/api/kick/oauth/callback',
+      'HttpOnly',
+      'SameSite=Lax',
+    ]);
+  });
+});
+
+describe('the bot account link is bound to the admin browser that started it (link CSRF)', () => {
+  test("when someone else's browser brings the admin's state back from Kick, then the link-error screen, and no bot account is saved", async () => {
+    await stack.api('DELETE', '/api/admin/bot-account', { token: adminToken() });
+    const victimKickName = aKickName('victim');
+    const { query } = await startBotAccountLink({ sandbox_auto_approve: victimKickName });
+
+    const withoutCookie = await stack.callback(query, null);
+
+    expect(withoutCookie.status).toBe(302);
+    expect(withoutCookie.location).toBe('/dashboard?kick_error=general');
+    expect(withoutCookie.setCookies).toEqual([]);
+    expect(await shownBotAccount()).toBeNull();
+    // Kick issued no tokens for the victim: the code was not exchanged
+    expect(await stack.control('GET', `/tokens?userId=${await stack.kickUserId(victimKickName)}`)).toEqual([]);
+  });
+
+  test("when the callback comes with another bot account start's cookie, then it is refused and the bot account is unchanged", async () => {
+    const botName = aKickName('bot');
+    expect(await linkBotAccount(botName)).toBe('/admin/webhooks?bot_linked=true');
+    const attackers = await startBotAccountLink({ sandbox_auto_approve: aKickName('victim') });
+    const othersCookie = (await startBotAccountLink({ sandbox_auto_approve: aKickName() })).cookie;
+
+    const answer = await stack.callback(attackers.query, othersCookie);
+
+    expect(answer.location).toBe('/dashboard?kick_error=general');
+    expect((await shownBotAccount())?.kickUsername).toBe(botName);
+  });
+
+  test('when the admin browser comes back with its cookie, then the bot account is linked and the cookie is cleared', async () => {
+    const botName = aKickName('bot');
+    const { query } = await startBotAccountLink({ sandbox_auto_approve: botName });
+
+    const answer = await stack.callback(query);
+
+    expect(answer.location).toBe('/admin/webhooks?bot_linked=true');
+    expect(answer.setCookies).toEqual([
+      'kickstand_oauth_bot=; Path=/api/kick/oauth/callback; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+    ]);
+    expect((await shownBotAccount())?.kickUsername).toBe(botName);
   });
 });

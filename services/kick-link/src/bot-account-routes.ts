@@ -4,6 +4,7 @@ import { AppError, notFound } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
 import type { ChatSender } from './chat-sender';
 import { noLinkMessage, type Links } from './links';
+import { setBrowserCookie, type BrowserCookieSettings } from './oauth-browser';
 import type { KickLinkRepository } from './repository';
 
 export const botAccountMessages = {
@@ -27,7 +28,8 @@ async function orFail(res: Response, log: Logger, message: string, work: () => P
 /**
  * The platform's bot account (super admins: see it, link it through Kick's OAuth, unlink it) and,
  * for the streamer, who their replies are posted as. The bot account's OAuth callback is the
- * streamer's one (/api/kick/oauth/callback): the stored state tells the flows apart.
+ * streamer's one (/api/kick/oauth/callback): the stored state tells the flows apart; each flow
+ * has its own browser cookie.
  */
 export function botAccountRoutes(deps: {
   links: Links;
@@ -35,8 +37,9 @@ export function botAccountRoutes(deps: {
   repo: KickLinkRepository;
   tokens: TokenVerifier;
   log: Logger;
+  browserCookie: BrowserCookieSettings;
 }): Router {
-  const { links, chat, repo, tokens, log } = deps;
+  const { links, chat, repo, tokens, log, browserCookie } = deps;
   const router = Router();
   const admin = requireAdmin(tokens);
   const signedIn = requireUser(tokens);
@@ -49,7 +52,9 @@ export function botAccountRoutes(deps: {
 
   router.post('/api/admin/bot-account/link', admin, (req, res) =>
     orFail(res, log, botAccountMessages.linkStartFailed, async () => {
-      const authUrl = await links.startBotAccount(currentUser(req).userId);
+      const { authUrl, browserKey } = await links.startBotAccount(currentUser(req).userId);
+      // bound to the admin's browser like the streamer's link (oauth-browser.ts)
+      setBrowserCookie(res, browserCookie, 'bot-account', browserKey);
       res.json({ success: true, data: { authUrl } });
     }),
   );

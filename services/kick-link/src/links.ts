@@ -9,6 +9,7 @@ import { botAccountScopes, type BotAccountDirectory, type BotAccountView } from 
 import type { KickLinkPublisher } from './events';
 import type { KickClient, KickUserTokens } from './kick-client';
 import { openTokens, sealTokens } from './kick-tokens';
+import { browserKeyHash, isSameBrowser, newBrowserKey, type BrowserKeys } from './oauth-browser';
 import { botAccountId, type KickLinkRepository, type LinkDoc, type OAuthFlow } from './repository';
 import type { ChannelSubscriptions } from './subscriptions';
 import type { TokenCipher } from './token-crypto';
@@ -177,17 +178,37 @@ const callbackQuerySchema = z.object({
   error: z.string().max(512).optional(),
 });
 
+/** A started OAuth round trip: where the browser goes, and the key it must bring back (a cookie). */
+export interface OAuthStart {
+  authUrl: string;
+  browserKey: string;
+}
+
+export interface CallbackOutcome {
+  /** Where the browser goes next. */
+  location: string;
+  /** The flow whose browser key was used up (its cookie can go), or null. */
+  spentBrowserKey: OAuthFlow | null;
+}
+
 export interface Links {
-  /** The authorize URL for this user: PKCE S256, a single-use state bound to the user. */
-  start(userId: string): Promise<string>;
-  /** The OAuth callback: where the browser goes next. Never throws. */
-  complete(query: unknown): Promise<string>;
+  /**
+   * The authorize URL for this user: PKCE S256, a single-use state bound to the user and to the
+   * browser that holds `browserKey`.
+   */
+  start(userId: string): Promise<OAuthStart>;
+  /**
+   * The OAuth callback. Goes on only when the browser brings the key its state was started with;
+   * otherwise (a link finished in another browser) nothing changes and the browser goes to the
+   * link-error screen. Never throws.
+   */
+  complete(query: unknown, browserKeys: BrowserKeys): Promise<CallbackOutcome>;
   status(userId: string): Promise<KickStatus>;
   /** Revokes the tokens, removes every subscription of the channel, forgets the link. 404 without one. */
   unlink(userId: string): Promise<void>;
   unlinkIfLinked(userId: string): Promise<void>;
-  /** The authorize URL for the platform's bot account, started by a super admin (same callback). */
-  startBotAccount(adminUserId: string): Promise<string>;
+  /** The authorize URL for the platform's bot account, started by a super admin (same callback, same binding). */
+  startBotAccount(adminUserId: string): Promise<OAuthStart>;
   botAccount(): Promise<BotAccountView | null>;
   /** Revokes the bot account's tokens and forgets it. 404 without one. */
   unlinkBotAccount(): Promise<void>;
@@ -327,17 +348,19 @@ export function createLinks(deps: LinksDeps): Links {
     }
   }
 
-  async function insertState(userId: string, flow: OAuthFlow, scopes: readonly string[]): Promise<string> {
+  async function insertState(userId: string, flow: OAuthFlow, scopes: readonly string[]): Promise<OAuthStart> {
     const state = randomBytes(32).toString('base64url');
     const { verifier, challenge } = pkcePair();
+    const browserKey = newBrowserKey();
     await repo.oauthStates.insert({
       _id: sha256Hex(state),
       userId,
       flow,
       codeVerifier: verifier,
+      browserKeyHash: browserKeyHash(browserKey),
       createdAt: clock.now(),
     });
-    return kick.authorizeUrl({ state, codeChallenge: challenge, scopes });
+    return { authUrl: kick.authorizeUrl({ state, codeChallenge: challenge, scopes }), browserKey };
   }
 
   async function unlinkIfLinked(userId: string): Promise<void> {
@@ -348,35 +371,53 @@ export function createLinks(deps: LinksDeps): Links {
   return {
     start: (userId) => insertState(userId, 'streamer', linkScopes),
 
-    async complete(rawQuery) {
+    async complete(rawQuery, browserKeys) {
+      const failed = { location: dashboardLocation({ kind: 'failed' }), spentBrowserKey: null };
       try {
         const query = callbackQuerySchema.safeParse(rawQuery);
-        if (!query.success) return dashboardLocation({ kind: 'failed' });
+        if (!query.success) return failed;
         const { code, state, error } = query.data;
-        // a state is spent by its first use, whatever came with it (a denial included)
+        // a state is spent by its first use, whatever came with it (a denial, another browser included)
         const claimed = state ? await repo.oauthStates.consume(sha256Hex(state), clock.now(), oauthStateSeconds) : null;
-        if (claimed?.flow === 'bot-account') {
-          if (error || !code) {
-            log.info({ error, adminUserId: claimed.userId }, 'bot account link not completed');
-            return botAccountLocation('failed');
-          }
-          return await completeBotAccount(claimed.userId, code, claimed.codeVerifier);
-        }
-        if (error) {
-          log.info({ error, userId: claimed?.userId }, 'Kick link not completed: Kick answered with an error');
-          return dashboardLocation({ kind: 'failed' });
-        }
-        if (!code || !claimed) {
+        if (!claimed) {
           log.info(
-            { hasCode: Boolean(code), hasState: Boolean(state) },
+            { hasCode: Boolean(code), hasState: Boolean(state), error },
             'Kick link refused: missing, used or expired state',
           );
-          return dashboardLocation({ kind: 'failed' });
+          return failed;
         }
-        return dashboardLocation(await attempt(claimed.userId, code, claimed.codeVerifier));
+        const flow = claimed.flow ?? 'streamer';
+        if (!isSameBrowser(claimed.browserKeyHash, browserKeys(flow))) {
+          // The link was started in another browser (link CSRF, or a lost cookie): whoever is here is
+          // not known to be the user who started it, so the general link-error screen, whatever the flow.
+          log.warn(
+            { userId: claimed.userId, flow },
+            'Kick link refused: finished in another browser than it was started in',
+          );
+          return failed;
+        }
+        const spentBrowserKey = flow;
+        if (flow === 'bot-account') {
+          if (error || !code) {
+            log.info({ error, adminUserId: claimed.userId }, 'bot account link not completed');
+            return { location: botAccountLocation('failed'), spentBrowserKey };
+          }
+          return { location: await completeBotAccount(claimed.userId, code, claimed.codeVerifier), spentBrowserKey };
+        }
+        if (error || !code) {
+          log.info(
+            { error, userId: claimed.userId },
+            'Kick link not completed: Kick answered with an error or without a code',
+          );
+          return { location: dashboardLocation({ kind: 'failed' }), spentBrowserKey };
+        }
+        return {
+          location: dashboardLocation(await attempt(claimed.userId, code, claimed.codeVerifier)),
+          spentBrowserKey,
+        };
       } catch (err) {
         log.warn({ err }, 'Kick link failed');
-        return dashboardLocation({ kind: 'failed' });
+        return failed;
       }
     },
 

@@ -34,6 +34,11 @@ export interface OAuthStateDoc extends Document {
   /** Absent on states stored before the bot account existed: a streamer link. */
   flow?: OAuthFlow;
   codeVerifier: string;
+  /**
+   * sha256 of the key given to the starting browser in a cookie (oauth-browser.ts): the callback
+   * goes on only in that browser. Absent on states stored before the binding: those are refused.
+   */
+  browserKeyHash?: string;
   createdAt: Date;
   usedAt?: Date;
 }

@@ -53,6 +53,24 @@ describe('POST /api/platform/kick/link', () => {
     expect(params.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  test('when a user starts linking, then the browser gets an HttpOnly SameSite=Lax cookie for the callback path only, for as long as the state lives', async () => {
+    const answer = await stack.api('POST', '/api/platform/kick/link', { token: stack.tokenFor(aUser()) });
+
+    const [setCookie, ...others] = answer.headers.getSetCookie();
+    expect(others).toEqual([]);
+    // Expires is computed by Express from the wall clock: only its presence is checked
+    const attributes = (setCookie ?? '').split('; ');
+    expect(attributes.filter((attribute) => !attribute.startsWith('Expires='))).toEqual([
+      expect.stringMatching(/^kickstand_oauth=[A-Za-z0-9_-]{43}$/),
+      'Max-Age=600',
+      'Path=/api/kick/oauth/callback',
+      'HttpOnly',
+      'SameSite=Lax',
+    ]);
+    // the redirect URI is plain http here: a Secure cookie would never come back
+    expect(attributes).toContainEqual(expect.stringMatching(/^Expires=/));
+  });
+
   test('when nobody is signed in, then 401', async () => {
     const answer = await stack.api('POST', '/api/platform/kick/link');
     expect(answer.status).toBe(401);
@@ -234,6 +252,101 @@ describe('GET /api/kick/oauth/callback', () => {
     ]);
     // the first account can now be linked by someone else
     expect((await stack.link(aUser(), firstName)).location).toBe('/dashboard?kick_linked=true');
+  });
+});
+
+describe('the link is bound to the browser that started it (link CSRF)', () => {
+  /**
+   * The attack: user A starts a link and sends the authorize URL to a victim, who approves with
+   * their own Kick account; the victim's browser lands on the callback with A's state.
+   */
+  async function victimApproves(attacker: string, victimKickName: string): Promise<string> {
+    return stack.authorize(attacker, { sandbox_auto_approve: victimKickName });
+  }
+
+  const savedLinkOf = async (kickName: string) =>
+    stack.store.collection<LinkDoc>('kick-links').findOne({ kickUserId: String(await stack.kickUserId(kickName)) });
+
+  test('when the callback comes without the starting browser cookie, then kick_error=general, no link is saved, no kick.account event and the code is never exchanged', async () => {
+    const attacker = aUser();
+    const victimKickName = aKickName('victim');
+    const query = await victimApproves(attacker, victimKickName);
+
+    const result = await stack.callback(query, null);
+
+    expect(result.status).toBe(302);
+    expect(result.location).toBe('/dashboard?kick_error=general');
+    expect(result.setCookies).toEqual([]);
+    expect((await statusOf(attacker)).json.data.hasKickAccount).toBe(false);
+    expect(await savedLinkOf(victimKickName)).toBeNull();
+    expect(accountEventsOf(attacker)).toEqual([]);
+    // Kick issued no tokens for the victim: the code was not exchanged
+    const tokens = await stack.control<unknown[]>('GET', `/tokens?userId=${await stack.kickUserId(victimKickName)}`);
+    expect(tokens).toEqual([]);
+  });
+
+  test("when the callback comes with another browser's cookie, then kick_error=general, nothing is linked, and that browser's own link still works", async () => {
+    const attacker = aUser();
+    const victim = aUser();
+    const victimKickName = aKickName('victim');
+    // the victim's browser holds a cookie of its own: its own link, started and approved
+    const victimsOwn = await stack.startLink('/api/platform/kick/link', stack.tokenFor(victim), {
+      sandbox_auto_approve: victimKickName,
+    });
+    const attackersQuery = await victimApproves(attacker, victimKickName);
+
+    const result = await stack.callback(attackersQuery, victimsOwn.cookie);
+
+    expect(result.location).toBe('/dashboard?kick_error=general');
+    // the victim's cookie is left alone
+    expect(result.setCookies).toEqual([]);
+    expect((await statusOf(attacker)).json.data.hasKickAccount).toBe(false);
+    expect(await savedLinkOf(victimKickName)).toBeNull();
+    expect(accountEventsOf(attacker)).toEqual([]);
+    // the victim's own link, started before, completes in their browser
+    const own = await stack.callback(victimsOwn.query, victimsOwn.cookie);
+    expect(own.location).toBe('/dashboard?kick_linked=true');
+    expect((await statusOf(victim)).json.data.kickAccount?.kickUsername).toBe(victimKickName);
+  });
+
+  test('when the callback came to another browser first, then the state is spent: the starting browser cannot use it afterwards', async () => {
+    const attacker = aUser();
+    const { query, cookie } = await stack.startLink('/api/platform/kick/link', stack.tokenFor(attacker), {
+      sandbox_auto_approve: aKickName('victim'),
+    });
+
+    expect((await stack.callback(query, null)).location).toBe('/dashboard?kick_error=general');
+    const withTheCookie = await stack.callback(query, cookie);
+
+    expect(withTheCookie.location).toBe('/dashboard?kick_error=general');
+    expect(accountEventsOf(attacker)).toEqual([]);
+  });
+
+  test('when the starting browser comes back with its cookie, then the link is saved and the cookie is cleared', async () => {
+    const userId = aUser();
+    const kickName = aKickName();
+    const query = await stack.authorize(userId, { sandbox_auto_approve: kickName });
+
+    const result = await stack.callback(query);
+
+    expect(result.location).toBe('/dashboard?kick_linked=true');
+    expect((await savedLinkOf(kickName))?._id).toBe(userId);
+    expect(accountEventsOf(userId)).toHaveLength(1);
+    expect(result.setCookies).toEqual([
+      'kickstand_oauth=; Path=/api/kick/oauth/callback; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+    ]);
+  });
+
+  test("when the right key comes under the bot account flow's cookie name, then a streamer state refuses it", async () => {
+    const userId = aUser();
+    const { query, cookie } = await stack.startLink('/api/platform/kick/link', stack.tokenFor(userId), {
+      sandbox_auto_approve: aKickName(),
+    });
+
+    const result = await stack.callback(query, cookie.replace('kickstand_oauth=', 'kickstand_oauth_bot='));
+
+    expect(result.location).toBe('/dashboard?kick_error=general');
+    expect(accountEventsOf(userId)).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platfor
 import { AppError } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
 import type { Links } from './links';
+import { browserKeysOf, clearBrowserCookie, setBrowserCookie, type BrowserCookieSettings } from './oauth-browser';
 
 /** The spec's fallback texts (§8), answered when something unexpected fails. */
 export const linkStartFailedMessage = 'Failed to start Kick linking';
@@ -24,14 +25,21 @@ async function orFail(res: Response, log: Logger, message: string, work: () => P
 }
 
 /** The streamer's Kick link (spec §7) and the OAuth callback Kick sends the browser to. */
-export function kickLinkRoutes(deps: { links: Links; tokens: TokenVerifier; log: Logger }): Router {
-  const { links, tokens, log } = deps;
+export function kickLinkRoutes(deps: {
+  links: Links;
+  tokens: TokenVerifier;
+  log: Logger;
+  browserCookie: BrowserCookieSettings;
+}): Router {
+  const { links, tokens, log, browserCookie } = deps;
   const router = Router();
   const signedIn = requireUser(tokens);
 
   router.post('/api/platform/kick/link', signedIn, (req, res) =>
     orFail(res, log, linkStartFailedMessage, async () => {
-      const authUrl = await links.start(currentUser(req).userId);
+      const { authUrl, browserKey } = await links.start(currentUser(req).userId);
+      // the callback goes on only in the browser holding this cookie (oauth-browser.ts)
+      setBrowserCookie(res, browserCookie, 'streamer', browserKey);
       res.json({ success: true, data: { authUrl } });
     }),
   );
@@ -50,9 +58,12 @@ export function kickLinkRoutes(deps: { links: Links; tokens: TokenVerifier; log:
   );
 
   // Public: the browser arrives from Kick. It always leaves with a redirect, never JSON or a stack.
+  // Serves both flows (the streamer's and the bot account's): the stored state tells them apart.
   router.get('/api/kick/oauth/callback', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.redirect(302, await links.complete(req.query));
+    const outcome = await links.complete(req.query, browserKeysOf(req));
+    if (outcome.spentBrowserKey) clearBrowserCookie(res, browserCookie, outcome.spentBrowserKey);
+    res.redirect(302, outcome.location);
   });
 
   return router;

@@ -19,6 +19,7 @@ import { createKickLinkPublisher, onBotControl, onChatSend, onUserChanged, subsc
 import { createKickClient } from './kick-client';
 import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-tokens';
 import { createChannelOwners, createLinks } from './links';
+import { browserCookieSettings } from './oauth-browser';
 import { resolveOptions, type KickLinkOptions } from './options';
 import { createKickLinkRepository, type KickLinkRepository } from './repository';
 import { deliveryHealthRoutes } from './health-routes';
@@ -177,16 +178,17 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   });
 
   const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher, log });
+  const browserCookie = browserCookieSettings(resolved.kick.redirectUri, resolved.oauthStateSeconds);
 
   const platformApp = createHttpApp({
     service: deps.service,
     log,
     http: deps.http,
     routes: [
-      kickLinkRoutes({ links, tokens: deps.tokens, log }),
+      kickLinkRoutes({ links, tokens: deps.tokens, log, browserCookie }),
       adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
       deliveryHealthRoutes({ store, repo, runningBots, tokens: deps.tokens, clock }),
-      botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log }),
+      botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log, browserCookie }),
       deadLetterRoutes({ repo, processor, tokens: deps.tokens, clock, log }),
     ],
     readiness: platformReadiness(deps),

@@ -50,6 +50,8 @@ export interface LinkResult {
   location: string;
   /** The callback's query string as Kick sent it (for replays). */
   callbackQuery: string;
+  /** The Set-Cookie headers of the callback's answer. */
+  setCookies: string[];
 }
 
 export interface Stack {
@@ -79,10 +81,24 @@ export interface Stack {
   control<T = unknown>(method: string, controlPath: string, body?: unknown): Promise<T>;
   /** The whole link flow with auto-approval as `kickUsername` (created when new). */
   link(userId: string, kickUsername: string, authorizeExtras?: Record<string, string>): Promise<LinkResult>;
-  /** The authorize step only: the callback query Kick would send the browser to. */
+  /**
+   * A link started at `startPath` (the streamer's or the bot account's) and taken through Kick's
+   * authorize page: the callback query Kick would send the browser to, and the Cookie header of
+   * the browser that started it (also kept for `callback`).
+   */
+  startLink(
+    startPath: string,
+    token: string,
+    authorizeExtras: Record<string, string>,
+  ): Promise<{ query: string; cookie: string }>;
+  /** The streamer's authorize step only (`startLink`): the callback query Kick would send the browser to. */
   authorize(userId: string, authorizeExtras: Record<string, string>): Promise<string>;
-  /** Calls kick-link's callback with a query as Kick would. */
-  callback(query: string): Promise<LinkResult>;
+  /**
+   * Calls kick-link's callback with a query as Kick would send the browser. `cookie`: the Cookie
+   * header; by default the one the browser that started this query's state holds (see
+   * `authorize`), `null` for none.
+   */
+  callback(query: string, cookie?: string | null): Promise<LinkResult>;
   /** Subscribes events straight at the sandbox with an app token (not through kick-link). */
   subscribeAtKick(broadcasterUserId: number, events: string[]): Promise<void>;
   /** The sandbox's view of a channel's subscriptions. */
@@ -90,6 +106,20 @@ export interface Stack {
   /** The Kick user id of a sandbox username. */
   kickUserId(username: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The Cookie header a browser sends back after an answer's Set-Cookie headers (name=value pairs). */
+function cookieHeaderFrom(answer: { headers: Headers }): string {
+  return answer.headers
+    .getSetCookie()
+    .map((setCookie) => setCookie.split(';')[0] ?? '')
+    .join('; ');
+}
+
+/** The state parameter of an authorize URL or of a callback query. */
+function stateOf(urlOrQuery: string): string {
+  const query = urlOrQuery.includes('?') ? urlOrQuery.slice(urlOrQuery.indexOf('?')) : urlOrQuery;
+  return new URLSearchParams(query).get('state') ?? '';
 }
 
 /** A fresh sandbox username, 3–25 letters, digits or underscores. */
@@ -225,6 +255,9 @@ export async function startStack(
     return { status: response.status, headers: response.headers, text, json: json as T };
   }
 
+  // the cookie each started state's browser holds: the callback brings it back by default
+  const browserCookies = new Map<string, string>();
+
   const stack: Stack = {
     clock,
     platform,
@@ -248,11 +281,11 @@ export async function startStack(
       }
       return answer.json.data as T;
     },
-    async authorize(userId, authorizeExtras) {
-      const started = await stack.api<{ data: { authUrl: string } }>('POST', '/api/platform/kick/link', {
-        token: stack.tokenFor(userId),
-      });
+    async startLink(startPath, token, authorizeExtras) {
+      const started = await stack.api<{ data: { authUrl: string } }>('POST', startPath, { token });
       if (started.status !== 200) throw new Error(`link start failed: ${started.status} ${started.text}`);
+      const cookie = cookieHeaderFrom(started);
+      browserCookies.set(stateOf(started.json.data.authUrl), cookie);
       const authUrl = new URL(started.json.data.authUrl);
       for (const [name, value] of Object.entries(authorizeExtras)) authUrl.searchParams.append(name, value);
       const authorized = await fetch(authUrl, { redirect: 'manual' });
@@ -260,12 +293,23 @@ export async function startStack(
       if (authorized.status !== 302 || !location) {
         throw new Error(`authorize did not redirect: ${authorized.status} ${await authorized.text()}`);
       }
-      return new URL(location).search;
+      return { query: new URL(location).search, cookie };
     },
-    async callback(query) {
-      const answer = await fetch(`${kickLinkUrl}/api/kick/oauth/callback${query}`, { redirect: 'manual' });
+    async authorize(userId, authorizeExtras) {
+      return (await stack.startLink('/api/platform/kick/link', stack.tokenFor(userId), authorizeExtras)).query;
+    },
+    async callback(query, cookie = browserCookies.get(stateOf(query))) {
+      const answer = await fetch(`${kickLinkUrl}/api/kick/oauth/callback${query}`, {
+        redirect: 'manual',
+        headers: cookie ? { cookie } : {},
+      });
       await answer.arrayBuffer();
-      return { status: answer.status, location: answer.headers.get('location') ?? '', callbackQuery: query };
+      return {
+        status: answer.status,
+        location: answer.headers.get('location') ?? '',
+        callbackQuery: query,
+        setCookies: answer.headers.getSetCookie(),
+      };
     },
     async link(userId, kickUsername, authorizeExtras = {}) {
       const query = await stack.authorize(userId, { sandbox_auto_approve: kickUsername, ...authorizeExtras });

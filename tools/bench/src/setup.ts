@@ -30,7 +30,7 @@ async function call(
   method: string,
   url: string,
   options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; json: Json; location: string | null }> {
+): Promise<{ status: number; json: Json; location: string | null; cookie: string }> {
   const response = await fetch(url, {
     method,
     redirect: 'manual',
@@ -48,7 +48,12 @@ async function call(
   } catch {
     json = { error: text.slice(0, 200) };
   }
-  return { status: response.status, json, location: response.headers.get('location') };
+  // the Cookie header a browser would send back after this answer (the OAuth link's cookie)
+  const cookie = response.headers
+    .getSetCookie()
+    .map((setCookie) => setCookie.split(';')[0])
+    .join('; ');
+  return { status: response.status, json, location: response.headers.get('location'), cookie };
 }
 
 function expectStatus(what: string, answer: { status: number; json: Json }, ...ok: number[]): void {
@@ -86,7 +91,8 @@ async function setUpChannel(options: SetupOptions, i: number): Promise<Omit<Benc
   const authUrl = (link.json.data as { authUrl: string }).authUrl;
   const approved = await call('GET', `${authUrl}&sandbox_auto_approve=${kickUsername}`);
   expectStatus(`authorize ${kickUsername}`, approved, 302, 303);
-  const callback = await call('GET', approved.location ?? '');
+  // the callback goes on only in the "browser" that started the link: it brings the start's cookie
+  const callback = await call('GET', approved.location ?? '', { headers: { cookie: link.cookie } });
   if (!callback.location?.includes('kick_linked=true')) {
     throw new Error(`link ${username}: the callback sent the browser to ${callback.location}`);
   }
