@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
+import { cookieHeaderFrom } from '@kickstand/platform/testing';
 
 /**
  * Issue 9's proof: distributed mode (`scripts/start-distributed.js`: one process per part on Kafka
@@ -248,10 +249,7 @@ if (!brokers || !mongoUrl) {
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: 'manual',
       });
-      const cookie = response.headers
-        .getSetCookie()
-        .map((setCookie) => setCookie.split(';')[0])
-        .join('; ');
+      const cookie = cookieHeaderFrom(response);
       return { status: response.status, body: (await response.json()) as Envelope<T>, cookie };
     }
     const control = <T>(method: string, url: string, body?: unknown) =>

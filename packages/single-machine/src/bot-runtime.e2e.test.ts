@@ -4,7 +4,7 @@ import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { loadConfig } from '@kickstand/platform/config';
 import { createSilentLogger } from '@kickstand/platform/log';
-import { eventually } from '@kickstand/platform/testing';
+import { cookieHeaderFrom, eventually } from '@kickstand/platform/testing';
 import { singleMachineConfigSchema } from './config';
 import { startSingleMachine, type SingleMachine } from './single-machine';
 
@@ -106,10 +106,7 @@ describe('the bot runtime, end to end through the sandbox', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     const { data: link } = (await started.json()) as { data: { authUrl: string } };
-    const browserCookie = started.headers
-      .getSetCookie()
-      .map((setCookie) => setCookie.split(';')[0])
-      .join('; ');
+    const browserCookie = cookieHeaderFrom(started);
     const authorize = await fetch(`${link.authUrl}&sandbox_auto_approve=${streamer}`, { redirect: 'manual' });
     const callback = await fetch(authorize.headers.get('location') ?? '', {
       redirect: 'manual',

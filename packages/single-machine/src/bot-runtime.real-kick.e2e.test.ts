@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@kickstand/platform/config';
 import { createSilentLogger } from '@kickstand/platform/log';
-import { eventually } from '@kickstand/platform/testing';
+import { cookieHeaderFrom, eventually } from '@kickstand/platform/testing';
 import { singleMachineConfigSchema } from './config';
 import { startSingleMachine, type SingleMachine } from './single-machine';
 
@@ -83,10 +83,20 @@ describe('the bot against real Kick (the sandbox in real-Kick mode), end to end'
     if (!response.ok) throw new Error(`sandbox ${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
     return json.data;
   };
-  /** Follows an OAuth authorize URL, approved at the sandbox as `kickUser`; answers the callback's redirect. */
-  const approveAs = async (authUrl: string, kickUser: string) => {
-    const authorize = await fetch(`${authUrl}&sandbox_auto_approve=${kickUser}`, { redirect: 'manual' });
-    const callback = await fetch(authorize.headers.get('location') ?? '', { redirect: 'manual' });
+  /**
+   * Starts a link at `startPath` as `bearer`, approves it at the sandbox as `kickUser` and comes back
+   * to the callback with the cookie the start set, as the browser that started it would; answers
+   * the callback's redirect.
+   */
+  const linkAs = async (startPath: string, bearer: string, kickUser: string) => {
+    const started = await fetch(`${kickstand.url}${startPath}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    const { data } = (await started.json()) as { data: { authUrl: string } };
+    const cookie = cookieHeaderFrom(started);
+    const authorize = await fetch(`${data.authUrl}&sandbox_auto_approve=${kickUser}`, { redirect: 'manual' });
+    const callback = await fetch(authorize.headers.get('location') ?? '', { redirect: 'manual', headers: { cookie } });
     return callback.headers.get('location');
   };
 
@@ -181,8 +191,7 @@ describe('the bot against real Kick (the sandbox in real-Kick mode), end to end'
     });
     token = ((await registered.json()) as { data: { token: string } }).data.token;
 
-    const { body: link } = await api('POST', '/api/platform/kick/link');
-    expect(await approveAs((link.data as { authUrl: string }).authUrl, streamer)).toBe('/dashboard?kick_linked=true');
+    expect(await linkAs('/api/platform/kick/link', token, streamer)).toBe('/dashboard?kick_linked=true');
 
     for (const command of plainCommands) {
       expect((await api('POST', '/api/commands', { command, response: `answer ${command} for {user}` })).status).toBe(
@@ -266,8 +275,7 @@ describe('the bot against real Kick (the sandbox in real-Kick mode), end to end'
       }),
     });
     const adminToken = ((await login.json()) as { data: { token: string } }).data.token;
-    const { body: link } = await api('POST', '/api/admin/bot-account/link', undefined, adminToken);
-    expect(await approveAs((link.data as { authUrl: string }).authUrl, botAccount.username)).toBe(
+    expect(await linkAs('/api/admin/bot-account/link', adminToken, botAccount.username)).toBe(
       '/admin/webhooks?bot_linked=true',
     );
     expect((await api('GET', '/api/admin/bot-account', undefined, adminToken)).body.data).toMatchObject({

@@ -11,6 +11,7 @@ import { startHttpService, type RunningService } from '@kickstand/platform/lifec
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
 import {
+  cookieHeaderFrom,
   createFakeClock,
   createTestPlatform,
   recordPublished,
@@ -109,13 +110,6 @@ export interface Stack {
 }
 
 /** The Cookie header a browser sends back after an answer's Set-Cookie headers (name=value pairs). */
-function cookieHeaderFrom(answer: { headers: Headers }): string {
-  return answer.headers
-    .getSetCookie()
-    .map((setCookie) => setCookie.split(';')[0] ?? '')
-    .join('; ');
-}
-
 /** The state parameter of an authorize URL or of a callback query. */
 function stateOf(urlOrQuery: string): string {
   const query = urlOrQuery.includes('?') ? urlOrQuery.slice(urlOrQuery.indexOf('?')) : urlOrQuery;

@@ -1,3 +1,4 @@
+import { cookieHeaderFrom } from '@kickstand/platform/testing';
 import type { BenchChannel } from './workload';
 
 /**
@@ -49,10 +50,7 @@ async function call(
     json = { error: text.slice(0, 200) };
   }
   // the Cookie header a browser would send back after this answer (the OAuth link's cookie)
-  const cookie = response.headers
-    .getSetCookie()
-    .map((setCookie) => setCookie.split(';')[0])
-    .join('; ');
+  const cookie = cookieHeaderFrom(response);
   return { status: response.status, json, location: response.headers.get('location'), cookie };
 }
 
