@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync, type WriteStream } 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { mongoDriverOptions } from '@kickstand/platform/store';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
 
@@ -327,7 +328,7 @@ if (!brokers || !mongoUrl) {
         brokers: brokers.split(','),
         logLevel: logLevel.NOTHING,
       }).admin();
-      const mongo = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 5000 });
+      const mongo = new MongoClient(mongoUrl, { ...mongoDriverOptions, serverSelectionTimeoutMS: 5000 });
       try {
         await admin.connect();
         const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${runId}.`));

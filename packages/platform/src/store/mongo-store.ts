@@ -4,6 +4,7 @@ import mongoose from 'mongoose';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { createExpiry, retryAfterPurgingExpired, startSweeper } from './expiry';
+import { mongoDriverOptions } from './mongo-driver';
 import {
   DuplicateKeyError,
   type Collection,
@@ -63,7 +64,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     serverSelectionTimeoutMs = 10_000,
   } = options;
   const connection = await mongoose
-    .createConnection(url, { dbName, serverSelectionTimeoutMS: serverSelectionTimeoutMs })
+    .createConnection(url, { ...mongoDriverOptions, dbName, serverSelectionTimeoutMS: serverSelectionTimeoutMs })
     .asPromise();
   const maybeDb = connection.db;
   if (!maybeDb) {
