@@ -4,7 +4,7 @@
 start:            ## single-machine mode: everything in one process
 	npm start
 
-start-distributed: ## one process per service on local Kafka and FerretDB (engines stopped on exit)
+start-distributed: ## one process per service on local Kafka and SecantusDB (engines stopped on exit)
 	bash scripts/with-engines.sh npm run start:distributed
 
 test:             ## the README's test command
@@ -31,11 +31,11 @@ kafka-up:
 kafka-down:
 	@bash tools/kafka/down.sh
 
-mongo-up:         ## FerretDB (MongoDB wire protocol, SQLite underneath)
-	@bash tools/ferretdb/up.sh
+mongo-up:         ## SecantusDB (MongoDB wire protocol over WiredTiger; built once, then cached)
+	@bash tools/secantus/up.sh
 
 mongo-down:
-	@bash tools/ferretdb/down.sh
+	@bash tools/secantus/down.sh
 
 ci:
 	bash .ci/run

@@ -6,15 +6,7 @@ const globals = require('globals');
 
 module.exports = tseslint.config(
   {
-    ignores: [
-      '**/node_modules/**',
-      '**/dist/**',
-      '**/coverage/**',
-      'data/**',
-      'proto/src/gen/**',
-      'tools/kafka/**',
-      'tools/ferretdb/**',
-    ],
+    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**', 'proto/src/gen/**', 'tools/kafka/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -1,5 +1,5 @@
 // Prints one line per test file with its counts, so a CI log shows how many contract tests ran
-// against each engine (kafka-bus.int.test.ts → Kafka, mongo-store.int.test.ts → MongoDB/FerretDB).
+// against each engine (kafka-bus.int.test.ts → Kafka, mongo-store.int.test.ts → MongoDB/SecantusDB).
 const path = require('node:path');
 
 class FileCountsReporter {

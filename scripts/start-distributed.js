@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run start:distributed`: the gateway, each service and the Kick sandbox as separate
 // processes on Kafka (KAFKA_BROKERS) and MongoDB (MONGO_URL, one database per service), exactly as
-// the containers run them. `make start-distributed` starts local Kafka and FerretDB first.
+// the containers run them. `make start-distributed` starts local Kafka and SecantusDB first.
 //
 //   node scripts/start-distributed.js [--no-build]
 //
@@ -22,7 +22,7 @@ const { KAFKA_BROKERS, MONGO_URL } = process.env;
 if (!KAFKA_BROKERS || !MONGO_URL) {
   console.error(
     `${prefix}: set KAFKA_BROKERS and MONGO_URL, e.g.\n` +
-      '  eval "$(bash tools/kafka/up.sh)"; eval "$(bash tools/ferretdb/up.sh)"; npm run start:distributed\n' +
+      '  eval "$(bash tools/kafka/up.sh)"; eval "$(bash tools/secantus/up.sh)"; npm run start:distributed\n' +
       'or run `make start-distributed`, which starts and stops local engines for you.',
   );
   process.exit(2);
@@ -121,8 +121,8 @@ function environmentOf({ part, instance, port }, keys) {
         : { ...common, KICK_REDIRECT_URI: process.env.KICK_REDIRECT_URI ?? `${gatewayUrl}/api/kick/oauth/callback` };
     case 'kick-sandbox': {
       // The sandbox stands in for Kick, which is not ours: its state stays on disk under
-      // DATA_DIR/kick-sandbox rather than in the product's MongoDB (where, on FerretDB, its
-      // unindexed chat and delivery queries slow down as the test traffic piles up).
+      // DATA_DIR/kick-sandbox rather than in the product's MongoDB (where its unindexed
+      // chat and delivery queries would slow down as the test traffic piles up).
       const { MONGO_URL: _notForTheSandbox, ...sandboxEnv } = common;
       return {
         ...sandboxEnv,

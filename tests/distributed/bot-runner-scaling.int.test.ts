@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync, type WriteStream } 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { mongoDriverOptions } from '@kickstand/platform/store';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
 import { cookieHeaderFrom } from '@kickstand/platform/testing';
@@ -18,8 +19,9 @@ import { cookieHeaderFrom } from '@kickstand/platform/testing';
  *   (`dist/`, made by `npm test`'s type-check or `npx tsc -b`).
  * - Every run has its own topic prefix, database prefix, ports and DATA_DIR.
  * - Six streamers each link their own sandbox channel and start their bot while one bot-runner
- *   runs: on FerretDB (the local engine) an update is not atomic across processes, so the setup,
- *   which writes each streamer's bot document from several topics at once, stays in one process.
+ *   runs. The setup writes each streamer's bot document from several topics at once; it stays in
+ *   one process as it did when the local engine was FerretDB, whose updates were not atomic across
+ *   processes (SecantusDB's and MongoDB's single-document updates are).
  *   Then a second bot-runner joins, viewers type commands in every channel, a third joins (scale
  *   out), the second gets SIGTERM (graceful scale in), the third gets SIGKILL (crash; noticed after
  *   KAFKA_SESSION_TIMEOUT_MS), and at the end every viewer line must have exactly one bot reply at
@@ -39,7 +41,8 @@ const streamerCount = 6;
 const commandNames = ['test', ...Array.from({ length: 15 }, (_, i) => `c${i + 1}`)];
 const viewers = ['viewer_alice', 'viewer_bob', 'viewer_carol'];
 // One viewer line every 300 ms, round robin: each channel every 1.8 s. About 3.3 lines a second,
-// well within what this stack answers on a 2-core machine with FerretDB (about 5 a second).
+// well within what this stack answers on a 2-core machine (sized when the local engine was
+// FerretDB, which managed about 5 a second).
 const tickMs = 300;
 const trafficMs = 60_000;
 const scaleOutAtMs = 15_000;
@@ -333,7 +336,7 @@ if (!brokers || !mongoUrl) {
         brokers: brokers.split(','),
         logLevel: logLevel.NOTHING,
       }).admin();
-      const mongo = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 5000 });
+      const mongo = new MongoClient(mongoUrl, { ...mongoDriverOptions, serverSelectionTimeoutMS: 5000 });
       try {
         await admin.connect();
         const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${runId}.`));

@@ -7,14 +7,14 @@ import type { WatchedProcess } from './process-stats';
 /**
  * Distributed mode's engines. KAFKA_BROKERS and MONGO_URL name engines someone already runs; the
  * bench uses its own topic prefix and database prefix there and never starts or stops them. When
- * neither is set and no local Kafka or FerretDB runs, it starts the project's local engines
- * (tools/kafka, tools/ferretdb) and stops them afterwards.
+ * neither is set and no local Kafka or SecantusDB runs, it starts the project's local engines
+ * (tools/kafka, tools/secantus) and stops them afterwards.
  */
 
 export interface Engines {
   kafkaBrokers: string;
   mongoUrl: string;
-  /** Kafka's and FerretDB's processes on this machine, when found: their CPU is part of the system. */
+  /** Kafka's and SecantusDB's processes on this machine, when found: their CPU is part of the system. */
   processes: WatchedProcess[];
   stop(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export function findProcesses(needle: string): number[] {
 function engineProcesses(): WatchedProcess[] {
   return [
     ...findProcesses('kafka.Kafka').map((pid) => ({ name: 'kafka', pid })),
-    ...findProcesses('ferretdb -listen').map((pid) => ({ name: 'ferretdb', pid })),
+    ...findProcesses('secantusd-rs --config').map((pid) => ({ name: 'secantusdb', pid })),
   ];
 }
 
@@ -65,22 +65,22 @@ export async function useEngines(progress: (line: string) => void): Promise<Engi
   const running = engineProcesses();
   if (running.length > 0) {
     throw new Error(
-      `Kafka or FerretDB already runs here (pids ${running.map((p) => p.pid).join(', ')}), perhaps someone else's: ` +
+      `Kafka or SecantusDB already runs here (pids ${running.map((p) => p.pid).join(', ')}), perhaps someone else's: ` +
         'the bench does not start or stop engines it did not start. To run on them, set KAFKA_BROKERS and MONGO_URL ' +
         '(e.g. KAFKA_BROKERS=localhost:9092 MONGO_URL=mongodb://127.0.0.1:27017/); the bench uses its own topic and database prefixes.',
     );
   }
-  progress('starting local Kafka and FerretDB (tools/kafka, tools/ferretdb)…');
+  progress('starting local Kafka and SecantusDB (tools/kafka, tools/secantus)…');
   const kafkaBrokers = runUp('tools/kafka/up.sh');
-  const mongoUrl = runUp('tools/ferretdb/up.sh');
+  const mongoUrl = runUp('tools/secantus/up.sh');
   return {
     kafkaBrokers,
     mongoUrl,
     processes: engineProcesses(),
     stop: async () => {
-      progress('stopping the local Kafka and FerretDB the bench started…');
+      progress('stopping the local Kafka and SecantusDB the bench started…');
       execFileSync('bash', [path.join(repoRoot, 'tools/kafka/down.sh')], { stdio: 'inherit' });
-      execFileSync('bash', [path.join(repoRoot, 'tools/ferretdb/down.sh')], { stdio: 'inherit' });
+      execFileSync('bash', [path.join(repoRoot, 'tools/secantus/down.sh')], { stdio: 'inherit' });
     },
   };
 }

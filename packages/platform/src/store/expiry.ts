@@ -1,20 +1,17 @@
 import type { Clock } from '../clock/clock';
 import type { Logger } from '../log/logger';
 import { DuplicateKeyError, type Filter, type IndexSpec } from './store';
-import { getPath } from './update';
 
 /**
  * TTL bookkeeping shared by both adapters. Expiry is decided by the injected clock, never by the
  * engine, so both adapters agree and a test can step time: an engine's own TTL monitor (MongoDB's)
- * runs on wall-clock time, at most once a minute, and is absent on some engines (FerretDB 1.x).
+ * runs on wall-clock time, at most once a minute, and is absent on some engines.
  */
 export interface Expiry {
   /** Records the TTL rule of an index spec that has `expireAfterSeconds`. */
   register(collection: string, spec: IndexSpec): void;
   /** One `{ field: { $lt: cutoff } }` per TTL rule of the collection, at the clock's now; empty without rules. */
   expiredConditions(collection: string): Filter[];
-  /** What `expiredConditions` would say of this one document, decided here instead of by the engine. */
-  isExpired(collection: string, doc: Record<string, unknown>): boolean;
   collections(): string[];
 }
 
@@ -39,16 +36,6 @@ export function createExpiry(clock: Clock): Expiry {
       // a document is expired once its date + expireAfterSeconds lies in the past; fields that are
       // missing or not dates never match a date comparison, so such documents never expire (as in MongoDB)
       return [...forCollection].map(([field, seconds]) => ({ [field]: { $lt: new Date(now - seconds * 1000) } }));
-    },
-    isExpired(collection, doc) {
-      const forCollection = rules.get(collection);
-      if (!forCollection) return false;
-      const now = clock.now().getTime();
-      for (const [field, seconds] of forCollection) {
-        const value = getPath(doc, field);
-        if (value instanceof Date && value.getTime() < now - seconds * 1000) return true;
-      }
-      return false;
     },
     collections: () => [...rules.keys()],
   };

@@ -13,3 +13,4 @@ export {
 } from './store';
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded-store';
 export { createMongoStore, type MongoStoreOptions } from './mongo-store';
+export { mongoDriverOptions } from './mongo-driver';

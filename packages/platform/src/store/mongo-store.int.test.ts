@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { mongoDriverOptions } from './mongo-driver';
 import { createMongoStore } from './mongo-store';
 import { storeContract, storeContractSweepIntervalMs } from './store.contract';
 
 /**
- * Runs the store contract against MongoDB: MONGO_URL when set (MongoDB or FerretDB, for example
- * `eval "$(bash tools/ferretdb/up.sh)"`), else a mongo:7 container when a Docker engine answers,
+ * Runs the store contract against MongoDB: MONGO_URL when set (MongoDB or SecantusDB, for example
+ * `eval "$(bash tools/secantus/up.sh)"`), else a mongo:7 container when a Docker engine answers,
  * else the suite is skipped with one line, unless CI=true and REQUIRE_INTEGRATION=1 demand it.
  */
 type Target = { kind: 'url'; url: string } | { kind: 'docker' } | { kind: 'none' };
@@ -67,7 +68,7 @@ if (target.kind === 'none' && isRequired) {
       `mongo (${target.kind === 'docker' ? 'mongo:7 container' : 'MONGO_URL'})`,
       (clock) => createMongoStore({ url, dbName, clock, sweepIntervalMs: storeContractSweepIntervalMs }),
       async () => {
-        const connection = await mongoose.createConnection(url, { dbName }).asPromise();
+        const connection = await mongoose.createConnection(url, { ...mongoDriverOptions, dbName }).asPromise();
         await connection.dropDatabase();
         await connection.close();
       },

@@ -64,12 +64,3 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
     !(value instanceof RegExp)
   );
 }
-
-export function getPath(source: Record<string, unknown>, path: string): unknown {
-  let node: unknown = source;
-  for (const part of path.split('.')) {
-    if (!isPlainObject(node)) return undefined;
-    node = node[part];
-  }
-  return node;
-}

@@ -1,39 +1,43 @@
 #!/usr/bin/env bash
-# Start a local FerretDB 1.x (MongoDB wire protocol, SQLite storage, no other
-# server needed) for integration tests. The server is our small wrapper in
-# tools/ferretdb/main.go around FerretDB's embeddable package (see the comment
-# there for why), installed with `go install` into tools/ferretdb/bin/.
+# Start a local SecantusDB (secantusd-rs: the MongoDB wire protocol over WiredTiger, real indexes,
+# atomic single-document updates, single node) for the integration suites and distributed mode.
+# The binary is built once per version by tools/secantus/build.sh into a cache folder shared by
+# every clone on the machine (about 15 minutes the first time), then reused.
 #
-# Usage:  eval "$(tools/ferretdb/up.sh)"   # -> export MONGO_URL=mongodb://127.0.0.1:27017/
+# Usage:  eval "$(tools/secantus/up.sh)"   # -> export MONGO_URL=mongodb://127.0.0.1:27017/
 #
-# Idempotent: if it is already running and answering, it only prints the export
-# line. State lives in <repo>/.ferretdb/ (data, log, pid).
+# Idempotent: if it is already running and answering, it only prints the export line. State lives
+# in <repo>/.secantus/ (data, config, log, pid).
 #
-# Env: MONGO_PORT (27017), FERRETDB_START_TIMEOUT (60 seconds),
-#      FERRETDB_LOG_LEVEL (warn).
+# Env: MONGO_PORT (27017), SECANTUS_START_TIMEOUT (60 seconds), SECANTUS_CACHE_SIZE (256M,
+#      WiredTiger's cache), SECANTUS_LOG_LEVEL (WARNING), KICKSTAND_CACHE_DIR (see build.sh).
 # Everything except the final export line goes to stderr.
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
-STATE="$ROOT/.ferretdb"
+STATE="$ROOT/.secantus"
 DATA="$STATE/data"
-LOG="$STATE/ferretdb.log"
-PID_FILE="$STATE/ferretdb.pid"
-BIN="$SCRIPT_DIR/bin/ferretdb"
+CONFIG="$STATE/secantusd.toml"
+LOG="$STATE/secantus.log"
+PID_FILE="$STATE/secantus.pid"
 
 MONGO_PORT="${MONGO_PORT:-27017}"
-FERRETDB_START_TIMEOUT="${FERRETDB_START_TIMEOUT:-60}"
-FERRETDB_LOG_LEVEL="${FERRETDB_LOG_LEVEL:-warn}"
-LISTEN="127.0.0.1:$MONGO_PORT"
-URL="mongodb://$LISTEN/"
+SECANTUS_START_TIMEOUT="${SECANTUS_START_TIMEOUT:-60}"
+SECANTUS_CACHE_SIZE="${SECANTUS_CACHE_SIZE:-256M}"
+SECANTUS_LOG_LEVEL="${SECANTUS_LOG_LEVEL:-WARNING}"
+HOST="127.0.0.1"
+URL="mongodb://$HOST:$MONGO_PORT/"
 
-log() { echo "ferretdb/up: $*" >&2; }
+log() { echo "secantus/up: $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 mkdir -p "$STATE"
 
 # --- helpers -----------------------------------------------------------------
+
+# Our server is the one started with this repo's config file (another clone's has its own).
+is_ours() { ps -ww -o args= -p "$1" 2>/dev/null | grep -qF -- "secantusd-rs --config $CONFIG"; }
 
 # Prints the pid from the pid file if that process is alive and is our server.
 running_pid() {
@@ -42,7 +46,7 @@ running_pid() {
   pid="$(tr -dc '0-9' <"$PID_FILE")"
   [[ -n "$pid" ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
-  ps -ww -o args= -p "$pid" 2>/dev/null | grep -qF "$BIN -listen" || return 1
+  is_ours "$pid" || return 1
   echo "$pid"
 }
 
@@ -73,7 +77,7 @@ print_export() { echo "export MONGO_URL=$URL"; }
 # the second caller waits here, then finds the server running.
 if command -v flock >/dev/null 2>&1; then
   exec 9>"$STATE/up.lock"
-  flock -w 300 9 || die "timed out waiting for another up.sh ($STATE/up.lock)"
+  flock -w 3600 9 || die "timed out waiting for another up.sh ($STATE/up.lock)"
 fi
 
 # --- already running? -----------------------------------------------------------
@@ -81,7 +85,7 @@ fi
 started_here=""
 if pid="$(running_pid)"; then
   if answering; then
-    log "already running (pid $pid) on $LISTEN"
+    log "already running (pid $pid) on $HOST:$MONGO_PORT"
     print_export
     exit 0
   fi
@@ -95,23 +99,22 @@ else
 fi
 
 if [[ -z "$pid" ]]; then
-  # --- build (go install of our wrapper module) when missing or stale -------------
-  stale=""
-  [[ -x "$BIN" ]] || stale=1
-  for src in "$SCRIPT_DIR/main.go" "$SCRIPT_DIR/go.mod" "$SCRIPT_DIR/go.sum"; do
-    [[ "$src" -nt "$BIN" ]] && stale=1
-  done
-  if [[ -n "$stale" ]]; then
-    command -v go >/dev/null 2>&1 || die "'go' not found on PATH (needed once to build $BIN)"
-    log "building $BIN with go install (first build compiles FerretDB + SQLite, ~1 min) ..."
-    (cd "$SCRIPT_DIR" && GOBIN="$SCRIPT_DIR/bin" go install -buildvcs=false .) >&2 || die "go install failed"
-    touch "$BIN" # go install may keep an up-to-date binary's old mtime
-  fi
+  # --- build once per version (or reuse the cached binary) ---------------------------
+  BIN="$(bash "$SCRIPT_DIR/build.sh" 9>&- | tail -n 1)"
+  [[ -x "$BIN" ]] || die "tools/secantus/build.sh gave no binary"
 
   # --- start ------------------------------------------------------------------------
+  # An explicit --config turns off secantusd-rs's search for ./secantusd.toml and
+  # ~/.secantus/secantusd.toml, so nothing outside the repo changes how the server runs.
+  cat >"$CONFIG" <<'EOF'
+# Generated by tools/secantus/up.sh -- edits are overwritten on the next start.
+# Settings are passed as flags; this file only stops secantusd-rs from reading another one.
+EOF
   mkdir -p "$DATA"
-  log "starting on $LISTEN (data: $DATA), log: $LOG"
-  nohup "$BIN" -listen "$LISTEN" -sqlite-dir "$DATA" -log-level "$FERRETDB_LOG_LEVEL" \
+  log "starting on $HOST:$MONGO_PORT (data: $DATA), log: $LOG"
+  # A small WiredTiger cache and log file: a development/CI engine on a shared machine.
+  nohup "$BIN" --config "$CONFIG" --host "$HOST" --port "$MONGO_PORT" --storage-path "$DATA" \
+    --cache-size "$SECANTUS_CACHE_SIZE" --log-file-max 32MB --log-level "$SECANTUS_LOG_LEVEL" \
     >"$LOG" 2>&1 </dev/null 9>&- &
   pid=$!
   echo "$pid" >"$PID_FILE"
@@ -124,7 +127,7 @@ start=$SECONDS
 while :; do
   if ! kill -0 "$pid" 2>/dev/null; then
     rm -f "$PID_FILE"
-    log "ferretdb process $pid exited during startup. Last lines of $LOG:"
+    log "secantusd-rs process $pid exited during startup. Last lines of $LOG:"
     tail -n 40 "$LOG" >&2 || true
     exit 1
   fi
@@ -133,8 +136,8 @@ while :; do
     print_export
     exit 0
   fi
-  if ((SECONDS - start >= FERRETDB_START_TIMEOUT)); then
-    log "ferretdb (pid $pid) did not answer within ${FERRETDB_START_TIMEOUT} s. Last lines of $LOG:"
+  if ((SECONDS - start >= SECANTUS_START_TIMEOUT)); then
+    log "secantusd-rs (pid $pid) did not answer within ${SECANTUS_START_TIMEOUT} s. Last lines of $LOG:"
     tail -n 40 "$LOG" >&2 || true
     if [[ -n "$started_here" ]]; then
       log "stopping it"
