@@ -17,6 +17,7 @@ import {
   type TestPlatform,
 } from '@kickstand/platform/testing';
 import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from './repository';
+import { defaultLoginThrottle } from './login-throttle';
 import { createAuthService, type AuthServiceOptions } from './service';
 import { newUserDoc, pendingChange } from './users';
 import type { UserView } from './user-view';
@@ -94,8 +95,12 @@ export const newAccount = (overrides: Partial<NewAccount> = {}): NewAccount => {
   return { email: `user_${id}@example.com`, username: `user_${id}`, password: validPassword, ...overrides };
 };
 
-/** A rate limit no door test reaches unless it means to. */
-export const generousRateLimit = { maxAttempts: 10_000, windowMs: 60_000 };
+/** A throttle no door test reaches unless it means to. */
+export const generousLoginThrottle = {
+  ...defaultLoginThrottle,
+  freeFailures: 10_000,
+  addressFailures: 10_000,
+};
 
 export interface TestAuthOptions extends Partial<AuthServiceOptions> {
   log?: Logger;
@@ -122,7 +127,7 @@ export async function startAuthForTest(options: TestAuthOptions = {}): Promise<T
       createAuthService(deps, {
         jwtPrivateKey: testKeyPair().privateKeyPem,
         tokenTtlSeconds: 24 * 3600,
-        rateLimit: generousRateLimit,
+        loginThrottle: generousLoginThrottle,
         ...serviceOptions,
         ...overrides,
       }),
