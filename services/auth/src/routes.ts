@@ -83,7 +83,9 @@ export function platformRoutes({
   router.post('/api/platform/login', async (req, res) => {
     // a malformed body checks no password, so it is answered before the throttle and never counted
     const body = parseBody(loginBodySchema, req);
-    const session = await withRetryAfter(res, () => throttle.check(body.email, addressOf(req), () => users.login(body)));
+    const session = await withRetryAfter(res, () =>
+      throttle.check(body.email, addressOf(req), () => users.login(body)),
+    );
     res.json({ success: true, data: session, message: messages.loggedIn });
   });
 

@@ -44,7 +44,9 @@ export class StoreRateLimiter extends RateLimiterStoreAbstract {
 
   /** Adds `points` to the key (or sets them with a new expiry when `forceExpire`); returns the document after. */
   async _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false): Promise<RateLimitDoc> {
-    const expiresAt = new Date(this.clock.now().getTime() + msDuration);
+    // the store keeps a document while `expiresAt` is not in the past, so its last live instant is
+    // written: a client that waits exactly the Retry-After it was given finds the key gone
+    const expiresAt = new Date(this.clock.now().getTime() + msDuration - 1);
     const write = () =>
       this.collection.findOneAndUpdate(
         { _id: rlKey },
@@ -72,7 +74,7 @@ export class StoreRateLimiter extends RateLimiterStoreAbstract {
   }
 
   _getRateLimiterRes(_rlKey: string, changedPoints: number, doc: RateLimitDoc): RateLimiterRes {
-    const msBeforeNext = Math.max(doc.expiresAt.getTime() - this.clock.now().getTime(), 0);
+    const msBeforeNext = Math.max(new Date(doc.expiresAt).getTime() + 1 - this.clock.now().getTime(), 0);
     return new RateLimiterRes(
       Math.max(this.points - doc.points, 0),
       msBeforeNext,

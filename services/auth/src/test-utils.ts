@@ -109,10 +109,12 @@ export interface TestAuthOptions extends Partial<AuthServiceOptions> {
   wrapBus?: (bus: KickstandBus) => KickstandBus;
   /** Another store instead of the test platform's (one the admin:create command wrote, say). */
   store?: Store;
+  /** Express's `trust proxy` (which hops may set X-Forwarded-For); the platform default otherwise. */
+  trustProxy?: string;
 }
 
 export async function startAuthForTest(options: TestAuthOptions = {}): Promise<TestAuth> {
-  const { log, clock: givenClock, wrapBus, store, ...serviceOptions } = options;
+  const { log, clock: givenClock, wrapBus, store, trustProxy, ...serviceOptions } = options;
   const clock = givenClock ?? createFakeClock(new Date('2026-03-01T12:00:00Z'));
   const platform = await createTestPlatform('auth', { clock });
   const recorded = recordPublished(platform.bus, kickstandTopics);
@@ -121,6 +123,7 @@ export async function startAuthForTest(options: TestAuthOptions = {}): Promise<T
     bus: wrapBus ? wrapBus(recorded.bus) : recorded.bus,
     log: log ?? platform.log,
     store: store ?? platform.store,
+    http: trustProxy === undefined ? platform.http : { ...platform.http, trustProxy },
   };
   const startService = (port: number, overrides: Partial<AuthServiceOptions> = {}) =>
     startHttpService(
