@@ -96,4 +96,15 @@ describe('auth configuration', () => {
     );
     expect((error as Error).message).not.toContain('weakpassword1');
   });
+
+  test('when SUPER_ADMIN_PASSWORD meets the rules but is a common password, then the error says so without the value', () => {
+    const config = loadConfig(authConfigSchema, {
+      ...base,
+      SUPER_ADMIN_EMAIL: 'root@example.com',
+      SUPER_ADMIN_PASSWORD: 'Password1!',
+    });
+    expect(() => authOptionsFromConfig(config)).toThrow(
+      'SUPER_ADMIN_PASSWORD: Password is too common: choose one that is harder to guess (value not shown)',
+    );
+  });
 });

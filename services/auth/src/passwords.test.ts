@@ -1,4 +1,11 @@
-import { createPasswordHasher, generatePassword, owaspArgon2Params, passwordProblem } from './passwords';
+import {
+  createPasswordHasher,
+  generatePassword,
+  isCommonPassword,
+  maxPasswordLength,
+  owaspArgon2Params,
+  passwordProblem,
+} from './passwords';
 
 describe('password rules (spec §5, in order)', () => {
   test.each([
@@ -16,12 +23,60 @@ describe('password rules (spec §5, in order)', () => {
     expect(passwordProblem(password)).toBe(message);
   });
 
-  test.each(['Abcdef1!', 'Ünïcode1€x', 'Pass word 1 ?'])(
-    'when the password is %j, then it meets every rule',
+  test.each(['Kickst4nd!', 'Ünïcode1€x', 'Pass word 1 ?', 'Tr0ub4dor&3'])(
+    'when the password is %j, then it meets every rule and is not common',
     (password) => {
       expect(passwordProblem(password)).toBeUndefined();
     },
   );
+});
+
+describe('common passwords (zxcvbn-ts list)', () => {
+  const tooCommon = 'Password is too common: choose one that is harder to guess';
+
+  test.each([
+    // in the list as is (lower-cased)
+    'P@ssw0rd',
+    'Pa$$w0rd',
+    // a listed password with the rules' decoration: capital letter, digits and symbols around it
+    'Password1!',
+    'Qwerty123!',
+    '!Dragon2024',
+    'Iloveyou2!',
+    'Letmein!1',
+  ])(`when a common password that meets the rules is %j, then it is refused with "${tooCommon}"`, (password) => {
+    expect(passwordProblem(password)).toBe(tooCommon);
+  });
+
+  test('when a password breaks a spec rule and is common too, then the spec rule is the answer', () => {
+    expect(passwordProblem('password1!')).toBe('Password must contain at least one uppercase letter');
+    expect(passwordProblem('Dragon')).toBe('Password must be at least 8 characters long');
+  });
+
+  test('when a common word is only part of a longer password, then it is not refused', () => {
+    expect(isCommonPassword('Dragon-Kickstand-9!')).toBe(false);
+    expect(isCommonPassword('Str0ng!Passw0rd')).toBe(false);
+    expect(isCommonPassword('dragon')).toBe(true);
+  });
+});
+
+describe('length cap', () => {
+  const meetsRules = (length: number) => `Aa1!${'x'.repeat(length - 4)}`;
+
+  test('when a new password has 128 characters, then it is accepted; at 129, then "Password must be at most 128 characters long"', () => {
+    expect(maxPasswordLength).toBe(128);
+    expect(passwordProblem(meetsRules(128))).toBeUndefined();
+    expect(passwordProblem(meetsRules(129))).toBe('Password must be at most 128 characters long');
+  });
+
+  test('when characters outside the BMP are used, then each counts as one', () => {
+    expect(passwordProblem(`Aa1!${'😀'.repeat(124)}`)).toBeUndefined();
+    expect(passwordProblem(`Aa1!${'😀'.repeat(125)}`)).toBe('Password must be at most 128 characters long');
+  });
+
+  test('when a too long password also breaks a spec rule, then the spec rule is the answer', () => {
+    expect(passwordProblem('a'.repeat(200))).toBe('Password must contain at least one uppercase letter');
+  });
 });
 
 describe('generatePassword', () => {

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
 import * as argon2 from 'argon2';
 
 /**
@@ -13,13 +14,55 @@ const passwordRules: readonly { isMet: (password: string) => boolean; message: s
   { isMet: (p) => /[^\p{L}\p{N}\s]/u.test(p), message: 'Password must contain at least one special character' },
 ];
 
-/** The message of the first rule the password breaks, in the spec's order; undefined when it meets them all. */
-export function passwordProblem(password: string): string | undefined {
-  return passwordRules.find((rule) => !rule.isMet(password))?.message;
+/**
+ * Beyond the spec's rules: a new password may be at most this long. argon2 first digests the
+ * password, so length barely changes its cost, but nobody types more and a bound keeps request
+ * bodies and hashing work predictable. (Sign-in accepts up to `maxSignInPasswordLength`, so a
+ * password set before this cap still works.)
+ */
+export const maxPasswordLength = 128;
+
+/** What sign-in accepts: the cap new passwords had before `maxPasswordLength` existed. */
+export const maxSignInPasswordLength = 1024;
+
+/** Messages beside the spec's, in the spec's style. */
+export const passwordPolicyMessages = {
+  tooLong: `Password must be at most ${maxPasswordLength} characters long`,
+  tooCommon: 'Password is too common: choose one that is harder to guess',
+} as const;
+
+/**
+ * zxcvbn-ts's list of common passwords (about 49,000, most frequent first, from breach corpora),
+ * loaded once. It is all lower case and almost nothing in it meets the spec's rules as is: people
+ * meet them by decorating a common password ("Password1!", "Dragon2024!"), and attackers try
+ * exactly those decorations first, so `commonCores` undoes them before the look-up.
+ */
+const commonPasswords: ReadonlySet<string> = new Set(dictionary['passwords-common']);
+
+/** The password lower-cased, then without the symbols, then without the digits and symbols around it. */
+function commonCores(password: string): string[] {
+  const lower = password.toLowerCase();
+  const withoutSymbols = lower.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  const withoutDigitsOrSymbols = lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  return [lower, withoutSymbols, withoutDigitsOrSymbols];
 }
 
-/** Long enough to never matter for a person; stops a megabyte "password" from reaching the hasher. */
-export const maxPasswordLength = 1024;
+/** True when the password is, or decorates, one of the common passwords. */
+export function isCommonPassword(password: string): boolean {
+  return commonCores(password).some((core) => commonPasswords.has(core));
+}
+
+/**
+ * Why a new password is refused, or undefined: the spec's rules first (their messages word for
+ * word, first broken rule wins), then the length cap, then the common-password list.
+ */
+export function passwordProblem(password: string): string | undefined {
+  const broken = passwordRules.find((rule) => !rule.isMet(password));
+  if (broken) return broken.message;
+  if ([...password].length > maxPasswordLength) return passwordPolicyMessages.tooLong;
+  if (isCommonPassword(password)) return passwordPolicyMessages.tooCommon;
+  return undefined;
+}
 
 export interface Argon2Params {
   memoryCost: number;

@@ -1,5 +1,6 @@
 import type { Role } from '@kickstand/platform/auth';
 import { DuplicateKeyError, type Filter, type SortOrder, type Store } from '@kickstand/platform/store';
+import type { RateLimitDoc } from './store-rate-limiter';
 
 /** The linked Kick account, as the kick.account events describe it (never a token). */
 export interface KickAccountDoc {
@@ -104,12 +105,6 @@ interface CommandExecutionDoc {
 
 /** How long an execution's seen key is kept (see CommandExecutionDoc). */
 export const commandExecutionKeptMs = 3 * 24 * 60 * 60 * 1000;
-
-interface RateLimitDoc {
-  _id: string;
-  count: number;
-  expiresAt: Date;
-}
 
 export type UserSortField = 'createdAt' | 'username' | 'email' | 'lastLogin';
 
@@ -415,25 +410,7 @@ export function createAuthRepository(store: Store) {
       },
     },
 
-    rateLimits: {
-      /** Counts one attempt in the window `id` and returns the attempts so far, this one included. */
-      async hit(id: string, expiresAt: Date): Promise<number> {
-        const increment = () =>
-          rateLimits.findOneAndUpdate(
-            { _id: id },
-            { $inc: { count: 1 }, $setOnInsert: { expiresAt } },
-            { upsert: true, returnDocument: 'after' },
-          );
-        let counted: RateLimitDoc | null;
-        try {
-          counted = await increment();
-        } catch (error) {
-          // two replicas inserted the same window at once: the loser's increment now finds it
-          if (!(error instanceof DuplicateKeyError)) throw error;
-          counted = await increment();
-        }
-        return counted?.count ?? 1;
-      },
-    },
+    /** The sign-in throttle's counters (store-rate-limiter.ts owns their shape; a TTL index expires them). */
+    rateLimitCollection: rateLimits,
   };
 }

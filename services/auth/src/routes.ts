@@ -2,8 +2,8 @@ import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platfor
 import { parseBody } from '@kickstand/platform/http';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { maxPasswordLength, passwordProblem } from './passwords';
-import { tooManyAttempts, type RateLimiter } from './rate-limit';
+import { TooManyAttemptsError, type LoginThrottle } from './login-throttle';
+import { maxSignInPasswordLength, passwordProblem } from './passwords';
 import { messages, usernameLength, usernamePattern, type Users } from './users';
 
 /** zod's message for a missing field, and another for a wrong type (an object where a string belongs). */
@@ -24,13 +24,11 @@ export const registerBodySchema = z
       .min(usernameLength.min, `Username must be ${usernameLength.min}-${usernameLength.max} characters long`)
       .max(usernameLength.max, `Username must be ${usernameLength.min}-${usernameLength.max} characters long`)
       .regex(usernamePattern, 'Username can only contain letters, numbers and underscores'),
-    password: z
-      .string({ error: required('Password') })
-      .superRefine((password, ctx) => {
-        const problem = passwordProblem(password);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .max(maxPasswordLength, `Password must be at most ${maxPasswordLength} characters long`),
+    // the spec's rules, then the length cap and the common-password list (passwords.ts)
+    password: z.string({ error: required('Password') }).superRefine((password, ctx) => {
+      const problem = passwordProblem(password);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   })
   .strict();
 export type RegisterBody = z.infer<typeof registerBodySchema>;
@@ -45,50 +43,49 @@ export const loginBodySchema = z
     password: z
       .string({ error: required('Password') })
       .min(1, 'Password is required')
-      .max(maxPasswordLength, messages.invalidCredentials),
+      .max(maxSignInPasswordLength, messages.invalidCredentials),
   })
   .strict();
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
-/** Counts the attempt; over the limit, answers 429 with Retry-After. */
-async function countAttempt(limiter: RateLimiter, res: Response, kind: 'ip' | 'email', key: string): Promise<void> {
-  const decision = await limiter.hit(kind, key);
-  if (decision.isAllowed) return;
-  res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-  throw tooManyAttempts(decision.retryAfterSeconds);
-}
+/** The address a sign-in comes from (`req.ip` honours TRUST_PROXY). */
+const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-// every attempt counts, valid or not, successful or not: per IP first, then per email
-const countByIp = (limiter: RateLimiter, req: Request, res: Response) =>
-  countAttempt(limiter, res, 'ip', req.ip ?? req.socket.remoteAddress ?? 'unknown');
-const countByEmail = (limiter: RateLimiter, res: Response, email: string) =>
-  countAttempt(limiter, res, 'email', email.toLowerCase());
+/** A refusal for waiting carries `Retry-After` (seconds). */
+async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TooManyAttemptsError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    throw error;
+  }
+}
 
 /** The streamer's doors: register, login, profile (spec §7). */
 export function platformRoutes({
   users,
-  limiter,
+  throttle,
   tokens,
 }: {
   users: Users;
-  limiter: RateLimiter;
+  throttle: LoginThrottle;
   tokens: TokenVerifier;
 }): Router {
   const router = Router();
 
+  // no password is checked here, so nothing is counted: a newcomer may get the form wrong many times
   router.post('/api/platform/register', async (req, res) => {
-    await countByIp(limiter, req, res);
     const body = parseBody(registerBodySchema, req);
-    await countByEmail(limiter, res, body.email);
     const session = await users.register(body);
     res.status(201).json({ success: true, data: session, message: messages.registered });
   });
 
   router.post('/api/platform/login', async (req, res) => {
-    await countByIp(limiter, req, res);
+    // a malformed body checks no password, so it is answered before the throttle and never counted
     const body = parseBody(loginBodySchema, req);
-    await countByEmail(limiter, res, body.email);
-    const session = await users.login(body);
+    const session = await withRetryAfter(res, () =>
+      throttle.check(body.email, addressOf(req), () => users.login(body)),
+    );
     res.json({ success: true, data: session, message: messages.loggedIn });
   });
 

@@ -6,15 +6,15 @@ import { createAnalytics } from './analytics';
 import { createAuditLog } from './audit-log';
 import { createUserChangePublisher, readModelHandlers, subscribeReadModel } from './events';
 import { createPasswordHasher } from './passwords';
-import { createRateLimiter, defaultRateLimit, type RateLimitSettings } from './rate-limit';
+import { createLoginThrottle, defaultLoginThrottle, type LoginThrottleSettings } from './login-throttle';
 import { createAuthRepository } from './repository';
 import { platformRoutes } from './routes';
 import { ensureSuperAdmin, type SuperAdminSettings } from './super-admin';
-import { createUsers } from './users';
+import { createUsers, isWrongCredentials } from './users';
 
 export { authOptionsFromSettings, authSettingsSchema, type AuthSettings } from './config';
 export type { SuperAdminSettings } from './super-admin';
-export type { RateLimitSettings } from './rate-limit';
+export type { LoginThrottleSettings } from './login-throttle';
 
 export interface AuthServiceOptions {
   /** RS256 private key (PEM) that signs sign-in tokens; the platform's verifiers hold the public key. */
@@ -27,8 +27,8 @@ export interface AuthServiceOptions {
    * made with a random password, saved in this file (mode 0600).
    */
   generatedAdminFile?: string;
-  /** Login and register attempts per IP and per email; 10 a minute by default. */
-  rateLimit?: RateLimitSettings;
+  /** How failed sign-ins are slowed down (login-throttle.ts); `defaultLoginThrottle` by default. */
+  loginThrottle?: LoginThrottleSettings;
 }
 
 /** How often user.changed messages left in the outbox (a bus outage, admin:create) are retried. */
@@ -53,14 +53,19 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
     audit,
     changes,
   });
-  const limiter = createRateLimiter(repo, deps.clock, options.rateLimit ?? defaultRateLimit);
+  const throttle = createLoginThrottle({
+    collection: repo.rateLimitCollection,
+    clock: deps.clock,
+    settings: options.loginThrottle ?? defaultLoginThrottle,
+    isCredentialFailure: isWrongCredentials,
+  });
 
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
     http: deps.http,
     routes: [
-      platformRoutes({ users, limiter, tokens: deps.tokens }),
+      platformRoutes({ users, throttle, tokens: deps.tokens }),
       adminRoutes({ users, audit, analytics, tokens: deps.tokens }),
     ],
     readiness: platformReadiness(deps),

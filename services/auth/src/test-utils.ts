@@ -17,6 +17,7 @@ import {
   type TestPlatform,
 } from '@kickstand/platform/testing';
 import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from './repository';
+import { defaultLoginThrottle } from './login-throttle';
 import { createAuthService, type AuthServiceOptions } from './service';
 import { newUserDoc, pendingChange } from './users';
 import type { UserView } from './user-view';
@@ -94,8 +95,12 @@ export const newAccount = (overrides: Partial<NewAccount> = {}): NewAccount => {
   return { email: `user_${id}@example.com`, username: `user_${id}`, password: validPassword, ...overrides };
 };
 
-/** A rate limit no door test reaches unless it means to. */
-export const generousRateLimit = { maxAttempts: 10_000, windowMs: 60_000 };
+/** A throttle no door test reaches unless it means to. */
+export const generousLoginThrottle = {
+  ...defaultLoginThrottle,
+  freeFailures: 10_000,
+  addressFailures: 10_000,
+};
 
 export interface TestAuthOptions extends Partial<AuthServiceOptions> {
   log?: Logger;
@@ -104,10 +109,12 @@ export interface TestAuthOptions extends Partial<AuthServiceOptions> {
   wrapBus?: (bus: KickstandBus) => KickstandBus;
   /** Another store instead of the test platform's (one the admin:create command wrote, say). */
   store?: Store;
+  /** Express's `trust proxy` (which hops may set X-Forwarded-For); the platform default otherwise. */
+  trustProxy?: string;
 }
 
 export async function startAuthForTest(options: TestAuthOptions = {}): Promise<TestAuth> {
-  const { log, clock: givenClock, wrapBus, store, ...serviceOptions } = options;
+  const { log, clock: givenClock, wrapBus, store, trustProxy, ...serviceOptions } = options;
   const clock = givenClock ?? createFakeClock(new Date('2026-03-01T12:00:00Z'));
   const platform = await createTestPlatform('auth', { clock });
   const recorded = recordPublished(platform.bus, kickstandTopics);
@@ -116,13 +123,14 @@ export async function startAuthForTest(options: TestAuthOptions = {}): Promise<T
     bus: wrapBus ? wrapBus(recorded.bus) : recorded.bus,
     log: log ?? platform.log,
     store: store ?? platform.store,
+    http: trustProxy === undefined ? platform.http : { ...platform.http, trustProxy },
   };
   const startService = (port: number, overrides: Partial<AuthServiceOptions> = {}) =>
     startHttpService(
       createAuthService(deps, {
         jwtPrivateKey: testKeyPair().privateKeyPem,
         tokenTtlSeconds: 24 * 3600,
-        rateLimit: generousRateLimit,
+        loginThrottle: generousLoginThrottle,
         ...serviceOptions,
         ...overrides,
       }),

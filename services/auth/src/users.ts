@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Identity, Role, TokenSigner } from '@kickstand/platform/auth';
 import type { Clock } from '@kickstand/platform/clock';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '@kickstand/platform/errors';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
 import { systemActor, type AuditActor, type AuditLog } from './audit-log';
 import type { UserChangePublisher } from './events';
@@ -151,6 +151,9 @@ export function toUserListQuery(params: UserListParams): UserListQuery {
 }
 
 const invalidCredentials = () => unauthorized(messages.invalidCredentials);
+/** True for the answer to an unknown email or a wrong password: what the sign-in throttle counts. */
+export const isWrongCredentials = (error: unknown): boolean =>
+  error instanceof AppError && error.status === 401 && error.message === messages.invalidCredentials;
 const deactivated = () => forbidden(messages.deactivated);
 const userExists = (error: UserExistsError) =>
   conflict(error.field === 'email' ? messages.emailTaken : messages.usernameTaken);

@@ -24,4 +24,11 @@ describe('registration password rules (spec §5)', () => {
     expect(registrationProblem('short', 'different')).toBe('Password must be at least 8 characters long');
     expect(registrationProblem('Abcdefg1!', 'Abcdefg1!')).toBeUndefined();
   });
+
+  test('when the password meets the rules but is over 128 characters, then the length message, before the confirmation check', () => {
+    const atCap = `Aa1!${'x'.repeat(124)}`;
+    expect(registrationProblem(atCap, atCap)).toBeUndefined();
+    expect(registrationProblem(`${atCap}x`, 'different')).toBe('Password must be at most 128 characters long');
+    expect(registrationProblem(`Aa1!${'😀'.repeat(124)}`, `Aa1!${'😀'.repeat(124)}`)).toBeUndefined();
+  });
 });

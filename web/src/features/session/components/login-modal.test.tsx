@@ -4,6 +4,7 @@ import { tokenStorageKey } from '../../../config/constants';
 import { fail, installFakeFetch, ok } from '../../../testing/fake-fetch';
 import { aUser } from '../../../testing/fixtures';
 import { renderWithProviders } from '../../../testing/render-with-providers';
+import { passwordTooCommon } from '../password-rules';
 import { selectSessionStatus } from '../session-slice';
 import { LoginModal } from './login-modal';
 
@@ -92,6 +93,14 @@ describe('Login/Register modal', () => {
     server.routes['POST /api/platform/register'] = { status: 502, body: undefined };
     await user.click(screen.getByRole('button', { name: 'Register' }));
     expect(await screen.findByText('Registration failed')).toBeInTheDocument();
+  });
+
+  test('when the server refuses a common password, then its message shows as is', async () => {
+    const user = userEvent.setup();
+    installFakeFetch({ 'POST /api/platform/register': fail(400, passwordTooCommon) });
+    renderWithProviders(<LoginModal onClose={() => undefined} initialTab="register" />);
+    await fillRegister(user, 'Password1!');
+    expect(await screen.findByText('Password is too common: choose one that is harder to guess')).toBeInTheDocument();
   });
 
   test('when login succeeds, then the token is stored, the session is authenticated and Login successful! shows', async () => {
