@@ -307,6 +307,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   async function startConsumer(consumer: Consumer, topic: string, run: Parameters<Consumer['run']>[0]): Promise<void> {
     let removeListeners: Array<() => void> = [];
     let timer: NodeJS.Timeout | undefined;
+    let isDisconnected = false;
     const joined = new Promise<void>((resolve, reject) => {
       timer = setTimeout(() => reject(new Error(`Consumer did not join its group within ${joinTimeoutMs} ms`)), joinTimeoutMs);
       removeListeners = [
@@ -316,9 +317,10 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
           reject(event.payload.error);
         }),
         // stopped while joining (a SIGTERM during a background join): no join will come
-        consumer.on(consumer.events.DISCONNECT, () =>
-          reject(new Error('The consumer was disconnected before it joined its group')),
-        ),
+        consumer.on(consumer.events.DISCONNECT, () => {
+          isDisconnected = true;
+          reject(new Error('The consumer was disconnected before it joined its group'));
+        }),
       ];
     });
     // Awaited below unless connect/subscribe/run fail first; then nobody waits for it any more.
@@ -332,7 +334,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       await consumer.run(run);
       await joined;
     } catch (error) {
-      await consumer.disconnect().catch(() => undefined);
+      if (!isDisconnected) await consumer.disconnect().catch(() => undefined);
       throw error;
     } finally {
       clearTimeout(timer);
