@@ -309,7 +309,10 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     let timer: NodeJS.Timeout | undefined;
     let isDisconnected = false;
     const joined = new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`Consumer did not join its group within ${joinTimeoutMs} ms`)), joinTimeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`Consumer did not join its group within ${joinTimeoutMs} ms`)),
+        joinTimeoutMs,
+      );
       removeListeners = [
         consumer.on(consumer.events.GROUP_JOIN, () => resolve()),
         consumer.on(consumer.events.CRASH, (event) => {

@@ -20,10 +20,13 @@ function yamlValues(file: string, name: string): string[] {
 }
 
 describe('the Kafka consumer timings', () => {
-  test.each(['docker-compose.yml', 'k8s/base/config.yaml'])('when %s sets them, then they equal the code defaults', (file) => {
-    const found = Object.fromEntries(names.map((name) => [name, yamlValues(file, name)]));
-    expect(found).toEqual(Object.fromEntries(names.map((name) => [name, [String(defaultKafkaTimings[name])]])));
-  });
+  test.each(['docker-compose.yml', 'k8s/base/config.yaml'])(
+    'when %s sets them, then they equal the code defaults',
+    (file) => {
+      const found = Object.fromEntries(names.map((name) => [name, yamlValues(file, name)]));
+      expect(found).toEqual(Object.fromEntries(names.map((name) => [name, [String(defaultKafkaTimings[name])]])));
+    },
+  );
 
   test('when docs/distributed.md lists them, then its table shows the code defaults', () => {
     const text = readFileSync(path.join(root, 'docs/distributed.md'), 'utf8');

@@ -193,30 +193,33 @@ describe('a service process on Kafka', () => {
   test.each([
     ['after its consumer joined', true],
     ['while its consumer is still joining', false],
-  ])('when SIGTERM arrives %s, then the consumer leaves the group (disconnect) and the process exits 0', async (_when, joined) => {
-    const host = createFakeHost();
-    let port = 0;
-    runProcess({
-      log: createSilentLogger(),
-      host,
-      start: async () => {
-        const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
-        port = running.port;
-        return running.stop;
-      },
-    });
-    await eventually(async () => expect(port).not.toBe(0));
-    if (joined) fake.fakeConsumers[0]?.join();
+  ])(
+    'when SIGTERM arrives %s, then the consumer leaves the group (disconnect) and the process exits 0',
+    async (_when, joined) => {
+      const host = createFakeHost();
+      let port = 0;
+      runProcess({
+        log: createSilentLogger(),
+        host,
+        start: async () => {
+          const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
+          port = running.port;
+          return running.stop;
+        },
+      });
+      await eventually(async () => expect(port).not.toBe(0));
+      if (joined) fake.fakeConsumers[0]?.join();
 
-    host.signal('SIGTERM');
+      host.signal('SIGTERM');
 
-    await eventually(async () => expect(host.exitCodes).toEqual([0]));
-    expect(fake.fakeConsumers.map(({ connected, disconnects }) => ({ connected, disconnects }))).toEqual([
-      { connected: false, disconnects: 1 },
-    ]);
-    expect(fake.fakeDisconnects.sort()).toEqual(['admin', 'producer']);
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
-  });
+      await eventually(async () => expect(host.exitCodes).toEqual([0]));
+      expect(fake.fakeConsumers.map(({ connected, disconnects }) => ({ connected, disconnects }))).toEqual([
+        { connected: false, disconnects: 1 },
+      ]);
+      expect(fake.fakeDisconnects.sort()).toEqual(['admin', 'producer']);
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    },
+  );
 });
 
 function createFakeHost(): ProcessHost & { signal(name: 'SIGTERM' | 'SIGINT'): void; exitCodes: number[] } {

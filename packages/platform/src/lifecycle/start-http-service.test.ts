@@ -45,7 +45,11 @@ describe('startHttpService', () => {
     finishStart();
     const started = await running;
     expect(started.port).toBe(port);
-    expect(await get(port, '/api/ping')).toEqual({ status: 200, body: { success: true, data: 'pong' }, retryAfter: null });
+    expect(await get(port, '/api/ping')).toEqual({
+      status: 200,
+      body: { success: true, data: 'pong' },
+      retryAfter: null,
+    });
     expect((await get(port, '/readyz')).status).toBe(200);
     await started.stop();
   });
