@@ -198,6 +198,8 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   const subscriptions = new Set<Subscription>();
   /** Each group subscription's name ("topic (group)") and whether its consumer is in the group now. */
   const memberships = new Set<{ name: string; isJoined: boolean }>();
+  /** Consumer still joining → ends its wait for the join (see startConsumer). */
+  const joinAborts = new WeakMap<Consumer, () => void>();
   // kafkajs's admin keeps one metadata cache, and a metadata call for some topics replaces it with
   // those topics only: a concurrent call that had just refreshed it for its own topic then finds
   // nothing (fetchTopicOffsets fails with a TypeError). So admin calls run one at a time.
@@ -307,7 +309,10 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   async function startConsumer(consumer: Consumer, topic: string, run: Parameters<Consumer['run']>[0]): Promise<void> {
     let removeListeners: Array<() => void> = [];
     let timer: NodeJS.Timeout | undefined;
-    let isDisconnected = false;
+    let isAborted = false;
+    const whenAborted = (): void => {
+      if (isAborted) throw new Error('The consumer was stopped before it joined its group');
+    };
     const joined = new Promise<void>((resolve, reject) => {
       timer = setTimeout(
         () => reject(new Error(`Consumer did not join its group within ${joinTimeoutMs} ms`)),
@@ -319,28 +324,34 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
           if (event.payload.restart) return; // kafkajs restarts it; the join may still come
           reject(event.payload.error);
         }),
-        // stopped while joining (a SIGTERM during a background join): no join will come
-        consumer.on(consumer.events.DISCONNECT, () => {
-          isDisconnected = true;
-          reject(new Error('The consumer was disconnected before it joined its group'));
-        }),
       ];
+      // stopped while joining (a SIGTERM during a background join): no join will come, and the
+      // stop disconnects the consumer itself. (kafkajs's own DISCONNECT event would not do: it
+      // also comes before kafkajs restarts a consumer after a retriable crash.)
+      joinAborts.set(consumer, () => {
+        isAborted = true;
+        reject(new Error('The consumer was stopped before it joined its group'));
+      });
     });
     // Awaited below unless connect/subscribe/run fail first; then nobody waits for it any more.
     joined.catch(() => undefined);
     try {
       await consumer.connect();
+      whenAborted();
       // Partitions without a committed offset start at their beginning: in a group that exists,
       // nothing published while all its members were away is lost (as on the in-process bus);
       // a brand-new group skips what predates it (see endOffsetsIfNewGroup).
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      whenAborted();
       await consumer.run(run);
       await joined;
     } catch (error) {
-      if (!isDisconnected) await consumer.disconnect().catch(() => undefined);
+      // also after a stop, which may have disconnected it while it was still connecting
+      await consumer.disconnect().catch(() => undefined);
       throw error;
     } finally {
       clearTimeout(timer);
+      joinAborts.delete(consumer);
       for (const remove of removeListeners) remove();
     }
   }
@@ -469,6 +480,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
           isClosing = true;
           stopping ??= (async () => {
             worker.stop(); // no handler call starts from here on; a retry wait ends now
+            if (consumer) joinAborts.get(consumer)?.();
             await consumer?.disconnect(); // waits for the batch in flight, commits, leaves the group
             await worker.idle();
             subscriptions.delete(subscription);

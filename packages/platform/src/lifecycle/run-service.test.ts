@@ -20,9 +20,12 @@ import { startServiceProcess, type ServiceProcessOptions } from './run-service';
 interface FakeConsumer {
   groupId: string;
   connected: boolean;
-  disconnects: number;
+  /** Disconnects of a connected consumer: each leaves the group (a second disconnect does nothing). */
+  groupLeaves: number;
   /** Emits GROUP_JOIN, as kafkajs does once the group's rebalance is over. */
   join(): void;
+  /** What kafkajs does on a retriable error (e.g. the coordinator is loading): disconnect, CRASH, restart. */
+  crashAndRestart(): void;
 }
 
 interface FakeKafkaModule {
@@ -65,13 +68,13 @@ jest.mock('kafkajs', () => {
     }
     consumer({ groupId }: { groupId: string }) {
       const listeners = new Map<string, Set<(event: unknown) => void>>();
-      const emit = (name: string): void => {
-        for (const listener of [...(listeners.get(name) ?? [])]) listener({ payload: {} });
+      const emit = (name: string, payload: object = {}): void => {
+        for (const listener of [...(listeners.get(name) ?? [])]) listener({ payload });
       };
       const consumer = {
         groupId,
         connected: false,
-        disconnects: 0,
+        groupLeaves: 0,
         events,
         on(name: string, listener: (event: unknown) => void) {
           const set = listeners.get(name) ?? new Set();
@@ -85,11 +88,16 @@ jest.mock('kafkajs', () => {
         subscribe: async () => undefined,
         run: async () => undefined,
         disconnect: async () => {
-          consumer.disconnects++;
+          if (!consumer.connected) return;
           consumer.connected = false;
+          consumer.groupLeaves++;
           emit(events.DISCONNECT);
         },
         join: () => emit(events.GROUP_JOIN),
+        crashAndRestart: () => {
+          emit(events.DISCONNECT);
+          emit(events.CRASH, { error: new Error('The coordinator is loading'), restart: true });
+        },
       };
       fakeConsumers.push(consumer);
       return consumer;
@@ -190,6 +198,19 @@ describe('a service process on Kafka', () => {
     }
   });
 
+  test('when kafkajs restarts the consumer after a retriable crash while joining, then the same consumer joins and /readyz says ready', async () => {
+    const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
+    try {
+      fake.fakeConsumers[0]?.crashAndRestart();
+      expect((await get(running.port, '/readyz')).status).toBe(503);
+      fake.fakeConsumers[0]?.join();
+      expect((await get(running.port, '/readyz')).status).toBe(200);
+      expect(fake.fakeConsumers).toHaveLength(1);
+    } finally {
+      await running.stop();
+    }
+  });
+
   test.each([
     ['after its consumer joined', true],
     ['while its consumer is still joining', false],
@@ -213,8 +234,8 @@ describe('a service process on Kafka', () => {
       host.signal('SIGTERM');
 
       await eventually(async () => expect(host.exitCodes).toEqual([0]));
-      expect(fake.fakeConsumers.map(({ connected, disconnects }) => ({ connected, disconnects }))).toEqual([
-        { connected: false, disconnects: 1 },
+      expect(fake.fakeConsumers.map(({ connected, groupLeaves }) => ({ connected, groupLeaves }))).toEqual([
+        { connected: false, groupLeaves: 1 },
       ]);
       expect(fake.fakeDisconnects.sort()).toEqual(['admin', 'producer']);
       await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
