@@ -47,6 +47,8 @@ module.exports = {
     ...services.map((s) => nodeProject(`services/${s}`)),
     nodeProject('tools/kick-sandbox'),
     nodeProject('tools/bench'),
+    // the scripts' own modules (plain CommonJS): *.test.js next to them
+    { ...nodeProject('scripts'), displayName: 'scripts', testMatch: ['<rootDir>/*.test.js'] },
     // Whole-system tests over the compiled processes (distributed mode); *.int.test.ts only.
     { ...nodeProject('tests/distributed'), displayName: 'distributed', testMatch: ['<rootDir>/*.test.ts'] },
     {

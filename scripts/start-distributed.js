@@ -8,13 +8,16 @@
 // Ports: the gateway on PORT (3000), auth … realtime on PORT+1 … PORT+6 (as in single-machine
 // mode), the sandbox on KICK_SANDBOX_PORT (3100). BOT_RUNNER_INSTANCES=n (1) runs n bot-runner
 // processes: the first on PORT+4 (the gateway's BOT_RUNNER_URL), the others on PORT+10, PORT+11, …,
-// each with its own INSTANCE_ID. An extra bot-runner (2nd, 3rd, …) that exits is reported and the
-// rest keeps running, so `kill -TERM <its pid>` shows a graceful scale-in; any other part that exits
-// stops everything. JWT_PRIVATE_KEY + JWT_PUBLIC_KEY are used when both are set, else a pair is
-// made once under DATA_DIR/keys. --no-build skips the incremental build (dist must exist).
-const { spawn } = require('node:child_process');
+// each with its own INSTANCE_ID. The parts are supervised (scripts/supervisor.js): one that crashes
+// or is killed is restarted with backoff (1 s, 2 s, 4 s … 30 s) while the rest keep running; one
+// stopped with `kill -TERM <its pid>` (exit 0) stays stopped, e.g. a graceful bot-runner scale-in.
+// Ctrl-C or SIGTERM stops them all. Kafka's consumer timings are the code's defaults unless
+// KAFKA_SESSION_TIMEOUT_MS & co. are set (docs/distributed.md). JWT_PRIVATE_KEY + JWT_PUBLIC_KEY are
+// used when both are set, else a pair is made once under DATA_DIR/keys. --no-build skips the
+// incremental build (dist must exist).
 const fs = require('node:fs');
 const path = require('node:path');
+const { createSupervisor, stopOnSignals } = require('./supervisor');
 
 const root = path.resolve(__dirname, '..');
 const prefix = 'start:distributed';
@@ -136,75 +139,30 @@ function environmentOf({ part, instance, port }, keys) {
   }
 }
 
-/** label → child process */
-const children = new Map();
-let stopping = false;
-let exitCode = 0;
+const log = (line) => console.log(`${prefix}: ${line}`);
+const supervisor = createSupervisor({
+  log,
+  output: (label, line) => process.stdout.write(`${`[${label}]`.padEnd(15)}${line}\n`),
+  onIdle: () => {
+    log('every process has stopped');
+    process.exit(0);
+  },
+});
+let isStopping = false;
 
 function start(entry, keys) {
-  const child = spawn(process.execPath, [path.join(root, 'scripts/run-service.js'), entry.part], {
+  supervisor.start({
+    name: entry.label,
+    command: process.execPath,
+    args: [path.join(root, 'scripts/run-service.js'), entry.part],
     cwd: root,
     env: environmentOf(entry, keys),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    detail: `port ${entry.port}`,
   });
-  const label = `[${entry.label}]`.padEnd(15);
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) process.stdout.write(`${label}${line}\n`);
-    });
-    stream.on('end', () => {
-      if (buffered) process.stdout.write(`${label}${buffered}\n`);
-    });
-  }
-  console.log(`${prefix}: ${entry.label} pid ${child.pid} port ${entry.port}`);
-  child.on('exit', (code, signal) => {
-    children.delete(entry.label);
-    const how = signal ?? `code ${code}`;
-    if (stopping) {
-      if (children.size === 0) finish();
-      return;
-    }
-    const isExtraBotRunner = entry.part === 'bot-runner' && entry.instance > 1;
-    if (isExtraBotRunner) {
-      const left = [...children.keys()].filter((name) => name.startsWith('bot-runner')).length;
-      console.log(`${prefix}: ${entry.label} exited (${how}); ${left} bot-runner process(es) still running`);
-      return;
-    }
-    console.error(`${prefix}: ${entry.label} exited (${how}); stopping everything`);
-    stopAll(1);
-  });
-  children.set(entry.label, child);
-}
-
-function finish() {
-  console.log(`${prefix}: every process has stopped`);
-  process.exit(exitCode);
-}
-
-function stopAll(code) {
-  if (stopping) return;
-  stopping = true;
-  exitCode = code;
-  if (children.size === 0) finish();
-  console.log(`${prefix}: stopping ${children.size} process(es)…`);
-  // A terminal's Ctrl-C reaches the children as well; SIGTERM is for every other way of stopping.
-  for (const child of children.values()) child.kill('SIGTERM');
-  // Each service exits within 10 s of SIGTERM by design; anything still here after 12 s is killed.
-  setTimeout(() => {
-    for (const [label, child] of children) {
-      console.error(`${prefix}: ${label} did not stop within 12 s; killing it`);
-      child.kill('SIGKILL');
-    }
-    exitCode = 1;
-  }, 12_000).unref();
 }
 
 async function waitForHealth() {
-  for (let attempt = 0; attempt < 240 && !stopping; attempt++) {
+  for (let attempt = 0; attempt < 240 && !isStopping; attempt++) {
     try {
       const response = await fetch(`http://127.0.0.1:${servicePorts.gateway}/api/health`);
       if (response.ok) return true;
@@ -224,8 +182,8 @@ async function jwtKeys() {
 
 async function main() {
   const keys = await jwtKeys();
-  process.on('SIGINT', () => stopAll(0));
-  process.on('SIGTERM', () => stopAll(0));
+  stopOnSignals(supervisor, log);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (isStopping = true));
   const list = processesToRun();
   for (const entry of list) start(entry, keys);
   if (await waitForHealth()) {
@@ -234,9 +192,10 @@ async function main() {
     if (useSandbox) console.log(`  Kick: the local sandbox at ${sandboxUrl}/sandbox`);
     console.log('  (Ctrl-C stops it)\n');
     console.log(`${prefix}: ready`);
-  } else if (!stopping) {
-    console.error(`${prefix}: /api/health did not answer within two minutes`);
-    stopAll(1);
+  } else if (!isStopping) {
+    console.error(`${prefix}: /api/health did not answer within two minutes; stopping every process`);
+    isStopping = true;
+    void supervisor.stop().then(() => process.exit(1));
   }
 }
 

@@ -323,9 +323,10 @@ if (!brokers || !mongoUrl) {
       });
     }
 
+    /** Ready: /healthz answers as soon as it listens, /readyz once its consumers have joined their groups. */
     async function untilHealthy(port: number): Promise<void> {
-      await eventually(`port ${port} answers /healthz`, 60_000, async () =>
-        (await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined,
+      await eventually(`port ${port} answers /readyz`, 60_000, async () =>
+        (await fetch(`http://127.0.0.1:${port}/readyz`)).ok ? true : undefined,
       );
     }
 

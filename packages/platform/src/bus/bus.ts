@@ -65,6 +65,12 @@ export interface Bus<R extends TopicRegistry> {
   subscribeDeadLetters(group: string, handler: (deadLetter: DeadLetter) => Promise<void>): Promise<Subscription>;
   /** Throws when the bus cannot be reached (used by /readyz). */
   ping(): Promise<void>;
+  /**
+   * The subscriptions that are not receiving yet, as "topic (group)": on Kafka, a consumer still
+   * joining its group in the background or being replaced after a crash. Empty when all work
+   * (used by /readyz).
+   */
+  joining(): string[];
   /** Stops every subscription and disconnects; waits for handler calls in flight. */
   stop(): Promise<void>;
 }

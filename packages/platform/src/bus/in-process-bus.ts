@@ -387,6 +387,11 @@ export function createInProcessBus<R extends TopicRegistry>(options: InProcessBu
       assertRunning();
     },
 
+    // A subscription of this bus receives from the moment subscribe resolves.
+    joining() {
+      return [];
+    },
+
     async stop() {
       isStopped = true;
       await Promise.all([...members].map((subscription) => subscription.stop()));

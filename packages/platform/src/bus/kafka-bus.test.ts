@@ -34,8 +34,12 @@ describe('isNotReadyYet', () => {
 });
 
 describe('consumerTuning', () => {
-  test('when no timing is set, then kafkajs keeps its own defaults', () => {
-    expect(consumerTuning(loadConfig(platformConfigSchema, {}))).toEqual({});
+  test('when no timing is set, then the project defaults reach the consumers (session 10 s, heartbeat 1 s, rebalance 10 s)', () => {
+    expect(consumerTuning(loadConfig(platformConfigSchema, {}))).toEqual({
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      rebalanceTimeout: 10_000,
+    });
   });
 
   test('when timings are set, then they reach the consumers', () => {

@@ -40,7 +40,8 @@ import {
  *   offsets after each batch. A stop or a rebalance in the middle of a message therefore leaves
  *   it uncommitted, and the next owner of the partition gets it again (at least once).
  * - A brand-new group starts at the end of the topic as of the subscribe call (unless
- *   `fromBeginning`); `subscribe` resolves once the consumer has joined and been assigned.
+ *   `fromBeginning`); `subscribe` resolves once the consumer has joined and been assigned, or,
+ *   with `joinInBackground`, as soon as that start is pinned (see the option).
  * - Retries happen in place: the partition waits through the backoff (heartbeating), the way the
  *   in-process bus does it.
  * - kafkajs 2.2.4 races during rebalances: a batch that began before a rebalance neither resolves
@@ -89,6 +90,16 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
   consumer?: KafkaConsumerTuning;
   /** How long `subscribe` waits for the consumer to join its group; 30 s unless told. */
   joinTimeoutMs?: number;
+  /**
+   * false (the default): `subscribe` resolves once the consumer has joined its group. true (the
+   * service processes): it resolves once the consumer's start is pinned, before the join, and the
+   * join goes on in the background, tried again until it succeeds; `joining()` lists it meanwhile.
+   * A restarted process would otherwise wait for its dead predecessor's session to expire
+   * (KAFKA_SESSION_TIMEOUT_MS) before it could serve HTTP. What is published after `subscribe`
+   * resolved is still delivered: a new group's start offsets are read before it resolves, and an
+   * existing group resumes from its committed offsets.
+   */
+  joinInBackground?: boolean;
 }
 
 export type KafkaBus<R extends TopicRegistry> = Bus<R> & {
@@ -157,6 +168,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   const log = options.log ?? createSilentLogger();
   const fromBeginning = options.fromBeginning ?? false;
   const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
+  const joinInBackground = options.joinInBackground ?? false;
 
   const kafka = new Kafka({
     clientId,
@@ -184,6 +196,10 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   /** Broker topic name → creation in progress or done. */
   const ensuredTopics = new Map<string, Promise<void>>();
   const subscriptions = new Set<Subscription>();
+  /** Each group subscription's name ("topic (group)") and whether its consumer is in the group now. */
+  const memberships = new Set<{ name: string; isJoined: boolean }>();
+  /** Consumer still joining → ends its wait for the join (see startConsumer). */
+  const joinAborts = new WeakMap<Consumer, () => void>();
   // kafkajs's admin keeps one metadata cache, and a metadata call for some topics replaces it with
   // those topics only: a concurrent call that had just refreshed it for its own topic then finds
   // nothing (fetchTopicOffsets fails with a TypeError). So admin calls run one at a time.
@@ -292,35 +308,50 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   /** Connects, subscribes and runs a consumer; resolves once it has joined and been assigned. */
   async function startConsumer(consumer: Consumer, topic: string, run: Parameters<Consumer['run']>[0]): Promise<void> {
     let removeListeners: Array<() => void> = [];
+    let timer: NodeJS.Timeout | undefined;
+    let isAborted = false;
+    const whenAborted = (): void => {
+      if (isAborted) throw new Error('The consumer was stopped before it joined its group');
+    };
     const joined = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
+      timer = setTimeout(
         () => reject(new Error(`Consumer did not join its group within ${joinTimeoutMs} ms`)),
         joinTimeoutMs,
       );
       removeListeners = [
-        consumer.on(consumer.events.GROUP_JOIN, () => {
-          clearTimeout(timer);
-          resolve();
-        }),
+        consumer.on(consumer.events.GROUP_JOIN, () => resolve()),
         consumer.on(consumer.events.CRASH, (event) => {
           if (event.payload.restart) return; // kafkajs restarts it; the join may still come
-          clearTimeout(timer);
           reject(event.payload.error);
         }),
       ];
+      // stopped while joining (a SIGTERM during a background join): no join will come, and the
+      // stop disconnects the consumer itself. (kafkajs's own DISCONNECT event would not do: it
+      // also comes before kafkajs restarts a consumer after a retriable crash.)
+      joinAborts.set(consumer, () => {
+        isAborted = true;
+        reject(new Error('The consumer was stopped before it joined its group'));
+      });
     });
+    // Awaited below unless connect/subscribe/run fail first; then nobody waits for it any more.
+    joined.catch(() => undefined);
     try {
       await consumer.connect();
+      whenAborted();
       // Partitions without a committed offset start at their beginning: in a group that exists,
       // nothing published while all its members were away is lost (as on the in-process bus);
       // a brand-new group skips what predates it (see endOffsetsIfNewGroup).
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      whenAborted();
       await consumer.run(run);
       await joined;
     } catch (error) {
+      // also after a stop, which may have disconnected it while it was still connecting
       await consumer.disconnect().catch(() => undefined);
       throw error;
     } finally {
+      clearTimeout(timer);
+      joinAborts.delete(consumer);
       for (const remove of removeListeners) remove();
     }
   }
@@ -382,6 +413,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
 
       let consumer: Consumer | undefined;
       let isClosing = false;
+      const membership = { name: `${topic} (${group})`, isJoined: false };
       /**
        * Moves on at every rebalance (and every new consumer). kafkajs rejoins as soon as one batch
        * sees the rebalance, while the batches of other partitions may still be in their handlers;
@@ -405,6 +437,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         let isJoined = false;
         next.on(next.events.CRASH, (event) => {
           if (event.payload.restart || !isJoined || isClosing || isStopped) return;
+          membership.isJoined = false;
           log.warn(
             { err: event.payload.error, topic, group },
             'kafka bus: consumer crashed and kafkajs will not restart it; starting a new one',
@@ -414,6 +447,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         consumer = next;
         await startConsumer(next, brokerTopic, runConfig);
         isJoined = true;
+        membership.isJoined = true;
         if (isClosing) await next.disconnect();
       };
       const relaunch = async (): Promise<void> => {
@@ -422,12 +456,23 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
             await launch();
             return;
           } catch (error) {
-            log.error({ err: error, topic, group, attempt }, 'kafka bus: could not start a consumer again; retrying');
+            if (isClosing || isStopped) return;
+            log.error({ err: error, topic, group, attempt }, 'kafka bus: could not start a consumer; retrying');
             await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * attempt, 10_000)));
           }
         }
       };
-      await launch();
+      memberships.add(membership);
+      if (joinInBackground) {
+        void relaunch();
+      } else {
+        try {
+          await launch();
+        } catch (error) {
+          memberships.delete(membership);
+          throw error;
+        }
+      }
 
       let stopping: Promise<void> | undefined;
       const subscription: Subscription = {
@@ -435,9 +480,11 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
           isClosing = true;
           stopping ??= (async () => {
             worker.stop(); // no handler call starts from here on; a retry wait ends now
+            if (consumer) joinAborts.get(consumer)?.();
             await consumer?.disconnect(); // waits for the batch in flight, commits, leaves the group
             await worker.idle();
             subscriptions.delete(subscription);
+            memberships.delete(membership);
           })();
           return stopping;
         },
@@ -480,6 +527,10 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       subscriptions.add(subscription);
       await stopIfBusStopped(subscription);
       return subscription;
+    },
+
+    joining() {
+      return [...memberships].filter((membership) => !membership.isJoined).map((membership) => membership.name);
     },
 
     async ping() {

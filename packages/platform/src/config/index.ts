@@ -2,6 +2,7 @@ export {
   ConfigError,
   booleanFlagSchema,
   brokerListSchema,
+  defaultKafkaTimings,
   jwtPrivateKeySchema,
   loadConfig,
   loadConfigOrExit,

@@ -34,13 +34,27 @@ export function optionalString() {
 
 export const portSchema = z.coerce.number().int().min(0).max(65535);
 
-/** An optional whole number of milliseconds within bounds; the empty string counts as unset. */
-function optionalMillis(min: number, max: number) {
+/** A whole number of milliseconds within bounds, else the default; the empty string counts as unset. */
+function millis(min: number, max: number, defaultMs: number) {
   return z.preprocess(
     (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(min).max(max).optional(),
+    z.coerce.number().int().min(min).max(max).default(defaultMs),
   );
 }
+
+/**
+ * The Kafka consumer group timings, in one place: every process reads these defaults, and
+ * docker-compose.yml and the k8s ConfigMap repeat them for operators to see (a test keeps the three
+ * equal). A member that vanishes (SIGKILL, OOM, a lost node) is noticed within 10 s, so a
+ * restarted process's consumers join within about 10 s; a rebalance starts within 1 s of a
+ * heartbeat; members have 10 s to finish the message in hand and rejoin. A graceful stop (SIGTERM)
+ * leaves the group at once and needs none of these.
+ */
+export const defaultKafkaTimings = {
+  KAFKA_SESSION_TIMEOUT_MS: 10_000,
+  KAFKA_HEARTBEAT_INTERVAL_MS: 1_000,
+  KAFKA_REBALANCE_TIMEOUT_MS: 10_000,
+} as const;
 
 /** A comma-separated list of host:port pairs, e.g. `localhost:9092,localhost:9093`. */
 export const brokerListSchema = z.preprocess(
@@ -81,15 +95,15 @@ export const platformConfigSchema = z.object({
     .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dots, hyphens and underscores only')
     .default(''),
   /**
-   * Consumer group tuning (milliseconds), kafkajs's defaults when unset: how soon a member that
+   * Consumer group timings (milliseconds, see defaultKafkaTimings): how soon a member that
    * vanished without leaving (a crash, a lost network) is noticed and its partitions handed over
    * (at least 6000, the broker's default group.min.session.timeout.ms).
    */
-  KAFKA_SESSION_TIMEOUT_MS: optionalMillis(6000, 300_000),
+  KAFKA_SESSION_TIMEOUT_MS: millis(6000, 300_000, defaultKafkaTimings.KAFKA_SESSION_TIMEOUT_MS),
   /** How often a member tells the group it is alive, and so how soon it notices a rebalance. */
-  KAFKA_HEARTBEAT_INTERVAL_MS: optionalMillis(100, 60_000),
+  KAFKA_HEARTBEAT_INTERVAL_MS: millis(100, 60_000, defaultKafkaTimings.KAFKA_HEARTBEAT_INTERVAL_MS),
   /** How long a rebalance waits for the members to rejoin. */
-  KAFKA_REBALANCE_TIMEOUT_MS: optionalMillis(1000, 600_000),
+  KAFKA_REBALANCE_TIMEOUT_MS: millis(1000, 600_000, defaultKafkaTimings.KAFKA_REBALANCE_TIMEOUT_MS),
   MONGO_URL: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z

@@ -43,13 +43,13 @@ export interface ConnectOptions {
   jwtPublicKey?: string;
 }
 
-/** KAFKA_SESSION_TIMEOUT_MS & co.: only what is set, so kafkajs's defaults hold for the rest. */
+/** KAFKA_SESSION_TIMEOUT_MS & co. (defaults: defaultKafkaTimings) as kafkajs's consumer options. */
 export function consumerTuning(config: PlatformConfig): KafkaConsumerTuning {
-  const tuning: KafkaConsumerTuning = {};
-  if (config.KAFKA_SESSION_TIMEOUT_MS !== undefined) tuning.sessionTimeout = config.KAFKA_SESSION_TIMEOUT_MS;
-  if (config.KAFKA_HEARTBEAT_INTERVAL_MS !== undefined) tuning.heartbeatInterval = config.KAFKA_HEARTBEAT_INTERVAL_MS;
-  if (config.KAFKA_REBALANCE_TIMEOUT_MS !== undefined) tuning.rebalanceTimeout = config.KAFKA_REBALANCE_TIMEOUT_MS;
-  return tuning;
+  return {
+    sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatInterval: config.KAFKA_HEARTBEAT_INTERVAL_MS,
+    rebalanceTimeout: config.KAFKA_REBALANCE_TIMEOUT_MS,
+  };
 }
 
 /** Kafka when KAFKA_BROKERS is set, else the in-process bus. */
@@ -66,6 +66,8 @@ export async function createBusFromConfig(
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       log,
       consumer: consumerTuning(config),
+      // HTTP and /healthz come up at once; /readyz waits for the joins (see platformReadiness).
+      joinInBackground: true,
     });
   }
   return createInProcessBus({ topics: kickstandTopics, log });

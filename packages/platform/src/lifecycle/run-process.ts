@@ -1,7 +1,16 @@
 import type { Logger } from '../log';
 
+/** The parts of `process` that runProcess uses (a test passes a fake). */
+export interface ProcessHost {
+  once(event: 'SIGTERM' | 'SIGINT', listener: () => void): unknown;
+  on(event: 'uncaughtException' | 'unhandledRejection', listener: (error: unknown) => void): unknown;
+  exit(code: number): void;
+}
+
 export interface ProcessOptions {
   log: Logger;
+  /** `process` unless a test passes its own. */
+  host?: ProcessHost;
   /** Starts everything and returns how to stop it. */
   start(): Promise<() => Promise<void>>;
   /** After a stop signal, the process exits within this time even if something hangs. */
@@ -12,7 +21,7 @@ export interface ProcessOptions {
  * Runs a process until SIGTERM/SIGINT, then stops it in order within the deadline. A crash
  * (uncaught exception, unhandled rejection) also goes through the same orderly stop, then exits 1.
  */
-export function runProcess({ log, start, shutdownTimeoutMs = 10_000 }: ProcessOptions): void {
+export function runProcess({ log, start, host = process, shutdownTimeoutMs = 10_000 }: ProcessOptions): void {
   let stopping = false;
   // A stop signal may arrive while start() is still running: shutdown waits for it, then stops it.
   const starting = start();
@@ -23,7 +32,7 @@ export function runProcess({ log, start, shutdownTimeoutMs = 10_000 }: ProcessOp
     log.info({ reason }, 'shutting down');
     const deadline = setTimeout(() => {
       log.error({ shutdownTimeoutMs }, 'shutdown took too long; exiting anyway');
-      process.exit(1);
+      host.exit(1);
     }, shutdownTimeoutMs);
     deadline.unref();
     try {
@@ -36,16 +45,16 @@ export function runProcess({ log, start, shutdownTimeoutMs = 10_000 }: ProcessOp
     }
     clearTimeout(deadline);
     log.flush?.();
-    process.exit(exitCode);
+    host.exit(exitCode);
   };
 
-  process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
-  process.once('SIGINT', () => void shutdown('SIGINT', 0));
-  process.on('uncaughtException', (error) => {
+  host.once('SIGTERM', () => void shutdown('SIGTERM', 0));
+  host.once('SIGINT', () => void shutdown('SIGINT', 0));
+  host.on('uncaughtException', (error) => {
     log.fatal({ err: error }, 'uncaught exception');
     void shutdown('uncaughtException', 1);
   });
-  process.on('unhandledRejection', (error) => {
+  host.on('unhandledRejection', (error) => {
     log.fatal({ err: error }, 'unhandled rejection');
     void shutdown('unhandledRejection', 1);
   });

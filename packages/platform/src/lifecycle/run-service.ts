@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { loadConfigOrExit, type PlatformConfig } from '../config';
-import { createLogger } from '../log';
+import { createLogger, type Logger } from '../log';
 import { connectPlatform, type PlatformDeps } from './connect-platform';
 import { runProcess } from './run-process';
 import { startHttpService, type Service } from './start-http-service';
@@ -17,6 +17,38 @@ export function isPrettyLogging(config: PlatformConfig): boolean {
   return config.NODE_ENV !== 'production' && process.stdout.isTTY === true;
 }
 
+/**
+ * Connects the platform, listens, starts the service; returns how to stop it all. HTTP and /healthz
+ * are up before the service's start() ends, and on Kafka start() does not wait for the consumer
+ * group joins either (they go on in the background, /readyz waits for them): a restarted process
+ * serves in seconds instead of waiting for its dead predecessor's session to expire.
+ */
+export async function startServiceProcess<C extends PlatformConfig & { PORT: number }>(
+  options: ServiceProcessOptions<C>,
+  config: Readonly<C>,
+  log: Logger,
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const platform = await connectPlatform(config, { service: options.service, log });
+  try {
+    const running = await startHttpService(options.create(platform, config), {
+      port: config.PORT,
+      onListening: (port) => log.info({ port }, `${options.service} listening`),
+    });
+    log.info({ port: running.port }, `${options.service} started`);
+    return {
+      port: running.port,
+      stop: async () => {
+        // the subscriptions stop first (their consumers leave the group), then the bus and the store
+        await running.stop();
+        await platform.close();
+      },
+    };
+  } catch (error) {
+    await platform.close();
+    throw error;
+  }
+}
+
 /** The body of every service's main.ts (distributed mode: one process per service). */
 export function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
   options: ServiceProcessOptions<C>,
@@ -25,16 +57,5 @@ export function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
   const log = createLogger({ level: config.LOG_LEVEL, pretty: isPrettyLogging(config) }).child({
     service: options.service,
   });
-  runProcess({
-    log,
-    start: async () => {
-      const platform = await connectPlatform(config, { service: options.service, log });
-      const running = await startHttpService(options.create(platform, config), { port: config.PORT });
-      log.info({ port: running.port }, `${options.service} listening`);
-      return async () => {
-        await running.stop();
-        await platform.close();
-      };
-    },
-  });
+  runProcess({ log, start: async () => (await startServiceProcess(options, config, log)).stop });
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
@@ -47,12 +47,30 @@ export function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** Liveness is answered while the service starts; every other request waits for the start to end. */
+function isLivenessProbe(req: IncomingMessage): boolean {
+  return req.url === '/healthz' || req.url?.startsWith('/healthz?') === true;
+}
+
+function answerStarting(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+  res.end(JSON.stringify({ success: false, error: 'Service is starting' }));
+}
+
+/**
+ * Listens first, then starts the service (subscriptions, indexes, timers) and resolves once both
+ * are done. Meanwhile /healthz answers (the process is alive: nothing restarts it for a slow start)
+ * and every other request, /readyz included, gets 503 "Service is starting".
+ */
 export async function startHttpService(
   service: Service,
-  options: { port: number; host?: string },
+  options: { port: number; host?: string; onListening?: (port: number) => void },
 ): Promise<RunningService> {
-  await service.start();
-  const server = createServer(service.app);
+  let isStarted = false;
+  const server = createServer((req, res) => {
+    if (isStarted || isLivenessProbe(req)) service.app(req, res);
+    else answerStarting(res);
+  });
   // Keep-alive sockets from the gateway's proxy must outlive its own idle timeout, or requests race a close.
   server.keepAliveTimeout = 65_000;
   // server.close() waits for upgraded (websocket) connections, which closeAllConnections() does not
@@ -67,6 +85,17 @@ export async function startHttpService(
   if (service.onUpgrade) server.on('upgrade', service.onUpgrade);
   service.attach?.(server);
   const port = await listen(server, options.port, options.host);
+  options.onListening?.(port);
+  try {
+    await service.start();
+  } catch (error) {
+    for (const socket of upgraded) socket.destroy();
+    await closeServer(server);
+    // what start() got to before it failed (a subscription, a timer) must not keep the process alive
+    await service.stop().catch(() => undefined);
+    throw error;
+  }
+  isStarted = true;
   return {
     server,
     port,

@@ -29,6 +29,7 @@ export function instrumentBus<R extends TopicRegistry>(
       }),
     subscribeDeadLetters: (group, handler) => bus.subscribeDeadLetters(group, handler),
     ping: () => bus.ping(),
+    joining: () => bus.joining(),
     stop: () => bus.stop(),
   };
 }

@@ -38,6 +38,7 @@ export function recordPublished<R extends TopicRegistry>(bus: Bus<R>, topics: R)
     subscribe: (topic, group, handler) => bus.subscribe(topic, group, handler),
     subscribeDeadLetters: (group, handler) => bus.subscribeDeadLetters(group, handler),
     ping: () => bus.ping(),
+    joining: () => bus.joining(),
     stop: () => bus.stop(),
   };
 
