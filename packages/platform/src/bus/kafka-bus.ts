@@ -12,6 +12,7 @@ import {
   type KafkaMessage,
   type LogEntry,
   type PartitionAssigner,
+  type SASLOptions,
 } from 'kafkajs';
 import { createSilentLogger, type Logger } from '../log/logger';
 import {
@@ -77,6 +78,11 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
   topicPrefix?: string;
   /** Partitions for a topic created by the bus, given its plain name: 12 for chat.*, else 3. */
   partitions?: (topic: string) => number;
+  /** Copies of each topic the bus creates; the broker's default.replication.factor when unset. */
+  replicationFactor?: number;
+  /** TLS (true, or the CA to trust) and SASL credentials; plain connections when unset. */
+  ssl?: boolean | { ca: string[] };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   retry?: RetryPolicy;
   log?: Logger;
   /**
@@ -164,6 +170,8 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     logLevel: logLevel.WARN,
     logCreator: pinoLogCreator(log),
     connectionTimeout: 3000,
+    ...(options.ssl ? { ssl: options.ssl } : {}),
+    ...(options.sasl ? { sasl: saslOptionsOf(options.sasl) } : {}),
   });
   const admin = kafka.admin();
   const producer = kafka.producer({
@@ -228,7 +236,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         withAdmin(async (client) => {
           // false when it exists already, maybe created by another process a moment ago
           await client.createTopics({
-            topics: [{ topic, numPartitions: partitionsOf(name) }],
+            topics: [{ topic, numPartitions: partitionsOf(name), replicationFactor: options.replicationFactor ?? -1 }],
             waitForLeaders: false,
           });
           const { topics: found } = await client.fetchTopicMetadata({ topics: [topic] });
@@ -730,6 +738,19 @@ const routineAnswers = [
 
 function isRoutineAnswer(error: string): boolean {
   return routineAnswers.some((answer) => error.includes(answer));
+}
+
+/** kafkajs types each mechanism apart. */
+function saslOptionsOf(sasl: NonNullable<KafkaBusOptions<TopicRegistry>['sasl']>): SASLOptions {
+  const { username, password } = sasl;
+  switch (sasl.mechanism) {
+    case 'plain':
+      return { mechanism: 'plain', username, password };
+    case 'scram-sha-256':
+      return { mechanism: 'scram-sha-256', username, password };
+    case 'scram-sha-512':
+      return { mechanism: 'scram-sha-512', username, password };
+  }
 }
 
 function unknownTopic(topic: string): Error {

@@ -3,11 +3,13 @@ export {
   booleanFlagSchema,
   brokerListSchema,
   jwtPrivateKeySchema,
+  kafkaSecurity,
   loadConfig,
   loadConfigOrExit,
   optionalString,
   platformConfigSchema,
   portSchema,
+  type KafkaSecurity,
   type PlatformConfig,
 } from './load-config';
 export { defaultPorts, serviceNames, type ServiceName } from './service-catalog';
