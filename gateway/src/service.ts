@@ -15,7 +15,7 @@ import { spaRoutes } from './spa';
 export interface GatewayOptions {
   upstreams: Record<ServiceName, string>;
   webDistDir: string;
-  /** Names this instance's user.changed consumer group (`gateway.<instanceId>`). */
+  /** Names this instance's user.changed consumer group (`gateway.instance.<instanceId>`). */
   instanceId: string;
   /**
    * Single-machine mode: the services' apps, running in this same process. Their HTTP requests

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { commandKey, type Random } from '@kickstand/commands';
-import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
+import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
 import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { processMetrics } from '@kickstand/platform/metrics';
@@ -34,14 +34,14 @@ import type { BotRunner, PublishEntry } from './runner';
  *
  * In (group `bot-runner`, shared by the instances: each event is handled once): chat.received →
  * dispatch; command.changed, user.changed, kick.account, chat.subscription → the user's bot
- * document. In (group `bot-runner.<instance id>`, one per instance): bot.status → reload that
+ * document. In (group `bot-runner.instance.<instance id>`, one per instance): bot.status → reload that
  * user's document into this instance's in-memory view (read-model.ts).
  *
  * Out: bot.control, bot.status, audit.recorded through the outbox of the bot document (runner.ts);
  * chat.send and command.executed for each answered command.
  */
 export const botRunnerConsumerGroup = 'bot-runner';
-export const botRunnerViewGroup = (instanceId: string): string => `${botRunnerConsumerGroup}.${instanceId}`;
+export const botRunnerViewGroup = (instanceId: string): string => instanceGroup(botRunnerConsumerGroup, instanceId);
 
 type Timestamp = NonNullable<TopicMessage<'chat.received'>['receivedAt']>;
 

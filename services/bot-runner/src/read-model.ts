@@ -8,7 +8,7 @@ import type { BotDoc, BotsRepository } from './repository';
  * - `BotsView`: per user, whether the bot runs, for which channel, and its commands. Loaded from
  *   the `bots` documents at start, then kept current with every document this instance writes and,
  *   for the writes of other instances, with bot.status, which every change publishes: each instance
- *   reads bot.status with a group of its own (`bot-runner.<instance id>`) and reloads that user's
+ *   reads bot.status with a group of its own (`bot-runner.instance.<instance id>`) and reloads that user's
  *   document. Documents carry a version, so an older one never replaces a newer one.
  * - `Cooldowns` and `RecentReplies`: per channel. chat.received is keyed by the broadcaster, so one
  *   instance at a time handles a channel and memory is enough. After a rebalance or a restart the

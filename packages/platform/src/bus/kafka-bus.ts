@@ -19,6 +19,7 @@ import {
   backoffMs,
   deadLetterTopic,
   defaultRetryPolicy,
+  isInstanceGroup,
   type Bus,
   type DeadLetter,
   type MessageHandler,
@@ -50,6 +51,8 @@ import {
  * - Partitions of one group are spread by a subscription-aware assigner (see
  *   `subscriptionAwareAssigner`), because kafkajs's own round-robin assigner breaks a group whose
  *   members subscribe to different topics.
+ * - A group of one instance (`instanceGroup`, a fan-out reader) commits no offsets, so the broker
+ *   drops it once its member is gone; its dead letters share the service's `<service>.instances.dlq`.
  * - `topicPrefix` goes in front of every topic and group name on the broker, so test runs that
  *   share a broker never see each other; handlers and dead letters always see the plain names.
  */
@@ -381,7 +384,8 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
       });
       const runConfig: Parameters<Consumer['run']>[0] = {
-        autoCommit: true,
+        // a group of one instance commits nothing, so Kafka forgets it once the instance is gone
+        autoCommit: !isInstanceGroup(group),
         eachBatchAutoResolve: false,
         // Different partitions (keys) are handled in parallel; one partition stays sequential.
         partitionsConsumedConcurrently: Math.max(1, partitionsOf(topic)),
