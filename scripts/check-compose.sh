@@ -2,7 +2,9 @@
 # Checks docker-compose.yml without a Docker engine: Compose itself validates and normalises the
 # file (`config`), then the normalised file is checked against Kickstand's rules (every part built
 # from the one image with its name as command, a /readyz health check, the start order, Kafka in
-# KRaft mode, MongoDB 7, bot-runner free to scale). Installs Compose when it is missing: Debian's
+# KRaft mode, MongoDB 7 with a password, the engines' ports unpublished unless the
+# docker-compose.engine-ports.yml override is added, bot-runner free to scale). Installs Compose
+# when it is missing: Debian's
 # docker-compose (v1, enough to validate) through apt-get when run as root.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,15 +26,21 @@ fi
 
 # The variables the file reads from the shell, so the check does not depend on this machine's.
 export SUPER_ADMIN_EMAIL='' SUPER_ADMIN_PASSWORD=''
-"${compose[@]}" config -q
-if [[ "${compose[0]}" == docker ]]; then
-  normalised="$("${compose[@]}" config --format json)"
-else
-  normalised="$("${compose[@]}" config | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))')"
-fi
+unset KAFKA_BROKERS KAFKA_SASL_MECHANISM KAFKA_SASL_USERNAME KAFKA_SASL_PASSWORD KAFKA_SSL
+normalise() {
+  "${compose[@]}" "$@" config -q
+  if [[ "${compose[0]}" == docker ]]; then
+    "${compose[@]}" "$@" config --format json
+  else
+    "${compose[@]}" "$@" config | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'
+  fi
+}
+normalised="$(normalise -f docker-compose.yml)"
+withPorts="$(normalise -f docker-compose.yml -f docker-compose.engine-ports.yml)"
 
-NORMALISED="$normalised" node - <<'EOF'
+NORMALISED="$normalised" WITH_PORTS="$withPorts" node - <<'EOF'
 const config = JSON.parse(process.env.NORMALISED);
+const withPorts = JSON.parse(process.env.WITH_PORTS);
 const services = config.services ?? {};
 const problems = [];
 const parts = ['kick-sandbox', 'auth', 'commands', 'kick-link', 'bot-runner', 'games', 'realtime', 'gateway'];
@@ -42,7 +50,9 @@ for (const name of expected) if (!names.includes(name)) problems.push(`${name}: 
 for (const name of names) if (!expected.includes(name)) problems.push(`${name}: not expected (update scripts/check-compose.sh)`);
 
 const condition = (service, on) => service?.depends_on?.[on]?.condition;
-const published = (service) => (service?.ports ?? []).map((port) => Number(typeof port === 'object' ? port.published : String(port).split(':')[0]));
+// "host:container" or "ip:host:container" (Compose v1), or an object (v2)
+const published = (service) =>
+  (service?.ports ?? []).map((port) => Number(typeof port === 'object' ? port.published : String(port).split(':').at(-2)));
 const command = (service) => [service?.command].flat().join(' ');
 
 const kafka = services.kafka ?? {};
@@ -51,6 +61,14 @@ if (kafka.environment?.KAFKA_PROCESS_ROLES !== 'broker,controller') problems.pus
 if (!kafka.healthcheck) problems.push('kafka: no health check');
 if (!/^mongo:7(\.|$)/.test(services.mongo?.image ?? '')) problems.push(`mongo: image ${services.mongo?.image}, expected mongo:7`);
 if (!services.mongo?.healthcheck) problems.push('mongo: no health check');
+if (!services.mongo?.environment?.MONGO_INITDB_ROOT_PASSWORD_FILE) problems.push('mongo: no root password (MONGO_INITDB_ROOT_PASSWORD_FILE)');
+for (const engine of ['kafka', 'mongo']) {
+  if (published(services[engine]).length > 0) problems.push(`${engine}: publishes a port; only docker-compose.engine-ports.yml may`);
+}
+if (!published(withPorts.services?.kafka).includes(9092)) problems.push('docker-compose.engine-ports.yml: does not publish kafka 9092');
+if (!published(withPorts.services?.mongo).includes(27017)) problems.push('docker-compose.engine-ports.yml: does not publish mongo 27017');
+const entrypoint = [services.auth?.entrypoint].flat().join(' ');
+if (!entrypoint.includes('MONGO_URL="mongodb://kickstand:')) problems.push('the parts do not build MONGO_URL with the generated password');
 
 for (const part of parts) {
   const service = services[part];
@@ -66,8 +84,13 @@ for (const part of parts) {
   if (part !== 'kick-sandbox' && !String(service.environment?.KAFKA_BROKERS ?? '').startsWith('kafka:')) {
     problems.push(`${part}: KAFKA_BROKERS does not point at the kafka service`);
   }
-  if (!String(service.environment?.MONGO_URL ?? '').startsWith('mongodb://mongo:')) {
-    problems.push(`${part}: MONGO_URL does not point at the mongo service`);
+  if (service.environment?.MONGO_URL !== undefined) {
+    problems.push(`${part}: MONGO_URL in the environment; the entrypoint builds it with the password`);
+  }
+  const mounts = (service.volumes ?? []).map((volume) => (typeof volume === 'object' ? volume.source : String(volume).split(':')[0]));
+  if (!mounts.includes('engine-secret')) problems.push(`${part}: does not mount the engine-secret volume (MongoDB's password)`);
+  if (part !== 'kick-sandbox' && service.environment?.KAFKA_PARTITIONS === undefined) {
+    problems.push(`${part}: KAFKA_PARTITIONS is not set`);
   }
 }
 for (const part of parts.filter((p) => p !== 'gateway' && p !== 'kick-sandbox')) {
@@ -88,5 +111,5 @@ if (problems.length > 0) {
   console.error(`check-compose: docker-compose.yml breaks ${problems.length} rule(s):\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`check-compose: docker-compose.yml is valid (${names.length} services, start order and health checks as expected)`);
+console.log(`check-compose: docker-compose.yml is valid (${names.length} services, start order, health checks and engine access as expected)`);
 EOF

@@ -314,6 +314,30 @@ describe('gateway with an upstream down', () => {
   });
 });
 
+describe('gateway readiness', () => {
+  test('when its store and Kafka do not answer, then the gateway is still ready: it needs neither to route', async () => {
+    const platform = await createTestPlatform('gateway');
+    const down = () => Promise.reject(new Error('engine down'));
+    const deps = { ...platform, store: { ...platform.store, ping: down }, bus: { ...platform.bus, ping: down } };
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, 'http://127.0.0.1:9'])) as Record<
+      ServiceName,
+      string
+    >;
+    const gateway = await startHttpService(
+      createGateway(deps, { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' }),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const response = await fetch(`http://127.0.0.1:${gateway.port}/readyz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ success: true, data: { status: 'ready', checks: {} } });
+    } finally {
+      await gateway.stop();
+      await platform.close();
+    }
+  });
+});
+
 describe('gateway connections to its upstreams', () => {
   test('when several requests go to one service, then they share one kept-alive connection', async () => {
     const platform = await createTestPlatform('gateway');

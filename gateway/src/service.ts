@@ -15,7 +15,7 @@ import { spaRoutes } from './spa';
 export interface GatewayOptions {
   upstreams: Record<ServiceName, string>;
   webDistDir: string;
-  /** Names this instance's user.changed consumer group (`gateway.<instanceId>`). */
+  /** Names this instance's user.changed consumer group (`gateway.instance.<instanceId>`). */
   instanceId: string;
   /**
    * Single-machine mode: the services' apps, running in this same process. Their HTTP requests
@@ -59,7 +59,9 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     parseJson: false,
     routes: [healthRoute(options.upstreams), apiRoutes],
     fallback: [spaRoutes(options.webDistDir)],
-    readiness: platformReadiness(deps),
+    // Ready needs no engine: requests are checked from memory and proxied, so a store or Kafka blip
+    // must not take every gateway out of the Service (and answer 503 to Kick's webhooks).
+    readiness: platformReadiness(deps, []),
   });
 
   return {

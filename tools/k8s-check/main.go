@@ -2,6 +2,9 @@
 // types (strict decoding: an unknown or misspelled field is an error), then the rules Kickstand's
 // manifests must keep: probes on /readyz and /healthz, resource requests and limits, a Service per
 // Deployment, an autoscaler and a disruption budget for bot-runner, an ingress for the gateway.
+// KEDA's ScaledObject and TriggerAuthentication are checked the same way (keda.go): bot-runner
+// scales on its consumer lag, with CPU as a second trigger, and no HPA of its own beside.
+// Engine credentials come from the kickstand-engines Secret, never from the ConfigMap.
 // It needs no cluster and no network beyond the Go module proxy that built it.
 package main
 
@@ -10,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -28,7 +32,12 @@ type rendered struct {
 	hpas        map[string]autoscalingv2.HorizontalPodAutoscaler
 	pdbs        map[string]policyv1.PodDisruptionBudget
 	ingresses   map[string]networkingv1.Ingress
-	counts      map[string]int
+	scaled      map[string]scaledObject
+	auths       map[string]triggerAuthentication
+	configMaps  map[string]corev1.ConfigMap
+	// "name" for each rendered Secret, "name/key" for each of its keys
+	secrets map[string]bool
+	counts  map[string]int
 }
 
 func decodeStrict(raw []byte, into any) error {
@@ -47,6 +56,10 @@ func render(dir string) (*rendered, error) {
 		hpas:        map[string]autoscalingv2.HorizontalPodAutoscaler{},
 		pdbs:        map[string]policyv1.PodDisruptionBudget{},
 		ingresses:   map[string]networkingv1.Ingress{},
+		scaled:      map[string]scaledObject{},
+		auths:       map[string]triggerAuthentication{},
+		configMaps:  map[string]corev1.ConfigMap{},
+		secrets:     map[string]bool{},
 		counts:      map[string]int{},
 	}
 	for _, resource := range resources.Resources() {
@@ -75,11 +88,31 @@ func render(dir string) (*rendered, error) {
 			if err := decodeStrict(raw, &c); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
+			out.configMaps[name] = c
 		case "Secret":
 			var s corev1.Secret
 			if err := decodeStrict(raw, &s); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
+			out.secrets[name] = true
+			for key := range s.Data {
+				out.secrets[name+"/"+key] = true
+			}
+			for key := range s.StringData {
+				out.secrets[name+"/"+key] = true
+			}
+		case "ScaledObject":
+			var so scaledObject
+			if err := decodeStrict(raw, &so); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.scaled[name] = so
+		case "TriggerAuthentication":
+			var ta triggerAuthentication
+			if err := decodeStrict(raw, &ta); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.auths[name] = ta
 		case "HorizontalPodAutoscaler":
 			var h autoscalingv2.HorizontalPodAutoscaler
 			if err := decodeStrict(raw, &h); err != nil {
@@ -143,9 +176,8 @@ func check(r *rendered) []string {
 			}
 		}
 	}
-	if hpa, ok := r.hpas["bot-runner"]; !ok || hpa.Spec.ScaleTargetRef.Name != "bot-runner" {
-		problems = append(problems, "bot-runner: no HorizontalPodAutoscaler targeting it")
-	}
+	problems = append(problems, checkScaling(r)...)
+	problems = append(problems, checkEngineSettings(r)...)
 	if _, ok := r.pdbs["bot-runner"]; !ok {
 		problems = append(problems, "bot-runner: no PodDisruptionBudget")
 	}
@@ -158,6 +190,91 @@ func check(r *rendered) []string {
 				if path.Backend.Service == nil || path.Backend.Service.Name != "gateway" {
 					problems = append(problems, fmt.Sprintf("Ingress/%s: every path must go to the gateway", name))
 				}
+			}
+		}
+	}
+	return problems
+}
+
+// bot-runner scales on the lag of its consumer group on chat.received, CPU as the second trigger;
+// KEDA owns the HPA it makes, so no other HPA and no replica count in the Deployment.
+func checkScaling(r *rendered) []string {
+	var problems []string
+	for name, so := range r.scaled {
+		problems = append(problems, checkScaledObject(name, so, r.auths)...)
+	}
+	for name, a := range r.auths {
+		problems = append(problems, checkTriggerAuthentication(name, a, r.secrets)...)
+	}
+	scaledTargets := map[string]bool{}
+	for _, so := range r.scaled {
+		if so.Spec.ScaleTargetRef != nil {
+			scaledTargets[so.Spec.ScaleTargetRef.Name] = true
+		}
+	}
+	for name, hpa := range r.hpas {
+		if scaledTargets[hpa.Spec.ScaleTargetRef.Name] {
+			problems = append(problems, fmt.Sprintf("HorizontalPodAutoscaler/%s: %s is scaled by a ScaledObject, whose HPA this one would fight", name, hpa.Spec.ScaleTargetRef.Name))
+		}
+	}
+	for target := range scaledTargets {
+		if d, ok := r.deployments[target]; ok && d.Spec.Replicas != nil {
+			problems = append(problems, fmt.Sprintf("Deployment/%s: sets replicas although a ScaledObject scales it (each apply would reset them)", target))
+		}
+	}
+	so, ok := r.scaled["bot-runner"]
+	if !ok || so.Spec.ScaleTargetRef == nil || so.Spec.ScaleTargetRef.Name != "bot-runner" {
+		return append(problems, "bot-runner: no ScaledObject targeting it")
+	}
+	var hasLag, hasCPU bool
+	for _, t := range so.Spec.Triggers {
+		switch t.Type {
+		case "kafka":
+			hasLag = t.Metadata["consumerGroup"] == "bot-runner" && t.Metadata["topic"] == "chat.received"
+		case "cpu":
+			hasCPU = true
+		}
+	}
+	if !hasLag {
+		problems = append(problems, "ScaledObject/bot-runner: no kafka trigger on the lag of group bot-runner on chat.received")
+	}
+	if !hasCPU {
+		problems = append(problems, "ScaledObject/bot-runner: no cpu trigger (the fallback signal)")
+	}
+	partitions, err := strconv.Atoi(r.configMaps["kickstand-config"].Data["KAFKA_PARTITIONS"])
+	if err != nil || partitions <= 12 {
+		problems = append(problems, "ConfigMap/kickstand-config: KAFKA_PARTITIONS must be a number above 12")
+	} else if so.Spec.MaxReplicaCount == nil || int(*so.Spec.MaxReplicaCount) > partitions {
+		problems = append(problems, fmt.Sprintf("ScaledObject/bot-runner: maxReplicaCount must be set and at most KAFKA_PARTITIONS (%d): more pods would sit idle", partitions))
+	}
+	return problems
+}
+
+// Credentials are Secrets: every part reads kickstand-engines, the ConfigMap holds none.
+func checkEngineSettings(r *rendered) []string {
+	var problems []string
+	config, ok := r.configMaps["kickstand-config"]
+	if !ok {
+		return append(problems, "no ConfigMap kickstand-config")
+	}
+	for key := range config.Data {
+		if key == "MONGO_URL" || strings.Contains(key, "PASSWORD") || strings.Contains(key, "SASL_USERNAME") {
+			problems = append(problems, "ConfigMap/kickstand-config: "+key+" is a credential: it belongs in the kickstand-engines Secret")
+		}
+	}
+	if config.Data["KAFKA_REPLICATION_FACTOR"] == "" {
+		problems = append(problems, "ConfigMap/kickstand-config: KAFKA_REPLICATION_FACTOR is not set")
+	}
+	for name, d := range r.deployments {
+		for _, c := range d.Spec.Template.Spec.Containers {
+			reads := false
+			for _, from := range c.EnvFrom {
+				if from.SecretRef != nil && from.SecretRef.Name == "kickstand-engines" {
+					reads = true
+				}
+			}
+			if !reads {
+				problems = append(problems, fmt.Sprintf("Deployment/%s container %s: does not read the kickstand-engines Secret (envFrom)", name, c.Name))
 			}
 		}
 	}

@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# Writes dev-secrets.env (git-ignored) with a fresh development key pair, for the dev overlay.
+# Writes dev-secrets.env (git-ignored) with a fresh development key pair, and dev-engines.env
+# (git-ignored): a MongoDB and a Kafka without credentials, for the dev overlay.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
+if [ ! -f dev-engines.env ]; then
+  cat > dev-engines.env <<'ENGINES'
+MONGO_URL=mongodb://mongo:27017/
+KAFKA_SASL_MECHANISM=
+KAFKA_SASL_USERNAME=
+KAFKA_SASL_PASSWORD=
+KEDA_KAFKA_SASL=none
+KEDA_KAFKA_TLS=disable
+ENGINES
+  echo "wrote $(pwd)/dev-engines.env"
+fi
 [ -f dev-secrets.env ] && exit 0
 node -e '
 const { generateKeyPairSync, randomBytes } = require("node:crypto");

@@ -4,7 +4,7 @@ import { defaultPorts, optionalString, platformConfigSchema, portSchema } from '
 export const botRunnerConfigSchema = platformConfigSchema.extend({
   PORT: portSchema.default(defaultPorts['bot-runner']),
   /**
-   * Names this instance's bot.status group (`bot-runner.<INSTANCE_ID>`): must differ between running
+   * Names this instance's bot.status group (`bot-runner.instance.<INSTANCE_ID>`): must differ between running
    * instances (the pod name on Kubernetes). Unset: a random id per start.
    */
   INSTANCE_ID: optionalString().pipe(

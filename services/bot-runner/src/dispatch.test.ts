@@ -11,6 +11,7 @@ const line = (overrides: Partial<ChatLine> = {}): ChatLine => ({
   senderUserId: '7',
   content: '$Hug @friend',
   isFromBot: false,
+  sentAtMs: at(5000).getTime(),
   ...overrides,
 });
 
@@ -28,7 +29,6 @@ function context(overrides: Partial<DispatchContext> = {}): DispatchContext {
     bot: runningBot,
     builtInNames: new Set(['hero', 'game']),
     lastAnsweredAtMs: () => undefined,
-    now: at(5000),
     cooldownMs: 1000,
     ...overrides,
   };
@@ -64,6 +64,12 @@ describe('dispatch', () => {
 
   test('when it was answered exactly 1 s ago, then it is answered again', () => {
     expect(dispatch(line(), context({ lastAnsweredAtMs: () => at(4000).getTime() })).kind).toBe('answer');
+  });
+
+  test('when the line was sent 0.5 s before the one last answered (out of order), then it is ignored', () => {
+    expect(
+      dispatch(line({ sentAtMs: at(4500).getTime() }), context({ lastAnsweredAtMs: () => at(5000).getTime() })),
+    ).toEqual({ kind: 'ignore', reason: 'cooling-down' });
   });
 
   test('the reply fills in the variables with the sender, the channel and the count', () => {

@@ -1,8 +1,8 @@
 import { commandKey, parseChatCommand, renderResponse, type Random } from '@kickstand/commands';
 
 /**
- * Command dispatch, pure: a chat line, what the bot knows of the channel (running? which
- * commands?) and the time → the command to answer, or the reason to stay silent. The caller keeps
+ * Command dispatch, pure: a chat line (with the time its viewer sent it), what the bot knows of the
+ * channel (running? which commands?) → the command to answer, or the reason to stay silent. The caller keeps
  * the state (read-model.ts), counts the run, renders the reply and publishes it (events.ts).
  */
 
@@ -17,6 +17,12 @@ export interface ChatLine {
   senderUserId: string;
   content: string;
   isFromBot: boolean;
+  /**
+   * When the viewer sent it (epoch ms): Kick's created_at bounded by the arrival (messageTimeMs).
+   * The cooldown is judged on it, not on when the line is processed, so a backlog answers what
+   * the viewers could have seen answered.
+   */
+  sentAtMs: number;
 }
 
 /** What dispatch needs to know of a streamer's bot (read-model.ts keeps one per user in memory). */
@@ -33,9 +39,8 @@ export interface DispatchContext {
   bot: DispatchBot | undefined;
   /** Commands that belong to the games service (`$game`, `$hero`…): never answered here. */
   builtInNames: ReadonlySet<string>;
-  /** When this channel last answered this command (cooldownKey), in epoch ms. */
+  /** When the line this channel last answered for this command (cooldownKey) was sent, in epoch ms. */
   lastAnsweredAtMs(cooldownKey: string): number | undefined;
-  now: Date;
   cooldownMs: number;
 }
 
@@ -66,7 +71,7 @@ export type Dispatch = { kind: 'ignore'; reason: IgnoreReason } | Answer;
 
 const ignore = (reason: IgnoreReason): Dispatch => ({ kind: 'ignore', reason });
 
-/** Spec §9: a command answered in a channel is not answered again there for a second. */
+/** Spec §9 ("cooldown 1000 ms"): a command answered in a channel is not answered again there for a second. */
 export const commandCooldownMs = 1000;
 
 export const cooldownKeyOf = (broadcasterUserId: string, key: string): string => `${broadcasterUserId}:${key}`;
@@ -74,7 +79,8 @@ export const cooldownKeyOf = (broadcasterUserId: string, key: string): string =>
 /**
  * Answer a chat line, or not: never the bot's own lines (no reply loops), only for a running bot
  * of this very channel, never a built-in game command, only a custom command of the owner (in any
- * letter case), and not again within the cooldown of the last answer to that command in the channel.
+ * letter case), and not again within the cooldown of the last answer to that command in the channel,
+ * by the times the viewers sent the lines (a line sent before the last answered one is within it).
  */
 export function dispatch(line: ChatLine, context: DispatchContext): Dispatch {
   if (line.isFromBot) return ignore('from-bot');
@@ -90,7 +96,7 @@ export function dispatch(line: ChatLine, context: DispatchContext): Dispatch {
   if (!found) return ignore('unknown-command');
   const cooldownKey = cooldownKeyOf(line.broadcasterUserId, key);
   const lastAt = context.lastAnsweredAtMs(cooldownKey);
-  if (lastAt !== undefined && context.now.getTime() - lastAt < context.cooldownMs) return ignore('cooling-down');
+  if (lastAt !== undefined && line.sentAtMs - lastAt < context.cooldownMs) return ignore('cooling-down');
   return {
     kind: 'answer',
     ownerUserId: line.ownerUserId,

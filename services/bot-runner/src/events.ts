@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { commandKey, type Random } from '@kickstand/commands';
-import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
-import type { Clock } from '@kickstand/platform/clock';
+import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
+import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { processMetrics } from '@kickstand/platform/metrics';
 import {
@@ -34,14 +34,14 @@ import type { BotRunner, PublishEntry } from './runner';
  *
  * In (group `bot-runner`, shared by the instances: each event is handled once): chat.received →
  * dispatch; command.changed, user.changed, kick.account, chat.subscription → the user's bot
- * document. In (group `bot-runner.<instance id>`, one per instance): bot.status → reload that
+ * document. In (group `bot-runner.instance.<instance id>`, one per instance): bot.status → reload that
  * user's document into this instance's in-memory view (read-model.ts).
  *
  * Out: bot.control, bot.status, audit.recorded through the outbox of the bot document (runner.ts);
  * chat.send and command.executed for each answered command.
  */
 export const botRunnerConsumerGroup = 'bot-runner';
-export const botRunnerViewGroup = (instanceId: string): string => `${botRunnerConsumerGroup}.${instanceId}`;
+export const botRunnerViewGroup = (instanceId: string): string => instanceGroup(botRunnerConsumerGroup, instanceId);
 
 type Timestamp = NonNullable<TopicMessage<'chat.received'>['receivedAt']>;
 
@@ -218,7 +218,12 @@ export interface DispatchDeps {
   log: Logger;
 }
 
-function chatLineOf(message: TopicMessage<'chat.received'>): ChatLine {
+/** The epoch ms of a decoded protobuf Timestamp, undefined when unset. */
+function msOf(timestamp: Timestamp | undefined): number | undefined {
+  return timestamp ? Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1e6) : undefined;
+}
+
+function chatLineOf(message: TopicMessage<'chat.received'>, now: Date): ChatLine {
   return {
     messageId: message.messageId,
     broadcasterUserId: message.broadcasterUserId,
@@ -228,6 +233,11 @@ function chatLineOf(message: TopicMessage<'chat.received'>): ChatLine {
     senderUserId: message.sender?.userId ?? '0',
     content: message.content,
     isFromBot: message.isFromBot,
+    sentAtMs: messageTimeMs({
+      createdAtMs: msOf(message.createdAt),
+      receivedAtMs: msOf(message.receivedAt),
+      nowMs: now.getTime(),
+    }),
   };
 }
 
@@ -241,15 +251,14 @@ export const onChatReceived =
   (deps: DispatchDeps) =>
   async (message: TopicMessage<'chat.received'>): Promise<void> => {
     if (message.isFromBot || message.messageId === '') return;
-    const line = chatLineOf(message);
+    const now = deps.clock.now();
+    const line = chatLineOf(message, now);
     let progress = deps.replies.get(line.messageId);
     if (!progress) {
-      const now = deps.clock.now();
       const decision = dispatch(line, {
         bot: deps.view.get(line.ownerUserId),
         builtInNames: deps.builtInNames,
         lastAnsweredAtMs: deps.cooldowns.lastAnsweredAtMs,
-        now,
         cooldownMs: deps.cooldownMs,
       });
       if (decision.kind === 'ignore') {
@@ -257,7 +266,7 @@ export const onChatReceived =
           deps.log.debug({ messageId: line.messageId, reason: decision.reason }, 'chat line not answered');
         return;
       }
-      deps.cooldowns.answered(decision.cooldownKey, now);
+      deps.cooldowns.answered(decision.cooldownKey, line.sentAtMs, now);
       progress = deps.replies.start(line.messageId, decision, now);
     }
     const { answer } = progress;
@@ -278,8 +287,8 @@ export const onChatReceived =
         sourceReceivedAt: copyTimestamp(message.receivedAt),
       });
       progress.isChatSendPublished = true;
-      if (message.receivedAt) {
-        const receivedAtMs = Number(message.receivedAt.seconds) * 1000 + message.receivedAt.nanos / 1e6;
+      const receivedAtMs = msOf(message.receivedAt);
+      if (receivedAtMs !== undefined) {
         processMetrics().commandLatency.observe(
           { service: 'bot-runner' },
           (deps.clock.now().getTime() - receivedAtMs) / 1000,

@@ -40,14 +40,30 @@ describe('createBotsView', () => {
 });
 
 describe('createCooldowns', () => {
-  test('remembers the last answer per key and forgets what no longer matters', () => {
-    const cooldowns = createCooldowns(1000);
-    cooldowns.answered('a', new Date(0));
-    cooldowns.answered('b', new Date(500));
-    expect(cooldowns.lastAnsweredAtMs('a')).toBe(0);
-    cooldowns.answered('c', new Date(1200));
+  test('when answers are processed, then the last send time per key is kept until the cooldown plus the skew bound has passed in processing time', () => {
+    const cooldowns = createCooldowns(1000, 3000);
+    cooldowns.answered('a', 100, new Date(0));
+    cooldowns.answered('b', 200, new Date(500));
+    cooldowns.answered('c', 300, new Date(3999));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBe(100);
+    cooldowns.answered('c', 400, new Date(4000));
     expect(cooldowns.lastAnsweredAtMs('a')).toBeUndefined();
-    expect(cooldowns.lastAnsweredAtMs('b')).toBe(500);
+    expect(cooldowns.lastAnsweredAtMs('b')).toBe(200);
+    expect(cooldowns.lastAnsweredAtMs('c')).toBe(400);
+  });
+
+  test('when a line sent earlier than the last answered one is answered, then the later send time stays', () => {
+    const cooldowns = createCooldowns(1000);
+    cooldowns.answered('a', 5000, new Date(0));
+    cooldowns.answered('a', 2000, new Date(10));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBe(5000);
+  });
+
+  test('when a backlog of another channel with later send times is processed first, then this channel is not forgotten', () => {
+    const cooldowns = createCooldowns(1000);
+    cooldowns.answered('y', 1_000, new Date(60_000));
+    cooldowns.answered('x', 50_000, new Date(60_001));
+    expect(cooldowns.lastAnsweredAtMs('y')).toBe(1_000);
   });
 });
 

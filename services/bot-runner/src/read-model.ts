@@ -1,3 +1,4 @@
+import { messageTimeMaxSkewMs } from '@kickstand/platform/clock';
 import type { Answer, DispatchBot } from './dispatch';
 import type { BotDoc, BotsRepository } from './repository';
 
@@ -7,7 +8,7 @@ import type { BotDoc, BotsRepository } from './repository';
  * - `BotsView`: per user, whether the bot runs, for which channel, and its commands. Loaded from
  *   the `bots` documents at start, then kept current with every document this instance writes and,
  *   for the writes of other instances, with bot.status, which every change publishes: each instance
- *   reads bot.status with a group of its own (`bot-runner.<instance id>`) and reloads that user's
+ *   reads bot.status with a group of its own (`bot-runner.instance.<instance id>`) and reloads that user's
  *   document. Documents carry a version, so an older one never replaces a newer one.
  * - `Cooldowns` and `RecentReplies`: per channel. chat.received is keyed by the broadcaster, so one
  *   instance at a time handles a channel and memory is enough. After a rebalance or a restart the
@@ -53,24 +54,34 @@ export async function loadBotsView(repo: BotsRepository, view: BotsView): Promis
   for (const doc of await repo.all()) view.apply(doc);
 }
 
-/** When each channel last answered each command (spec §9 cooldown). */
+/** When each channel last answered each command (spec §9 cooldown), by the time the viewer sent the line. */
 export interface Cooldowns {
   lastAnsweredAtMs(cooldownKey: string): number | undefined;
-  answered(cooldownKey: string, at: Date): void;
+  /** The line sent at `sentAtMs` was answered; `now` is the processing time (for forgetting). */
+  answered(cooldownKey: string, sentAtMs: number, now: Date): void;
 }
 
-export function createCooldowns(cooldownMs: number): Cooldowns {
-  // insertion order is answer order (an answer moves its key to the end), so the oldest come first
-  const lastAnswered = new Map<string, number>();
+/**
+ * Entries are forgotten by processing time, which only moves forward, not by the lines' send
+ * times, which interleave across channels in a backlog. An entry can decide something only while
+ * a line sent less than a cooldown after it may still come: such a line arrived at most the message
+ * time bound (messageTimeMaxSkewMs) after it, and is processed right after it (a channel's lines
+ * are processed in arrival order), so the bound plus the cooldown is kept.
+ */
+export function createCooldowns(cooldownMs: number, maxSkewMs = messageTimeMaxSkewMs): Cooldowns {
+  const keptMs = cooldownMs + maxSkewMs;
+  // insertion order is processing order (an answer moves its key to the end), so the oldest come first
+  const lastAnswered = new Map<string, { sentAtMs: number; processedAtMs: number }>();
   return {
-    lastAnsweredAtMs: (key) => lastAnswered.get(key),
-    answered: (key, at) => {
+    lastAnsweredAtMs: (key) => lastAnswered.get(key)?.sentAtMs,
+    answered: (key, sentAtMs, at) => {
       const now = at.getTime();
+      const held = lastAnswered.get(key);
       lastAnswered.delete(key);
-      lastAnswered.set(key, now);
-      // entries older than the cooldown decide nothing any more
-      for (const [oldKey, oldAt] of lastAnswered) {
-        if (now - oldAt < cooldownMs) break;
+      // a line sent before the one last answered (out of order) does not move the cooldown back
+      lastAnswered.set(key, { sentAtMs: Math.max(sentAtMs, held?.sentAtMs ?? sentAtMs), processedAtMs: now });
+      for (const [oldKey, old] of lastAnswered) {
+        if (now - old.processedAtMs < keptMs) break;
         lastAnswered.delete(oldKey);
       }
     },

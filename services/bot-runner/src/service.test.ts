@@ -189,6 +189,10 @@ interface ChatOptions {
   /** The bus key; the streamer's channel unless told. */
   key?: string;
   harness?: Harness;
+  /** When the webhook received it; the harness clock's now unless told. */
+  receivedAt?: Date;
+  /** Kick's created_at; unset (the arrival counts) unless told. */
+  createdAt?: Date;
 }
 
 const receivedAt = new Date('2026-01-01T00:00:00.250Z');
@@ -214,7 +218,8 @@ async function chat(streamer: Streamer, content: string, options: ChatOptions = 
       identity: { usernameColor: '#FFFFFF', badges: [{ text: 'Subscriber', type: 'subscriber', count: 3 }] },
     },
     content,
-    receivedAt: timestampOf(receivedAt),
+    receivedAt: timestampOf(options.receivedAt ?? harness.clock.now()),
+    ...(options.createdAt ? { createdAt: timestampOf(options.createdAt) } : {}),
     isFromBot: options.isFromBot ?? false,
   });
   return messageId;
@@ -700,7 +705,7 @@ describe('chat.received → command dispatch', () => {
   test('when a viewer types $test, then exactly one chat.send replies to that line, then command.executed', async () => {
     const streamer = await aRunningStreamer();
 
-    const messageId = await chat(streamer, '$test');
+    const messageId = await chat(streamer, '$test', { receivedAt });
 
     const reply = await replyTo(streamer, messageId);
     expect(reply.key).toBe(streamer.broadcasterId);
@@ -818,6 +823,70 @@ describe('chat.received → command dispatch', () => {
 
     expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([first, sentinel, afterCooldown]);
     expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).not.toContain(tooSoon);
+  });
+
+  test('when 5 commands typed 2 s apart arrive together after an outage, then all 5 are answered', async () => {
+    const streamer = await aRunningStreamer();
+    const typedAt = h.clock.now().getTime();
+    h.clock.advance(60_000); // the outage: all five are processed at the same moment, a minute later
+    const lines: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      const sent = new Date(typedAt + index * 2000);
+      lines.push(await chat(streamer, '$test', { createdAt: sent, receivedAt: new Date(sent.getTime() + 100) }));
+    }
+
+    await replyTo(streamer, lines[4] ?? '');
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual(lines);
+  });
+
+  test('when two arrive 0.5 s apart by created_at, then the second is refused even if processed 3 s apart', async () => {
+    const streamer = await aRunningStreamer();
+    await addCommand(streamer, 'other', 'other {count}');
+    const typedAt = h.clock.now().getTime();
+    const first = await chat(streamer, '$test', {
+      createdAt: new Date(typedAt),
+      receivedAt: new Date(typedAt + 100),
+    });
+    await replyTo(streamer, first);
+    h.clock.advance(3000);
+    await chat(streamer, '$test', { createdAt: new Date(typedAt + 500), receivedAt: new Date(typedAt + 600) });
+    const sentinel = await chat(streamer, '$other');
+
+    await replyTo(streamer, sentinel);
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([first, sentinel]);
+  });
+
+  test('when a created_at lies an hour ahead, then the line counts as sent on arrival and cannot block the command for an hour', async () => {
+    const streamer = await aRunningStreamer();
+    const arrival = h.clock.now().getTime();
+    const ahead = await chat(streamer, '$test', {
+      createdAt: new Date(arrival + 3_600_000),
+      receivedAt: new Date(arrival),
+    });
+    await replyTo(streamer, ahead);
+    h.clock.advance(1000);
+    const next = await chat(streamer, '$test', { createdAt: new Date(arrival + 1000) });
+
+    await replyTo(streamer, next);
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([ahead, next]);
+  });
+
+  test('when a created_at lies an hour behind, then the line counts as sent 5 minutes before arrival: 0.5 s after it is still refused', async () => {
+    const streamer = await aRunningStreamer();
+    await addCommand(streamer, 'other', 'other {count}');
+    const arrival = h.clock.now().getTime();
+    const behind = await chat(streamer, '$test', {
+      createdAt: new Date(arrival - 3_600_000),
+      receivedAt: new Date(arrival),
+    });
+    await replyTo(streamer, behind);
+    h.clock.advance(500);
+    // sent 0.5 s after the bounded time of the line above
+    await chat(streamer, '$test', { createdAt: new Date(arrival - 300_000 + 500) });
+    const sentinel = await chat(streamer, '$other');
+
+    await replyTo(streamer, sentinel);
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([behind, sentinel]);
   });
 
   test('when the same chat line is delivered twice, then it is answered once and {count} grows once', async () => {

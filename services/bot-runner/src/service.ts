@@ -21,7 +21,7 @@ export interface BotRunnerOptions {
   random?: Random;
   /** Spec §9: 1000 ms. */
   cooldownMs?: number;
-  /** Names this instance's bot.status group (`bot-runner.<instanceId>`); a random UUID by default. */
+  /** Names this instance's bot.status group (`bot-runner.instance.<instanceId>`); a random UUID by default. */
   instanceId?: string;
   /** The built-in game commands left to the games service; `builtInCommandNames` of @kickstand/games by default. */
   builtInNames?: ReadonlySet<string>;

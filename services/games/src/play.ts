@@ -1,5 +1,5 @@
 import type { TopicMessage } from '@kickstand/platform/bus';
-import type { Clock } from '@kickstand/platform/clock';
+import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { isBroadcaster, parseChatIntent } from './chat-commands';
 import { heroReply, mmrReply, type Hero } from './games/dota';
@@ -73,7 +73,7 @@ export function createPlay(deps: PlayDeps): Play {
     if (!message.ownerUserId || !message.messageId || !broadcasterUserId || broadcasterUserId === '0') return;
     if (!(await repo.isBotRunning(message.ownerUserId))) return;
 
-    const chat = chatInputOf(message);
+    const chat = chatInputOf(message, clock.now().getTime());
     if (intent.kind === 'hero' || intent.kind === 'mmr') {
       const content = intent.kind === 'hero' ? heroReply(deps.heroes(), intent.query) : await mmrAnswer(chat);
       await relay.publishNow(broadcasterUserId, replyTo(chat, content, clock.now().getTime()));
@@ -116,7 +116,7 @@ export function createPlay(deps: PlayDeps): Play {
   };
 }
 
-function chatInputOf(message: TopicMessage<'chat.received'>): ChatInput {
+function chatInputOf(message: TopicMessage<'chat.received'>, nowMs: number): ChatInput {
   const sender = message.sender;
   const badgeTypes = sender?.identity?.badges.map((badge) => badge.type) ?? [];
   const chat: ChatInput = {
@@ -132,5 +132,6 @@ function chatInputOf(message: TopicMessage<'chat.received'>): ChatInput {
   };
   const receivedAtMs = msOf(message.receivedAt);
   if (receivedAtMs !== undefined) chat.receivedAtMs = receivedAtMs;
+  chat.sentAtMs = messageTimeMs({ createdAtMs: msOf(message.createdAt), receivedAtMs, nowMs });
   return chat;
 }

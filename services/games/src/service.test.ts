@@ -125,7 +125,7 @@ describe('chat.received → chat.send and game.event', () => {
     harness.clock.advance(2000);
     await harness.sayAndWait(channel, ann, '$attack');
     harness.clock.advance(1000);
-    await say(harness.platform.bus, channel, ann, '$attack'); // silent: already told
+    await say(harness.platform.bus, channel, ann, '$attack', { receivedAt: harness.clock.now() }); // silent: already told
     await harness.sayAndWait(channel, ann, '$hero am'); // handled after it (same key)
     harness.clock.advance(2000);
     await harness.sayAndWait(channel, ann, '$attack');
@@ -135,6 +135,47 @@ describe('chat.received → chat.send and game.event', () => {
       'Wait 3s before your next attack.',
       expect.stringMatching(/^Anti-Mage: /),
       'ann hits Mother of Ash with Lightning for 400 damage! 19,200/20,000 HP left.',
+    ]);
+  });
+
+  test('when 3 attacks typed 5 s apart arrive together after an outage, then all 3 hit', async () => {
+    const channel = aChannel();
+    const ann = aViewer('ann');
+    await harness.startBot(channel);
+    await harness.sayAndWait(channel, streamerOf(channel), '$game raidboss');
+    const typedAt = harness.clock.now().getTime();
+    harness.clock.advance(60_000); // the outage: all three are played at the same moment, a minute later
+    for (let index = 0; index < 3; index++) {
+      const sent = new Date(typedAt + index * 5000);
+      await harness.sayAndWait(channel, ann, '$attack', {
+        createdAt: sent,
+        receivedAt: new Date(sent.getTime() + 100),
+      });
+    }
+
+    expect(contents(channel).slice(1)).toEqual([
+      'ann hits Mother of Ash with Lightning for 400 damage! 19,600/20,000 HP left.',
+      'ann hits Mother of Ash with Lightning for 400 damage! 19,200/20,000 HP left.',
+      'ann hits Mother of Ash with Lightning for 400 damage! 18,800/20,000 HP left.',
+    ]);
+  });
+
+  test('when two attacks are sent 1 s apart by created_at, then the second waits even if played 6 s apart', async () => {
+    const channel = aChannel();
+    const ann = aViewer('ann');
+    await harness.startBot(channel);
+    await harness.sayAndWait(channel, streamerOf(channel), '$game raidboss');
+    const typedAt = harness.clock.now().getTime();
+    await harness.sayAndWait(channel, ann, '$attack', { createdAt: new Date(typedAt) });
+    harness.clock.advance(6000);
+    await harness.sayAndWait(channel, ann, '$attack', {
+      createdAt: new Date(typedAt + 1000),
+      receivedAt: new Date(typedAt + 1000),
+    });
+
+    expect(contents(channel).slice(1)).toEqual([
+      'ann hits Mother of Ash with Lightning for 400 damage! 19,600/20,000 HP left.',
+      'Wait 4s before your next attack.',
     ]);
   });
 

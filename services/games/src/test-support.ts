@@ -156,13 +156,21 @@ export function aViewer(username: string): Speaker {
 
 let chatCount = 0;
 
+export interface SayOptions {
+  isFromBot?: boolean;
+  /** When the webhook received it; 2026-01-01T00:00:00Z unless told. */
+  receivedAt?: Date;
+  /** Kick's created_at; unset unless told. */
+  createdAt?: Date;
+}
+
 /** Publishes a chat.received for the channel (as kick-link would) and returns its message id. */
 export async function say(
   bus: KickstandBus,
   channel: ChannelUnderTest,
   speaker: Speaker,
   content: string,
-  options: { isFromBot?: boolean; receivedAt?: Date } = {},
+  options: SayOptions = {},
 ): Promise<string> {
   chatCount += 1;
   const messageId = `msg-${chatCount}-${randomUUID()}`;
@@ -184,6 +192,7 @@ export async function say(
     },
     content,
     receivedAt: timestampOf((options.receivedAt ?? new Date(Date.UTC(2026, 0, 1))).getTime()),
+    ...(options.createdAt ? { createdAt: timestampOf(options.createdAt.getTime()) } : {}),
     isFromBot: options.isFromBot ?? false,
   });
   return messageId;
@@ -216,8 +225,11 @@ export interface GamesHarness {
   events(channel: ChannelUnderTest): Array<TopicMessage<'game.event'>>;
   /** A started games service on this harness's platform (same store, same bus, recorded). */
   startService(options?: GamesServiceOptions, wrapBus?: (bus: KickstandBus) => KickstandBus): Promise<GamesService>;
-  /** Publishes a chat line and waits until the service answered it (the reply `game:<message id>`). */
-  sayAndWait(channel: ChannelUnderTest, speaker: Speaker, content: string): Promise<string>;
+  /**
+   * Publishes a chat line and waits until the service answered it (the reply `game:<message id>`);
+   * received now by the harness clock unless told.
+   */
+  sayAndWait(channel: ChannelUnderTest, speaker: Speaker, content: string, options?: SayOptions): Promise<string>;
   /** Marks the channel's bot running, as bot.status would, and waits until the read model has it. */
   startBot(channel: ChannelUnderTest): Promise<void>;
   close(): Promise<void>;
@@ -252,8 +264,8 @@ export async function createGamesHarness(): Promise<GamesHarness> {
       started.push(service);
       return service;
     },
-    sayAndWait: async (channel, speaker, content) => {
-      const messageId = await say(platform.bus, channel, speaker, content, { receivedAt: clock.now() });
+    sayAndWait: async (channel, speaker, content, options = {}) => {
+      const messageId = await say(platform.bus, channel, speaker, content, { receivedAt: clock.now(), ...options });
       await eventually(() =>
         expect(recorded.published('chat.send').map((line) => line.idempotencyKey)).toContain(`game:${messageId}`),
       );

@@ -9,7 +9,7 @@ export function defaultInstanceId(): string {
 
 export const realtimeConfigSchema = platformConfigSchema.extend({
   PORT: portSchema.default(defaultPorts['realtime']),
-  /** Names this instance's consumer group `realtime.<INSTANCE_ID>`: every instance reads every event. */
+  /** Names this instance's consumer group `realtime.instance.<INSTANCE_ID>`: every instance reads every event. */
   INSTANCE_ID: z
     .string()
     .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dots, hyphens and underscores only')

@@ -1,4 +1,4 @@
-import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
+import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import { ChangeKind } from '@kickstand/proto';
 import { channelEventFrom } from './channel-events';
@@ -17,7 +17,7 @@ import {
 import type { UserSockets } from './socket-server';
 
 /** Each instance reads every event with a group of its own, and delivers to the sockets it holds. */
-export const realtimeConsumerGroup = (instanceId: string): string => `realtime.${instanceId}`;
+export const realtimeConsumerGroup = (instanceId: string): string => instanceGroup('realtime', instanceId);
 
 export interface EventDeps {
   sockets: UserSockets;

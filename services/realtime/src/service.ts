@@ -15,7 +15,7 @@ export { botUsername } from './payloads';
 export { roomOf, unauthorizedMessage } from './socket-server';
 
 export interface RealtimeOptions {
-  /** Names the consumer group `realtime.<instanceId>`: each instance reads every event. */
+  /** Names the consumer group `realtime.instance.<instanceId>`: each instance reads every event. */
   instanceId: string;
 }
 

@@ -80,6 +80,26 @@ export function backoffMs(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** (attempt - 1));
 }
 
+/**
+ * A consumer group of one instance, for a reader that every instance of a service must run (a
+ * fan-out: realtime's sockets, an in-memory read model), where a shared group would hand each
+ * event to one instance only. On Kafka such a group commits no offsets, so the broker forgets it
+ * once its instance has left (or its session expired), and its dead letters go to one topic per
+ * service, `<service>.instances.dlq`: pods that come and go leave no groups or topics behind. Like
+ * any new group it starts at the end of its topics, so what it reads must be rebuilt at start.
+ */
+export function instanceGroup(service: string, instanceId: string): string {
+  return `${service}.instance.${instanceId}`;
+}
+
+const instanceGroupPattern = /^([A-Za-z0-9_-]+)\.instance\./;
+
+export function isInstanceGroup(group: string): boolean {
+  return instanceGroupPattern.test(group);
+}
+
+/** `<group>.dlq`; for a group of one instance, the service's `<service>.instances.dlq`. */
 export function deadLetterTopic(group: string): string {
-  return `${group}.dlq`;
+  const instance = instanceGroupPattern.exec(group);
+  return instance ? `${instance[1]}.instances.dlq` : `${group}.dlq`;
 }

@@ -2,6 +2,8 @@ export {
   backoffMs,
   deadLetterTopic,
   defaultRetryPolicy,
+  instanceGroup,
+  isInstanceGroup,
   type Bus,
   type DeadLetter,
   type DeliveryInfo,

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
+import { Kafka } from 'kafkajs';
 import type { StartedTestContainer } from 'testcontainers';
+import { instanceGroup } from './bus';
 import { busContract, contractRetryPolicy, testTopics, type ContractBus } from './bus.contract';
 import { createKafkaBus, type KafkaConsumerTuning } from './kafka-bus';
 
@@ -166,6 +168,33 @@ if (source === 'none') {
       });
       afterAll(async () => {
         await bus?.stop();
+      });
+
+      test('when a group of one instance has handled messages and left, then it committed no offset (Kafka forgets it)', async () => {
+        // Arrange
+        const id = randomUUID().slice(0, 8);
+        const group = instanceGroup('int-test', id);
+        const seen: number[] = [];
+        const subscription = await bus.subscribe('test.count', group, async (message, info) => {
+          if (info.key.startsWith(id)) seen.push(message.value);
+        });
+        // Act
+        for (let i = 0; i < 6; i++) await bus.publish('test.count', `${id}-${i}`, { value: i });
+        await waitFor(() => seen.length === 6);
+        await subscription.stop();
+        // Assert
+        const admin = new Kafka({ clientId: 'kafka-bus-int-test-admin', brokers }).admin();
+        await admin.connect();
+        try {
+          const [offsets] = await admin.fetchOffsets({
+            groupId: `${topicPrefix}${group}`,
+            topics: [`${topicPrefix}test.count`],
+          });
+          expect(offsets?.partitions.map((partition) => partition.offset)).toEqual(offsets?.partitions.map(() => '-1'));
+          expect(offsets?.partitions.length).toBeGreaterThan(0);
+        } finally {
+          await admin.disconnect();
+        }
       });
 
       test('when a group subscribes for the first time, then it gets what is published after subscribe, not before', async () => {

@@ -1,5 +1,5 @@
 import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
-import { consumerTuning } from '../lifecycle/connect-platform';
+import { consumerTuning, topicPartitions } from '../lifecycle/connect-platform';
 import { loadConfig, platformConfigSchema } from '../config';
 import { isNotReadyYet } from './kafka-bus';
 
@@ -49,5 +49,17 @@ describe('consumerTuning', () => {
       KAFKA_REBALANCE_TIMEOUT_MS: '20000',
     });
     expect(consumerTuning(config)).toEqual({ sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 20000 });
+  });
+});
+
+describe('topicPartitions', () => {
+  test('when KAFKA_PARTITIONS is unset, then the chat topics get 24 partitions and the others 3', () => {
+    const partitions = topicPartitions(loadConfig(platformConfigSchema, {}));
+    expect([partitions('chat.received'), partitions('chat.send'), partitions('bot.status')]).toEqual([24, 24, 3]);
+  });
+
+  test('when KAFKA_PARTITIONS is set, then the chat topics get that many', () => {
+    const partitions = topicPartitions(loadConfig(platformConfigSchema, { KAFKA_PARTITIONS: '36' }));
+    expect([partitions('chat.received'), partitions('user.changed')]).toEqual([36, 3]);
   });
 });

@@ -12,12 +12,14 @@ import {
   type KafkaMessage,
   type LogEntry,
   type PartitionAssigner,
+  type SASLOptions,
 } from 'kafkajs';
 import { createSilentLogger, type Logger } from '../log/logger';
 import {
   backoffMs,
   deadLetterTopic,
   defaultRetryPolicy,
+  isInstanceGroup,
   type Bus,
   type DeadLetter,
   type MessageHandler,
@@ -50,6 +52,8 @@ import {
  * - Partitions of one group are spread by a subscription-aware assigner (see
  *   `subscriptionAwareAssigner`), because kafkajs's own round-robin assigner breaks a group whose
  *   members subscribe to different topics.
+ * - A group of one instance (`instanceGroup`, a fan-out reader) commits no offsets, so the broker
+ *   drops it once its member is gone; its dead letters share the service's `<service>.instances.dlq`.
  * - `topicPrefix` goes in front of every topic and group name on the broker, so test runs that
  *   share a broker never see each other; handlers and dead letters always see the plain names.
  */
@@ -78,6 +82,11 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
   topicPrefix?: string;
   /** Partitions for a topic created by the bus, given its plain name: 12 for chat.*, else 3. */
   partitions?: (topic: string) => number;
+  /** Copies of each topic the bus creates; the broker's default.replication.factor when unset. */
+  replicationFactor?: number;
+  /** TLS (true, or the CA to trust) and SASL credentials; plain connections when unset. */
+  ssl?: boolean | { ca: string[] };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   retry?: RetryPolicy;
   log?: Logger;
   /**
@@ -176,6 +185,8 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     logLevel: logLevel.WARN,
     logCreator: pinoLogCreator(log),
     connectionTimeout: 3000,
+    ...(options.ssl ? { ssl: options.ssl } : {}),
+    ...(options.sasl ? { sasl: saslOptionsOf(options.sasl) } : {}),
   });
   const admin = kafka.admin();
   const producer = kafka.producer({
@@ -244,7 +255,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         withAdmin(async (client) => {
           // false when it exists already, maybe created by another process a moment ago
           await client.createTopics({
-            topics: [{ topic, numPartitions: partitionsOf(name) }],
+            topics: [{ topic, numPartitions: partitionsOf(name), replicationFactor: options.replicationFactor ?? -1 }],
             waitForLeaders: false,
           });
           const { topics: found } = await client.fetchTopicMetadata({ topics: [topic] });
@@ -404,7 +415,8 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
       });
       const runConfig: Parameters<Consumer['run']>[0] = {
-        autoCommit: true,
+        // a group of one instance commits nothing, so Kafka forgets it once the instance is gone
+        autoCommit: !isInstanceGroup(group),
         eachBatchAutoResolve: false,
         // Different partitions (keys) are handled in parallel; one partition stays sequential.
         partitionsConsumedConcurrently: Math.max(1, partitionsOf(topic)),
@@ -781,6 +793,19 @@ const routineAnswers = [
 
 function isRoutineAnswer(error: string): boolean {
   return routineAnswers.some((answer) => error.includes(answer));
+}
+
+/** kafkajs types each mechanism apart. */
+function saslOptionsOf(sasl: NonNullable<KafkaBusOptions<TopicRegistry>['sasl']>): SASLOptions {
+  const { username, password } = sasl;
+  switch (sasl.mechanism) {
+    case 'plain':
+      return { mechanism: 'plain', username, password };
+    case 'scram-sha-256':
+      return { mechanism: 'scram-sha-256', username, password };
+    case 'scram-sha-512':
+      return { mechanism: 'scram-sha-512', username, password };
+  }
 }
 
 function unknownTopic(topic: string): Error {

@@ -1,5 +1,6 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { ChatReceived } from '@kickstand/proto';
+import { deadLetterTopic, instanceGroup, isInstanceGroup } from './bus';
 import { kickstandTopics } from './topics';
 import type { KickstandTopicName, TopicMessage } from './topics';
 
@@ -44,5 +45,20 @@ describe('kickstandTopics', () => {
     const message: TopicMessage<typeof topic> = create(kickstandTopics[topic], { messageId: 'm-1' });
     const decoded: ChatReceived = fromBinary(kickstandTopics[topic], toBinary(kickstandTopics[topic], message));
     expect(decoded.messageId).toBe('m-1');
+  });
+});
+
+describe('groups of one instance', () => {
+  test('when a service names the group of one of its instances, then it is marked as such', () => {
+    expect(instanceGroup('realtime', 'realtime-7d9f-abc')).toBe('realtime.instance.realtime-7d9f-abc');
+    expect(isInstanceGroup(instanceGroup('bot-runner', 'pod-1'))).toBe(true);
+    expect(isInstanceGroup('bot-runner')).toBe(false);
+    expect(isInstanceGroup('bot-runner.dlq.reader.1')).toBe(false);
+  });
+
+  test('when a group of one instance dead-letters, then it goes to the service’s one topic, not a topic per pod', () => {
+    expect(deadLetterTopic(instanceGroup('gateway', 'gateway-5b6c-x1'))).toBe('gateway.instances.dlq');
+    expect(deadLetterTopic(instanceGroup('gateway', 'gateway-5b6c-x2'))).toBe('gateway.instances.dlq');
+    expect(deadLetterTopic('bot-runner')).toBe('bot-runner.dlq');
   });
 });

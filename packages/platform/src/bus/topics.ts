@@ -42,8 +42,10 @@ import type { Bus, TopicRegistry } from './bus';
  * | chat.subscription | kick-link        | bot-runner                    | user_id             |
  * | audit.recorded   | auth, bot-runner, kick-link | auth                | target_id (user)    |
  *
- * Consumer groups are the service name, except realtime's `realtime.<instance-id>` (every
- * instance reads every event); dead letters go to `<group>.dlq`.
+ * Consumer groups are the service name; a reader every instance runs (realtime, the gateway's
+ * deactivated users, bot-runner's view) uses a group of its own instance (`instanceGroup`:
+ * `<service>.instance.<instance-id>`). Dead letters go to `<group>.dlq`, or to
+ * `<service>.instances.dlq` from groups of one instance.
  */
 export const kickstandTopics = {
   'chat.received': ChatReceivedSchema,

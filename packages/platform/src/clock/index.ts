@@ -1,1 +1,2 @@
 export { type Clock, systemClock } from './clock';
+export { messageTimeMaxSkewMs, messageTimeMs, type MessageTimes } from './message-time';

@@ -4,11 +4,13 @@ export {
   brokerListSchema,
   defaultKafkaTimings,
   jwtPrivateKeySchema,
+  kafkaSecurity,
   loadConfig,
   loadConfigOrExit,
   optionalString,
   platformConfigSchema,
   portSchema,
+  type KafkaSecurity,
   type PlatformConfig,
 } from './load-config';
 export { defaultPorts, serviceNames, type ServiceName } from './service-catalog';

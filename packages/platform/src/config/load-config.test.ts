@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, loadConfig, platformConfigSchema, portSchema } from './load-config';
+import { ConfigError, kafkaSecurity, loadConfig, platformConfigSchema, portSchema } from './load-config';
 
 const serviceSchema = platformConfigSchema.extend({ PORT: portSchema.default(3002) });
 
@@ -70,7 +70,79 @@ describe('loadConfig', () => {
     );
   });
 
+  test('when the topic settings are unset, then the chat topics get 24 partitions and the broker chooses the replication', () => {
+    const config = loadConfig(serviceSchema, {});
+    expect(config.KAFKA_PARTITIONS).toBe(24);
+    expect(config.KAFKA_REPLICATION_FACTOR).toBeUndefined();
+  });
+
+  test('when the topic settings are set, then they are read as whole numbers, and nonsense is refused by name', () => {
+    expect(loadConfig(serviceSchema, { KAFKA_PARTITIONS: '48', KAFKA_REPLICATION_FACTOR: '3' })).toMatchObject({
+      KAFKA_PARTITIONS: 48,
+      KAFKA_REPLICATION_FACTOR: 3,
+    });
+    expect(() => loadConfig(serviceSchema, { KAFKA_PARTITIONS: '0' })).toThrow(/KAFKA_PARTITIONS: .*\(got "0"\)/);
+    expect(() => loadConfig(serviceSchema, { KAFKA_PARTITIONS: 'many' })).toThrow(/KAFKA_PARTITIONS/);
+    expect(() => loadConfig(serviceSchema, { KAFKA_REPLICATION_FACTOR: '2.5' })).toThrow(/KAFKA_REPLICATION_FACTOR/);
+    expect(() => loadConfig(serviceSchema, { KAFKA_REPLICATION_FACTOR: '0' })).toThrow(/KAFKA_REPLICATION_FACTOR/);
+  });
+
+  test('when KAFKA_SASL_MECHANISM or KAFKA_SSL is not a known value, then the error names it', () => {
+    expect(() => loadConfig(serviceSchema, { KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(/KAFKA_SASL_MECHANISM/);
+    expect(() => loadConfig(serviceSchema, { KAFKA_SSL: 'maybe' })).toThrow(/KAFKA_SSL/);
+  });
+
   test('when loaded, then the config is frozen', () => {
     expect(Object.isFrozen(loadConfig(serviceSchema, {}))).toBe(true);
+  });
+});
+
+describe('kafkaSecurity', () => {
+  const noFile = (path: string): string => {
+    throw new Error(`ENOENT: no such file, open '${path}'`);
+  };
+
+  test('when nothing is set, then the connection is plain', () => {
+    expect(kafkaSecurity(loadConfig(serviceSchema, {}), noFile)).toEqual({ ssl: false });
+  });
+
+  test('when SCRAM credentials and TLS are set, then both reach the client', () => {
+    const config = loadConfig(serviceSchema, {
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'kickstand',
+      KAFKA_SASL_PASSWORD: 's3cret',
+      KAFKA_SSL: 'true',
+    });
+    expect(kafkaSecurity(config, noFile)).toEqual({
+      ssl: true,
+      sasl: { mechanism: 'scram-sha-512', username: 'kickstand', password: 's3cret' },
+    });
+  });
+
+  test('when a CA file is given, then its PEM is the CA trusted', () => {
+    const config = loadConfig(serviceSchema, { KAFKA_SSL_CA_FILE: '/etc/kafka/ca.pem' });
+    expect(kafkaSecurity(config, (path) => `PEM of ${path}`)).toEqual({ ssl: { ca: ['PEM of /etc/kafka/ca.pem'] } });
+  });
+
+  test('when a mechanism lacks its user name and password, then both are named as missing', () => {
+    const config = loadConfig(serviceSchema, { KAFKA_SASL_MECHANISM: 'scram-sha-256' });
+    expect(() => kafkaSecurity(config, noFile)).toThrow(ConfigError);
+    expect(() => kafkaSecurity(config, noFile)).toThrow(
+      'Invalid configuration:\n' +
+        '  KAFKA_SASL_USERNAME: required with KAFKA_SASL_MECHANISM=scram-sha-256 (missing)\n' +
+        '  KAFKA_SASL_PASSWORD: required with KAFKA_SASL_MECHANISM=scram-sha-256 (missing)',
+    );
+  });
+
+  test('when credentials are set without a mechanism, then the mechanism is asked for', () => {
+    const config = loadConfig(serviceSchema, { KAFKA_SASL_USERNAME: 'kickstand', KAFKA_SASL_PASSWORD: 's3cret' });
+    expect(() => kafkaSecurity(config, noFile)).toThrow(/KAFKA_SASL_MECHANISM: required when a SASL user name/);
+  });
+
+  test('when the CA file cannot be read, then the error names the variable and the file', () => {
+    const config = loadConfig(serviceSchema, { KAFKA_SSL_CA_FILE: '/nope/ca.pem' });
+    expect(() => kafkaSecurity(config, noFile)).toThrow(
+      /KAFKA_SSL_CA_FILE: cannot be read: .*\(got "\/nope\/ca.pem"\)/,
+    );
   });
 });

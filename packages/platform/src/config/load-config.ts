@@ -104,6 +104,31 @@ export const platformConfigSchema = z.object({
   KAFKA_HEARTBEAT_INTERVAL_MS: millis(100, 60_000, defaultKafkaTimings.KAFKA_HEARTBEAT_INTERVAL_MS),
   /** How long a rebalance waits for the members to rejoin. */
   KAFKA_REBALANCE_TIMEOUT_MS: millis(1000, 600_000, defaultKafkaTimings.KAFKA_REBALANCE_TIMEOUT_MS),
+  /**
+   * Partitions of the chat topics (chat.*) when the bus creates them: the most consumers of one
+   * group that get work (bot-runner's autoscaler stops there). Other topics get 3. A topic that
+   * exists keeps its count (see docs/distributed.md to raise it).
+   */
+  KAFKA_PARTITIONS: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(1).max(1000).default(24),
+  ),
+  /** Copies of each topic the bus creates; unset: the broker's default.replication.factor. */
+  KAFKA_REPLICATION_FACTOR: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(1).max(15).optional(),
+  ),
+  /** SASL on the Kafka connection; needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (see kafkaSecurity). */
+  KAFKA_SASL_MECHANISM: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  ),
+  KAFKA_SASL_USERNAME: optionalString(),
+  KAFKA_SASL_PASSWORD: optionalString(),
+  /** TLS to the brokers. */
+  KAFKA_SSL: z.preprocess((value) => (value === '' ? undefined : value), booleanFlagSchema.default(false)),
+  /** A PEM file of the CA that signed the brokers' certificates, when not a public one (implies KAFKA_SSL). */
+  KAFKA_SSL_CA_FILE: optionalString(),
   MONGO_URL: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z
@@ -130,6 +155,48 @@ export const platformConfigSchema = z.object({
 });
 
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;
+
+/** How the Kafka clients authenticate and encrypt: what kafkajs takes as `sasl` and `ssl`. */
+export interface KafkaSecurity {
+  ssl: boolean | { ca: string[] };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+}
+
+/**
+ * The Kafka security settings, checked together: a mechanism needs a user name and a password, and
+ * a user name or password without a mechanism is a mistake rather than something to ignore.
+ * `readFile` reads KAFKA_SSL_CA_FILE (injected for tests).
+ */
+export function kafkaSecurity(
+  config: Pick<
+    PlatformConfig,
+    'KAFKA_SASL_MECHANISM' | 'KAFKA_SASL_USERNAME' | 'KAFKA_SASL_PASSWORD' | 'KAFKA_SSL' | 'KAFKA_SSL_CA_FILE'
+  >,
+  readFile: (path: string) => string,
+): KafkaSecurity {
+  const problems: string[] = [];
+  const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password } = config;
+  if (mechanism && !username)
+    problems.push(`KAFKA_SASL_USERNAME: required with KAFKA_SASL_MECHANISM=${mechanism} (missing)`);
+  if (mechanism && !password)
+    problems.push(`KAFKA_SASL_PASSWORD: required with KAFKA_SASL_MECHANISM=${mechanism} (missing)`);
+  if (!mechanism && (username || password)) {
+    problems.push(
+      'KAFKA_SASL_MECHANISM: required when a SASL user name or password is set: plain, scram-sha-256 or scram-sha-512 (missing)',
+    );
+  }
+  let ssl: KafkaSecurity['ssl'] = config.KAFKA_SSL;
+  if (config.KAFKA_SSL_CA_FILE) {
+    try {
+      ssl = { ca: [readFile(config.KAFKA_SSL_CA_FILE)] };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      problems.push(`KAFKA_SSL_CA_FILE: cannot be read: ${reason} (got "${config.KAFKA_SSL_CA_FILE}")`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return mechanism && username && password ? { ssl, sasl: { mechanism, username, password } } : { ssl };
+}
 
 /** For a process entry: the config, or the list of bad variables on stderr and exit code 1. */
 export function loadConfigOrExit<S extends z.ZodType>(schema: S, processName: string): Readonly<z.infer<S>> {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   createInProcessBus,
@@ -10,7 +11,7 @@ import {
 import { instrumentBus, processMetrics } from '../metrics';
 import { createTokenVerifier, type TokenVerifier } from '../auth';
 import { systemClock, type Clock } from '../clock';
-import { ConfigError, type PlatformConfig } from '../config';
+import { ConfigError, kafkaSecurity, type PlatformConfig } from '../config';
 import type { HttpSettings } from '../http';
 import type { Logger } from '../log';
 import { createEmbeddedStore, createMongoStore, type Store } from '../store';
@@ -52,6 +53,11 @@ export function consumerTuning(config: PlatformConfig): KafkaConsumerTuning {
   };
 }
 
+/** KAFKA_PARTITIONS for the chat topics (the ones consumers scale on), 3 for the rest. */
+export function topicPartitions(config: Pick<PlatformConfig, 'KAFKA_PARTITIONS'>): (topic: string) => number {
+  return (topic) => (topic.startsWith('chat.') ? config.KAFKA_PARTITIONS : 3);
+}
+
 /** Kafka when KAFKA_BROKERS is set, else the in-process bus. */
 export async function createBusFromConfig(
   config: PlatformConfig,
@@ -64,6 +70,9 @@ export async function createBusFromConfig(
       brokers: config.KAFKA_BROKERS,
       clientId,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      partitions: topicPartitions(config),
+      ...(config.KAFKA_REPLICATION_FACTOR !== undefined ? { replicationFactor: config.KAFKA_REPLICATION_FACTOR } : {}),
+      ...kafkaSecurity(config, (file) => readFileSync(file, 'utf8')),
       log,
       consumer: consumerTuning(config),
       // HTTP and /healthz come up at once; /readyz waits for the joins (see platformReadiness).

@@ -8,5 +8,5 @@ export {
 export { runProcess, type ProcessHost, type ProcessOptions } from './run-process';
 export { isPrettyLogging, runServiceProcess, startServiceProcess, type ServiceProcessOptions } from './run-service';
 export { closeServer, listen, startHttpService, type RunningService, type Service } from './start-http-service';
-export { platformReadiness } from './readiness';
+export { platformReadiness, type ReadinessNeed } from './readiness';
 export { claimDataDir, pidFilePath, runningPid } from './data-dir-lock';

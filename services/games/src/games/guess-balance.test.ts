@@ -95,6 +95,16 @@ describe('guess my balance', () => {
     expect(lines(later.outbox)).toEqual(['Guess updated: $3,000 (was $1,000).']);
   });
 
+  test('when guesses are played late, then the 30 s cooldown is judged by when they were sent', () => {
+    const sent = (time: string) => ({ ...viewer('ann'), sentAtMs: at(time) });
+    const first = guess(aGame(), sent('20:00:10'), 100000, at('20:02:00'));
+    expect(first.state.guesses).toEqual([expect.objectContaining({ cents: 100000, guessedAtMs: at('20:00:10') })]);
+    const early = guess(first.state, sent('20:00:30'), 200000, at('20:02:00'));
+    expect(lines(early.outbox)).toEqual(['Wait 10s before guessing again.']);
+    const onTime = guess(early.state, sent('20:00:40'), 300000, at('20:02:00'));
+    expect(lines(onTime.outbox)).toEqual(['Guess updated: $3,000 (was $1,000).']);
+  });
+
   test('when time runs out, then guessing closes and the broadcaster is reminded to reveal, once', () => {
     let game = aGame(5);
     game = guess(game, viewer('ann'), 100, at('20:01:00')).state;

@@ -88,7 +88,11 @@ export function startGuessBalance(input: {
   };
 }
 
-/** `$gmb <amount>` while guessing is open. A later guess replaces the viewer's earlier one. */
+/**
+ * `$gmb <amount>` while guessing is open. A later guess replaces the viewer's earlier one. The 30 s
+ * cooldown is judged by when the viewer sent the guess (`chat.sentAtMs`), not by `nowMs`, when it
+ * is played; an earlier sent guess also wins a tie.
+ */
 export function guess(
   state: GuessBalanceState,
   chat: ChatInput,
@@ -97,8 +101,13 @@ export function guess(
 ): GameStep<GuessBalanceState> {
   const { userId, username } = chat.sender;
   const previous = state.guesses.find((entry) => entry.userId === userId);
+  const sentAtMs = chat.sentAtMs ?? nowMs;
   if (previous) {
-    const waitMs = previous.guessedAtMs + guessBalanceRules.cooldownMs - nowMs;
+    // a guess sent before the standing one (out of order) waits the whole cooldown
+    const waitMs = Math.min(
+      guessBalanceRules.cooldownMs,
+      previous.guessedAtMs + guessBalanceRules.cooldownMs - sentAtMs,
+    );
     if (waitMs > 0) {
       if (previous.cooldownNoticeForMs === previous.guessedAtMs) return { state, outbox: [] };
       return {
@@ -116,7 +125,7 @@ export function guess(
     userId,
     username,
     cents,
-    guessedAtMs: nowMs,
+    guessedAtMs: sentAtMs,
     seq: state.nextSeq,
     cooldownNoticeForMs: null,
   };

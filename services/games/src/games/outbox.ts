@@ -59,6 +59,12 @@ export interface ChatInput {
   sender: { userId: string; username: string; isBroadcaster: boolean };
   /** chat.received.received_at in epoch ms, when known. */
   receivedAtMs?: number;
+  /**
+   * When the viewer sent it (epoch ms): Kick's created_at bounded by the arrival (messageTimeMs
+   * of the platform). The per-viewer cooldowns are judged on it, so a backlog plays every command
+   * a viewer could have seen played. Unset: the processing time stands in.
+   */
+  sentAtMs?: number;
 }
 
 /** The answer to one chat message (at most one per message). */

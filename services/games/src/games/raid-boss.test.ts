@@ -122,6 +122,28 @@ describe('attack', () => {
     expect(lines(earlyAgain.outbox)).toEqual(['Wait 4s before your next attack.']);
   });
 
+  test('when attacks are played late, then the cooldown is judged by when they were sent', () => {
+    const { game, random } = aBoss();
+    const sent = (time: string) => ({ ...viewer('ann'), sentAtMs: at(time) });
+    const first = attack(game, sent('20:00:10'), null, at('20:01:00'), random);
+    expect(first.state.attackers).toEqual([
+      expect.objectContaining({ firstHitAtMs: at('20:00:10'), lastAttackAtMs: at('20:00:10') }),
+    ]);
+    const early = attack(first.state, sent('20:00:12'), null, at('20:01:00'), random);
+    expect(lines(early.outbox)).toEqual(['Wait 3s before your next attack.']);
+    const onTime = attack(early.state, sent('20:00:15'), null, at('20:01:00'), random);
+    expect(onTime.state.hp).toBe(first.state.hp - 400);
+  });
+
+  test('when an attack sent before the last one is played after it, then it waits the whole cooldown', () => {
+    const { game, random } = aBoss();
+    const sent = (time: string) => ({ ...viewer('ann'), sentAtMs: at(time) });
+    const last = attack(game, sent('20:00:30'), null, at('20:00:31'), random);
+    const older = attack(last.state, sent('20:00:10'), null, at('20:00:31'), random);
+    expect(lines(older.outbox)).toEqual(['Wait 5s before your next attack.']);
+    expect(older.state.hp).toBe(last.state.hp);
+  });
+
   test('when hits take the boss to 50% and 10% HP, then each is announced once, and the killing blow ends the game', () => {
     let { game } = aBoss();
     const { random } = aBoss();

@@ -187,14 +187,20 @@ export function pickWeapon(weapons: readonly Weapon[], query: string | null): We
 
 const normalize = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** Seconds a viewer still has to wait before attacking (0 when they may attack). */
-export function cooldownLeftMs(state: RaidBossState, userId: string, nowMs: number): number {
+/**
+ * How long a viewer still has to wait before attacking (0 when they may attack), for an attack
+ * sent at `sentAtMs`; an attack sent before the last one (out of order) waits the whole cooldown.
+ */
+export function cooldownLeftMs(state: RaidBossState, userId: string, sentAtMs: number): number {
   const attacker = state.attackers.find((entry) => entry.userId === userId);
   if (!attacker) return 0;
-  return Math.max(0, attacker.lastAttackAtMs + raidBossRules.cooldownMs - nowMs);
+  return Math.min(raidBossRules.cooldownMs, Math.max(0, attacker.lastAttackAtMs + raidBossRules.cooldownMs - sentAtMs));
 }
 
-/** `$attack [weapon]` on a running boss. */
+/**
+ * `$attack [weapon]` on a running boss. The 5 s cooldown is judged by when the viewer sent the
+ * attack (`chat.sentAtMs`), not by `nowMs`, when it is played.
+ */
 export function attack(
   state: RaidBossState,
   chat: ChatInput,
@@ -204,7 +210,8 @@ export function attack(
 ): GameStep<RaidBossState> {
   const { userId, username } = chat.sender;
   const existing = state.attackers.find((entry) => entry.userId === userId);
-  const waitMs = cooldownLeftMs(state, userId, nowMs);
+  const sentAtMs = chat.sentAtMs ?? nowMs;
+  const waitMs = cooldownLeftMs(state, userId, sentAtMs);
   if (existing && waitMs > 0) {
     if (existing.cooldownNoticeForMs === existing.lastAttackAtMs) return { state, outbox: [] };
     const secondsLeft = Math.ceil(waitMs / 1000);
@@ -226,12 +233,19 @@ export function attack(
   const attackers = existing
     ? state.attackers.map((entry) =>
         entry.userId === userId
-          ? { ...entry, username, damage: entry.damage + dealt, lastAttackAtMs: nowMs, cooldownNoticeForMs: null }
+          ? { ...entry, username, damage: entry.damage + dealt, lastAttackAtMs: sentAtMs, cooldownNoticeForMs: null }
           : entry,
       )
     : [
         ...state.attackers,
-        { userId, username, damage: dealt, firstHitAtMs: nowMs, lastAttackAtMs: nowMs, cooldownNoticeForMs: null },
+        {
+          userId,
+          username,
+          damage: dealt,
+          firstHitAtMs: sentAtMs,
+          lastAttackAtMs: sentAtMs,
+          cooldownNoticeForMs: null,
+        },
       ];
   let next: RaidBossState = { ...state, hp, attackers };
   const isDefeated = hp === 0;
