@@ -76,6 +76,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
       }),
     );
   }
+  // API replies carry tokens, users and stream settings: no browser or proxy cache may keep them.
+  app.use('/api', noStore);
   app.use(healthRoutes(options.service, options.readiness));
   app.get('/metrics', async (_req, res) => {
     const { registry } = processMetrics();
@@ -87,6 +89,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(createErrorHandler(options.log));
   return app;
 }
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 /** "true"/"false", a hop count, or Express's named/CIDR list ("loopback", "10.0.0.0/8, uniquelocal"). */
 function trustProxyValue(setting: string): boolean | number | string {
