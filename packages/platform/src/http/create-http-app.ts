@@ -25,7 +25,7 @@ export interface HttpSettings {
 export const defaultHttpSettings: HttpSettings = { bodyLimit: '100kb', trustProxy: 'loopback' };
 
 /** Probes hit these every few seconds; logging them would drown the useful lines. */
-const unloggedPaths = new Set(['/healthz', '/readyz', '/metrics']);
+const unloggedPaths = new Set(['/healthz', '/readyz']);
 
 /**
  * Machine traffic at the rate of chat (Kick's webhook deliveries, one per chat line of every
@@ -79,10 +79,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   // API replies carry tokens, users and stream settings: no browser or proxy cache may keep them.
   app.use('/api', noStore);
   app.use(healthRoutes(options.service, options.readiness));
-  app.get('/metrics', async (_req, res) => {
-    const { registry } = processMetrics();
-    res.type(registry.contentType).send(await registry.metrics());
-  });
+  // no /metrics here: this port may be public (the gateway's); see lifecycle/metrics-server.ts
   for (const router of options.routes) app.use(router);
   for (const router of options.fallback ?? []) app.use(router);
   app.use(notFoundHandler);

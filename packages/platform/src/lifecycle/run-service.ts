@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { loadConfigOrExit, type PlatformConfig } from '../config';
 import { createLogger } from '../log';
 import { connectPlatform, type PlatformDeps } from './connect-platform';
+import { startMetricsServer } from './metrics-server';
 import { runProcess } from './run-process';
 import { startHttpService, type Service } from './start-http-service';
 
@@ -31,7 +32,13 @@ export function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
       const platform = await connectPlatform(config, { service: options.service, log });
       const running = await startHttpService(options.create(platform, config), { port: config.PORT });
       log.info({ port: running.port }, `${options.service} listening`);
+      const metrics =
+        config.METRICS_PORT === undefined
+          ? undefined
+          : await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST });
+      if (metrics) log.info({ port: metrics.port, host: config.METRICS_HOST }, 'metrics listening');
       return async () => {
+        await metrics?.stop();
         await running.stop();
         await platform.close();
       };
