@@ -1,0 +1,1 @@
+export { ensurePrivateDir, privateDirMode, privateFileMode, restrictMode, writePrivateFile } from './private-files';
