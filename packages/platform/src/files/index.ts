@@ -1,1 +1,8 @@
-export { ensurePrivateDir, privateDirMode, privateFileMode, restrictMode, writePrivateFile } from './private-files';
+export {
+  createPrivateFile,
+  ensurePrivateDir,
+  privateDirMode,
+  privateFileMode,
+  restrictMode,
+  writePrivateFile,
+} from './private-files';

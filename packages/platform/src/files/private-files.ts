@@ -24,6 +24,22 @@ export async function writePrivateFile(file: string, data: string): Promise<void
   await chmod(file, privateFileMode);
 }
 
+/**
+ * Writes `file` (0600, in a 0700 folder) only if it does not exist yet; false when it did, so two
+ * processes making the same secret at once keep one of them, never overwrite each other's.
+ */
+export async function createPrivateFile(file: string, data: string): Promise<boolean> {
+  await ensurePrivateDir(path.dirname(file));
+  try {
+    await writeFile(file, data, { mode: privateFileMode, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  await chmod(file, privateFileMode);
+  return true;
+}
+
 /** Tightens an existing file or folder to `mode`; one that is not there is left alone. */
 export async function restrictMode(target: string, mode: number): Promise<void> {
   try {
