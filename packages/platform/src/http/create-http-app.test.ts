@@ -237,6 +237,16 @@ describe('createHttpApp', () => {
     expect(line).toBeDefined();
   });
 
+  test('when the OAuth callback is requested, then its one-time code and state are not in the request log', async () => {
+    await fetch(`${app.url}/api/kick/oauth/callback?code=kick-code-s3cret&state=st4te-value`, {
+      headers: { 'x-request-id': 'rid-oauth' },
+    });
+    const lines = app.logLines.filter((entry) => entry.requestId === 'rid-oauth');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(JSON.stringify(lines)).not.toMatch(/kick-code-s3cret|st4te-value/);
+    expect(JSON.stringify(lines)).toContain('/api/kick/oauth/callback?code=%5Bredacted%5D');
+  });
+
   test('when a request has no usable request id, then one is made up', async () => {
     const response = await fetch(`${app.url}/search?page=2`, { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../log';
+import { redactQuery, redactUrl } from '../log/redact-url';
 import { processMetrics } from '../metrics/metrics';
 import { createErrorHandler, notFoundHandler } from './error-handler';
 import { healthRoutes, type ReadinessCheck } from './health';
@@ -61,6 +62,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
       return id;
     },
     customAttributeKeys: { reqId: 'requestId' },
+    // the OAuth callback's one-time code must not end up in the logs
+    serializers: { req: redactRequest },
     quietReqLogger: true,
     autoLogging: { ignore: (req) => unloggedPaths.has(req.url ?? '') },
   });
@@ -85,6 +88,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(notFoundHandler);
   app.use(createErrorHandler(options.log));
   return app;
+}
+
+/** pino-http's serialised request (std-serializers), with secrets in the query hidden. */
+function redactRequest(req: { url?: unknown; query?: unknown }): unknown {
+  if (typeof req.url === 'string') req.url = redactUrl(req.url);
+  req.query = redactQuery(req.query);
+  return req;
 }
 
 const noStore: RequestHandler = (_req, res, next) => {
@@ -121,7 +131,7 @@ function quietRequestLogger(log: Logger): RequestHandler {
       log.info(
         {
           requestId: id,
-          req: { id, method: req.method, url: req.originalUrl },
+          req: { id, method: req.method, url: redactUrl(req.originalUrl) },
           res: { statusCode: res.statusCode },
           responseTime: Date.now() - startedAt,
         },
