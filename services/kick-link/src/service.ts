@@ -18,7 +18,7 @@ import { createKickClient } from './kick-client';
 import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-tokens';
 import { createChannelOwners, createLinks } from './links';
 import { resolveOptions, type KickLinkOptions } from './options';
-import { createKickLinkRepository, type KickLinkRepository } from './repository';
+import { createKickLinkRepository } from './repository';
 import { deliveryHealthRoutes } from './health-routes';
 import { createReconciler } from './reconciler';
 import { kickLinkRoutes } from './routes';

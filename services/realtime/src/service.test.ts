@@ -246,7 +246,7 @@ describe('chat.received', () => {
     });
   });
 
-  test('when a chat line is 90 KB, then it is shown and kept cut to Kick\'s 500 characters', async () => {
+  test("when a chat line is 90 KB, then it is shown and kept cut to Kick's 500 characters", async () => {
     const user = aUser();
     const dashboard = await connect(user.token);
     await chatReceived(user.userId, { messageId: 'huge-1', content: 'x'.repeat(90_000) });

@@ -50,7 +50,10 @@ export async function loadOrCreateJwtKeyPair(dir: string): Promise<JwtKeyPair> {
   const privatePath = path.join(dir, 'jwt-private.pem');
   const publicPath = path.join(dir, 'jwt-public.pem');
   try {
-    const pair = { privateKeyPem: await readFile(privatePath, 'utf8'), publicKeyPem: await readFile(publicPath, 'utf8') };
+    const pair = {
+      privateKeyPem: await readFile(privatePath, 'utf8'),
+      publicKeyPem: await readFile(publicPath, 'utf8'),
+    };
     // keys made by an older version may be world-readable
     await restrictMode(dir, privateDirMode);
     await restrictMode(privatePath, privateFileMode);
