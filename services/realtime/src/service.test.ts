@@ -260,6 +260,27 @@ describe('chat.received', () => {
     });
   });
 
+  test('when a 90 KB line was kept by an older version, then the history hands it out cut to 500 characters', async () => {
+    const user = aUser();
+    const line: ChatMessagePayload = {
+      id: 'old-huge',
+      username: 'viewer_bob',
+      content: 'z'.repeat(90_000),
+      timestamp: '2026-03-01T20:00:00.000Z',
+      replyTo: null,
+      isModerator: false,
+      isSubscriber: false,
+      badges: [],
+      isBot: false,
+    };
+    await platform.store
+      .collection('chat-lines')
+      .insertOne({ _id: 'old-huge', userId: user.userId, at: new Date(base), payload: line });
+    const dashboard = await connect(user.token);
+    const [history] = dashboard.all('chat-history');
+    expect(history?.messages).toEqual([{ ...line, content: 'z'.repeat(500) }]);
+  });
+
   test('when the line is the bot own one coming back from Kick, then it is not shown', async () => {
     const user = aUser();
     const dashboard = await connect(user.token);
