@@ -313,6 +313,37 @@ describe('gateway with an upstream down', () => {
     }
   });
 
+  test('when a client writes its own X-Forwarded-For, then the service gets the address the gateway saw, not the forged one', async () => {
+    const platform = await createTestPlatform('gateway');
+    const auth = await startEcho('auth');
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, urlOf(auth)])) as Record<
+      ServiceName,
+      string
+    >;
+    // nothing in front of this gateway (compose's published port): X-Forwarded-For is never trusted
+    const gateway = await startHttpService(
+      createGateway(
+        { ...platform, http: { bodyLimit: '100kb', trustProxy: 'false' } },
+        { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' },
+      ),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' },
+        body: '{}',
+      });
+      const echo = (await response.json()) as Echo;
+      expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
+    } finally {
+      await gateway.stop();
+      await platform.close();
+      auth.closeAllConnections();
+      await close(auth);
+    }
+  });
+
   test('when a client sends a broken path or body through the gateway, then the service answers 4xx, never 500', async () => {
     const platform = await createTestPlatform('gateway');
     const adminRoutes = express.Router();
@@ -427,6 +458,37 @@ describe('gateway connections to its upstreams', () => {
     } finally {
       await gateway.stop();
       await platform.close();
+    }
+  });
+
+  test('when a client writes its own X-Forwarded-For, then the service gets the address the gateway saw, not the forged one', async () => {
+    const platform = await createTestPlatform('gateway');
+    const auth = await startEcho('auth');
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, urlOf(auth)])) as Record<
+      ServiceName,
+      string
+    >;
+    // nothing in front of this gateway (compose's published port): X-Forwarded-For is never trusted
+    const gateway = await startHttpService(
+      createGateway(
+        { ...platform, http: { bodyLimit: '100kb', trustProxy: 'false' } },
+        { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' },
+      ),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' },
+        body: '{}',
+      });
+      const echo = (await response.json()) as Echo;
+      expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
+    } finally {
+      await gateway.stop();
+      await platform.close();
+      auth.closeAllConnections();
+      await close(auth);
     }
   });
 
