@@ -274,7 +274,7 @@ describe('chat.received', () => {
       isBot: false,
     };
     await platform.store
-      .collection('chat-lines')
+      .collection<{ _id: string; userId: string; at: Date; payload: ChatMessagePayload }>('chat-lines')
       .insertOne({ _id: 'old-huge', userId: user.userId, at: new Date(base), payload: line });
     const dashboard = await connect(user.token);
     const [history] = dashboard.all('chat-history');
