@@ -91,6 +91,8 @@ function environmentOf({ part, instance, port }, keys) {
     // Readable lines when a person watches; the children's stdout is a pipe, so they cannot tell.
     LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
   };
+  // METRICS_PORT on one host: the gateway's, and each other part's as far from it as its port is from PORT.
+  if (process.env.METRICS_PORT) common.METRICS_PORT = String(Number(process.env.METRICS_PORT) + port - basePort);
   // Only auth signs tokens: no other process gets the private key.
   delete common.JWT_PRIVATE_KEY;
   delete common.BOT_RUNNER_INSTANCES;

@@ -20,7 +20,7 @@ export function createServiceProxy(service: ServiceName, target: string, log: Lo
   // http-proxy opens a new connection for every request unless given an agent: at the rate of
   // chat (a webhook per chat line) connecting cost more than the request itself
   const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
-  const proxy = createProxyMiddleware<IncomingMessage & { id?: unknown }, ServerResponse>({
+  const proxy = createProxyMiddleware<IncomingMessage & { id?: unknown; ip?: unknown }, ServerResponse>({
     target,
     agent,
     ws: service === 'realtime',
@@ -29,6 +29,10 @@ export function createServiceProxy(service: ServiceName, target: string, log: Lo
     on: {
       proxyReq: (proxyReq, req) => {
         if (typeof req.id === 'string') proxyReq.setHeader('x-request-id', req.id);
+        // The services trust the gateway's X-Forwarded-For (TRUST_PROXY): it carries the client's
+        // address as the gateway's own TRUST_PROXY reads it, never what the client wrote, or a
+        // forged header would pick the address auth's per-address limits count.
+        if (typeof req.ip === 'string') proxyReq.setHeader('x-forwarded-for', req.ip);
       },
       error: (error, req, res) => {
         log.warn({ err: error, upstream: service, url: req.url }, 'upstream unreachable');

@@ -7,6 +7,7 @@ import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import { createTestPlatform, eventually, type TestPlatform } from '@kickstand/platform/testing';
 import express from 'express';
+import { createHttpApp } from '@kickstand/platform/http';
 import { UserChangeKind } from '@kickstand/proto';
 import { createGateway } from './service';
 
@@ -277,6 +278,26 @@ describe('gateway', () => {
     expect(await response.text()).toBe('console.log("app")');
   });
 
+  test('when /api is answered, then Cache-Control is no-store even if the service said nothing; assets stay cacheable', async () => {
+    const response = await fetch(`${base}/api/commands`, { headers: asUser });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const refused = await fetch(`${base}/api/commands`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const asset = await fetch(`${base}/assets/app.js`);
+    expect(asset.headers.get('cache-control')).not.toBe('no-store');
+  });
+
+  test('when /metrics is asked from outside, then the gateway does not serve it (a scraper gets no numbers)', async () => {
+    const scraper = await fetch(`${base}/metrics`, { headers: { accept: 'text/plain' } });
+    expect(scraper.status).toBe(404);
+    expect(await scraper.text()).not.toMatch(/kickstand_|process_cpu/);
+    // a browser gets the web app, as for any other unknown page
+    const browser = await fetch(`${base}/metrics`, { headers: { accept: 'text/html' } });
+    expect(await browser.text()).toBe('<!doctype html><title>Kickstand</title>');
+  });
+
   test('when the gateway itself is probed, then /healthz and /readyz answer', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
@@ -307,6 +328,83 @@ describe('gateway with an upstream down', () => {
       const page = await fetch(`http://127.0.0.1:${gateway.port}/`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(503);
       expect(await page.text()).toMatch(/npm run build/);
+    } finally {
+      await gateway.stop();
+      await platform.close();
+    }
+  });
+
+  test('when a client writes its own X-Forwarded-For, then the service gets the address the gateway saw, not the forged one', async () => {
+    const platform = await createTestPlatform('gateway');
+    const auth = await startEcho('auth');
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, urlOf(auth)])) as Record<
+      ServiceName,
+      string
+    >;
+    // nothing in front of this gateway (compose's published port): X-Forwarded-For is never trusted
+    const gateway = await startHttpService(
+      createGateway(
+        { ...platform, http: { bodyLimit: '100kb', trustProxy: 'false' } },
+        { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' },
+      ),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' },
+        body: '{}',
+      });
+      const echo = (await response.json()) as Echo;
+      expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
+    } finally {
+      await gateway.stop();
+      await platform.close();
+      auth.closeAllConnections();
+      await close(auth);
+    }
+  });
+
+  test('when a client sends a broken path or body through the gateway, then the service answers 4xx, never 500', async () => {
+    const platform = await createTestPlatform('gateway');
+    const adminRoutes = express.Router();
+    adminRoutes.get('/api/admin/users/:id', (req, res) => {
+      res.json({ success: true, data: { id: req.params.id } });
+    });
+    adminRoutes.post('/api/commands', (req, res) => {
+      res.json({ success: true, data: req.body as unknown });
+    });
+    const serviceApp = createHttpApp({ service: 'auth', log: platform.log, routes: [adminRoutes], readiness: [] });
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, 'http://127.0.0.1:9'])) as Record<
+      ServiceName,
+      string
+    >;
+    const gateway = await startHttpService(
+      createGateway(platform, {
+        upstreams: upstreamUrls,
+        webDistDir: '/nonexistent',
+        instanceId: 'test',
+        inProcessApps: { auth: serviceApp, commands: serviceApp },
+      }),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const base = `http://127.0.0.1:${gateway.port}`;
+      const admin = `Bearer ${platform.signToken({ userId: 'u-1', username: 'root', role: 'SUPER_ADMIN' })}`;
+      const badPath = await fetch(`${base}/api/admin/users/%ZZ`, { headers: { authorization: admin } });
+      expect(badPath.status).toBe(400);
+      const badBody = await fetch(`${base}/api/commands`, {
+        method: 'POST',
+        headers: { authorization: admin, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: '{"not":"gzip"}',
+      });
+      expect(badBody.status).toBe(400);
+      const unknownEncoding = await fetch(`${base}/api/commands`, {
+        method: 'POST',
+        headers: { authorization: admin, 'content-type': 'application/json', 'content-encoding': 'x-nope' },
+        body: '{}',
+      });
+      expect(unknownEncoding.status).toBe(415);
     } finally {
       await gateway.stop();
       await platform.close();
@@ -413,6 +511,83 @@ describe('gateway connections to its upstreams', () => {
       expect((await fetch(`${base}/api/commands`)).status).toBe(401);
       // the other services are still proxied (and here unreachable)
       expect((await fetch(`${base}/api/platform/profile`, { headers: { authorization } })).status).toBe(502);
+    } finally {
+      await gateway.stop();
+      await platform.close();
+    }
+  });
+
+  test('when a client writes its own X-Forwarded-For, then the service gets the address the gateway saw, not the forged one', async () => {
+    const platform = await createTestPlatform('gateway');
+    const auth = await startEcho('auth');
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, urlOf(auth)])) as Record<
+      ServiceName,
+      string
+    >;
+    // nothing in front of this gateway (compose's published port): X-Forwarded-For is never trusted
+    const gateway = await startHttpService(
+      createGateway(
+        { ...platform, http: { bodyLimit: '100kb', trustProxy: 'false' } },
+        { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' },
+      ),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const response = await fetch(`http://127.0.0.1:${gateway.port}/api/platform/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' },
+        body: '{}',
+      });
+      const echo = (await response.json()) as Echo;
+      expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
+    } finally {
+      await gateway.stop();
+      await platform.close();
+      auth.closeAllConnections();
+      await close(auth);
+    }
+  });
+
+  test('when a client sends a broken path or body through the gateway, then the service answers 4xx, never 500', async () => {
+    const platform = await createTestPlatform('gateway');
+    const adminRoutes = express.Router();
+    adminRoutes.get('/api/admin/users/:id', (req, res) => {
+      res.json({ success: true, data: { id: req.params.id } });
+    });
+    adminRoutes.post('/api/commands', (req, res) => {
+      res.json({ success: true, data: req.body as unknown });
+    });
+    const serviceApp = createHttpApp({ service: 'auth', log: platform.log, routes: [adminRoutes], readiness: [] });
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, 'http://127.0.0.1:9'])) as Record<
+      ServiceName,
+      string
+    >;
+    const gateway = await startHttpService(
+      createGateway(platform, {
+        upstreams: upstreamUrls,
+        webDistDir: '/nonexistent',
+        instanceId: 'test',
+        inProcessApps: { auth: serviceApp, commands: serviceApp },
+      }),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const base = `http://127.0.0.1:${gateway.port}`;
+      const admin = `Bearer ${platform.signToken({ userId: 'u-1', username: 'root', role: 'SUPER_ADMIN' })}`;
+      const badPath = await fetch(`${base}/api/admin/users/%ZZ`, { headers: { authorization: admin } });
+      expect(badPath.status).toBe(400);
+      const badBody = await fetch(`${base}/api/commands`, {
+        method: 'POST',
+        headers: { authorization: admin, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: '{"not":"gzip"}',
+      });
+      expect(badBody.status).toBe(400);
+      const unknownEncoding = await fetch(`${base}/api/commands`, {
+        method: 'POST',
+        headers: { authorization: admin, 'content-type': 'application/json', 'content-encoding': 'x-nope' },
+        body: '{}',
+      });
+      expect(unknownEncoding.status).toBe(415);
     } finally {
       await gateway.stop();
       await platform.close();

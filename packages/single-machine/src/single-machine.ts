@@ -11,6 +11,7 @@ import {
   connectPlatform,
   createBusFromConfig,
   startHttpService,
+  startMetricsServer,
   type ConnectedPlatform,
   type PlatformDeps,
   type RunningService,
@@ -58,7 +59,7 @@ const portOf = (config: SingleMachineConfig, service: ServiceName): number =>
 export interface SingleMachine {
   /** The gateway's URL: what a person opens. */
   url: string;
-  ports: Record<ServiceName | 'gateway', number> & { 'kick-sandbox'?: number };
+  ports: Record<ServiceName | 'gateway', number> & { 'kick-sandbox'?: number; metrics?: number };
   stop(): Promise<void>;
 }
 
@@ -74,7 +75,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
 
   const bus = await createBusFromConfig(config, 'kickstand', log);
   const platforms: ConnectedPlatform[] = [];
-  const running: RunningService[] = [];
+  const running: Array<Pick<RunningService, 'stop'>> = [];
   // Kick must know the gateway's public URL (OAuth redirect, webhooks) before anything listens,
   // so "any free port" (0) is turned into a concrete port first.
   const ports = {
@@ -152,6 +153,12 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       },
     );
     running.push(gateway);
+    if (config.METRICS_PORT !== undefined) {
+      // one process, one registry: every service's numbers on one port (loopback unless METRICS_HOST)
+      const metrics = await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST });
+      running.push(metrics);
+      ports.metrics = metrics.port;
+    }
   } catch (error) {
     await stopAll();
     throw error;

@@ -51,10 +51,16 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   return `Too many attempts. Please try again in ${waitText(retryAfterSeconds)}.`;
 }
 
-/** 429 with the wait in its message; the route sets `Retry-After` from `retryAfterSeconds`. */
+/** 429 with the wait in its message; the error handler sets `Retry-After` from `retryAfterSeconds`. */
 export class TooManyAttemptsError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super({ code: 'too-many-attempts', status: 429, message: tooManyAttemptsMessage(retryAfterSeconds) });
+  declare readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super({
+      code: 'too-many-attempts',
+      status: 429,
+      message: tooManyAttemptsMessage(retryAfterSeconds),
+      retryAfterSeconds,
+    });
   }
 }
 

@@ -1,8 +1,8 @@
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import { parseBody } from '@kickstand/platform/http';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { TooManyAttemptsError, type LoginThrottle } from './login-throttle';
+import type { LoginThrottle } from './login-throttle';
 import { maxSignInPasswordLength, passwordProblem } from './passwords';
 import { messages, usernameLength, usernamePattern, type Users } from './users';
 
@@ -51,16 +51,6 @@ export type LoginBody = z.infer<typeof loginBodySchema>;
 /** The address a sign-in comes from (`req.ip` honours TRUST_PROXY). */
 const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-/** A refusal for waiting carries `Retry-After` (seconds). */
-async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof TooManyAttemptsError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-    throw error;
-  }
-}
-
 /** The streamer's doors: register, login, profile (spec §7). */
 export function platformRoutes({
   users,
@@ -83,9 +73,8 @@ export function platformRoutes({
   router.post('/api/platform/login', async (req, res) => {
     // a malformed body checks no password, so it is answered before the throttle and never counted
     const body = parseBody(loginBodySchema, req);
-    const session = await withRetryAfter(res, () =>
-      throttle.check(body.email, addressOf(req), () => users.login(body)),
-    );
+    // a TooManyAttemptsError carries its wait: the platform's error handler sets Retry-After
+    const session = await throttle.check(body.email, addressOf(req), () => users.login(body));
     res.json({ success: true, data: session, message: messages.loggedIn });
   });
 

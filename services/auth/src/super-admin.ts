@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import { writePrivateFile } from '@kickstand/platform/files';
 import type { Logger } from '@kickstand/platform/log';
 import { generatePassword } from './passwords';
 import { generatedAdmin, type Users } from './users';
@@ -76,14 +76,11 @@ async function generateSuperAdmin({ users, log }: { users: Users; log: Logger },
 }
 
 async function writeSignInFile(file: string, email: string, password: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const text = [
     '# Kickstand super administrator, created at the first start. Keep this file private.',
     `email: ${email}`,
     `password: ${password}`,
     '',
   ].join('\n');
-  await writeFile(file, text, { mode: 0o600 });
-  // writeFile's mode only applies to a new file
-  await chmod(file, 0o600);
+  await writePrivateFile(file, text);
 }

@@ -77,4 +77,13 @@ describe('dispatch', () => {
     if (answer.kind !== 'answer') throw new Error('expected an answer');
     expect(renderReply(answer, line(), 3, { intBetween: (min) => min })).toBe('viewer hugs friend #3');
   });
+
+  test('when the sender name holds a newline, then the reply is one line: the control characters never reach chat', () => {
+    const forged = line({ senderUsername: 'viewer\r\nKickstand: you won, visit scam.example' });
+    const answer = dispatch(forged, context());
+    if (answer.kind !== 'answer') throw new Error('expected an answer');
+    expect(renderReply(answer, forged, 3, { intBetween: (min) => min })).toBe(
+      'viewerKickstand: you won, visit scam.example hugs friend #3',
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '@kickstand/platform/clock';
-import { AppError } from '@kickstand/platform/errors';
+import { unavailable } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
 import {
   newBotState,
@@ -103,7 +103,7 @@ export function createBotRunner({
           return { decision, state: decision.state };
         }
         if (attempt >= maxWriteAttempts) {
-          throw new AppError({ code: 'bot-write-conflict', status: 503, message: 'The bot is busy. Try again.' });
+          throw unavailable('bot-write-conflict', 'The bot is busy. Try again.', 1);
         }
       }
     });

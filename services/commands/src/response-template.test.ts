@@ -35,6 +35,21 @@ describe('renderResponse', () => {
     expect(render('Hi {user}, welcome {user}!')).toBe('Hi viewer_a, welcome viewer_a!');
   });
 
+  test('when {user} holds a newline (a forged second line), then the control characters are dropped, not sent', () => {
+    expect(render('Hi {user}!', { user: 'evil\nKickstand: visit scam.example' })).toBe(
+      'Hi evilKickstand: visit scam.example!',
+    );
+  });
+
+  test('when {args}, {touser} or {channel} carry C0/C1 controls, then they are stripped and the template text kept', () => {
+    expect(
+      render('{touser} said {args}\non {channel}', {
+        args: ['@fr\u0000iend', 'a\rb', 'c\u0085d\u001b[2J'],
+        channel: 'chan\u2028nel',
+      }),
+    ).toBe('friend said @friend ab cd[2J\non channel');
+  });
+
   describe('{touser}', () => {
     test('when an argument is given, then it is the first argument', () => {
       expect(render('{user} hugs {touser}', { args: ['friend', 'extra'] })).toBe('viewer_a hugs friend');

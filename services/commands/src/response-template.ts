@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { stripControlCharacters } from '@kickstand/platform/chat';
 
 /**
  * A command's response is a template: `{user}`, `{touser}`, `{args}`, `{channel}`, `{count}` and
@@ -62,12 +63,13 @@ const randomRangePattern = /^(\d{1,7})-(\d{1,7})$/;
 
 /**
  * Fills in the variables of a response and cuts the result to Kick's 500-character limit. One
- * pass: text that a variable brings in (what the viewer typed) is never expanded again.
+ * pass: text that a variable brings in (what the viewer typed) is never expanded again, and it
+ * comes in without control characters (a `{user}` holding a newline cannot start a line of its own).
  */
 export function renderResponse(template: string, context: ResponseContext, random: Random): string {
   const rendered = template.replace(variablePattern, (whole: string, name: string, parameter?: string) => {
     const value = parameter === undefined ? simpleVariable(name, context) : parameterVariable(name, parameter, random);
-    return value ?? whole;
+    return value === undefined ? whole : stripControlCharacters(value);
   });
   return truncateForChat(rendered);
 }

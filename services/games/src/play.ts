@@ -1,4 +1,5 @@
 import type { TopicMessage } from '@kickstand/platform/bus';
+import { stripControlCharacters } from '@kickstand/platform/chat';
 import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { isBroadcaster, parseChatIntent } from './chat-commands';
@@ -116,17 +117,21 @@ export function createPlay(deps: PlayDeps): Play {
   };
 }
 
-function chatInputOf(message: TopicMessage<'chat.received'>, nowMs: number): ChatInput {
+/**
+ * What a game knows of a chat line. Names go into the game's own chat lines ("X started a raid
+ * boss"), so they come without control characters: a name holding a newline cannot forge a line.
+ */
+export function chatInputOf(message: TopicMessage<'chat.received'>, nowMs: number): ChatInput {
   const sender = message.sender;
   const badgeTypes = sender?.identity?.badges.map((badge) => badge.type) ?? [];
   const chat: ChatInput = {
     messageId: message.messageId,
     ownerUserId: message.ownerUserId,
     broadcasterUserId: message.broadcasterUserId,
-    broadcasterUsername: message.broadcasterUsername,
+    broadcasterUsername: stripControlCharacters(message.broadcasterUsername),
     sender: {
       userId: sender?.userId ?? '0',
-      username: sender?.username ?? 'someone',
+      username: stripControlCharacters(sender?.username ?? '') || 'someone',
       isBroadcaster: isBroadcaster({ userId: sender?.userId ?? '', badgeTypes }, message.broadcasterUserId),
     },
   };

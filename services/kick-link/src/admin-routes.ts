@@ -101,7 +101,7 @@ export function adminWebhookRoutes(deps: {
     try {
       await work();
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) throw error;
+      if (error instanceof AppError && error.status !== 500) throw error;
       const reason =
         error instanceof KickFailure ? error.reason : error instanceof KickApiError ? error.reason : undefined;
       if (!(error instanceof KickFailure) && !(error instanceof KickApiError)) {

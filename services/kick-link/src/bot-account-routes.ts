@@ -19,7 +19,8 @@ async function orFail(res: Response, log: Logger, message: string, work: () => P
   try {
     await work();
   } catch (error) {
-    if (error instanceof AppError && error.status < 500) throw error;
+    // a deliberate refusal (4xx, or a 503 with Retry-After) is answered as it is by the error handler
+    if (error instanceof AppError && error.status !== 500) throw error;
     log.error({ err: error }, message);
     res.status(500).json({ success: false, error: message });
   }

@@ -1,4 +1,5 @@
 import type { TopicMessage } from '@kickstand/platform/bus';
+import { cutChatLine, kickChatMaxLength } from '@kickstand/platform/chat';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { BotAccountDirectory } from './bot-account';
@@ -23,13 +24,9 @@ import {
 } from './repository';
 import type { ChatSenderMode } from './options';
 
-/** Kick's limit (kick-api.md §5.1), in characters (code points). */
-export const chatContentMaxLength = 500;
-
-export function cutToLimit(content: string, max = chatContentMaxLength): string {
-  const characters = Array.from(content);
-  return characters.length <= max ? content : characters.slice(0, max).join('');
-}
+/** Kick's limit (kick-api.md §5.1), in characters (code points): the platform's one cut. */
+export const chatContentMaxLength = kickChatMaxLength;
+export const cutToLimit = cutChatLine;
 
 // ---------------------------------------------------------------------------------------------
 // The product's own lines: what comes back through the webhook is marked is_from_bot

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '@kickstand/platform/config';
 import { kickLinkConfigSchema, kickLinkOptionsFromSettings, kickLinkSettingsSchema } from './config';
 
@@ -23,6 +24,8 @@ describe('kick-link configuration', () => {
         apiUrl: 'https://api.kick.com/public/v1',
       },
       tokenEncryptionKey: undefined,
+      // a generated key is kept apart from the store, under the data folder
+      tokenKeyFile: path.resolve('data', 'keys', 'kick-token-encryption.key'),
       isProduction: false,
       chatSender: 'auto',
       botUsername: undefined,

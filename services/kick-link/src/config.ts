@@ -7,6 +7,7 @@ import {
   portSchema,
 } from '@kickstand/platform/config';
 import { parseEncryptionKey } from './token-crypto';
+import { tokenKeyFileIn } from './token-key';
 import type { ChatSenderMode, KickLinkOptions } from './options';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -126,7 +127,9 @@ function settingsProblems(settings: KickLinkSettings & { NODE_ENV?: string }): S
  * The factory's options from the settings. Throws a ConfigError naming each missing variable
  * (client id and secret; the encryption key when NODE_ENV=production).
  */
-export function kickLinkOptionsFromSettings(settings: KickLinkSettings & { NODE_ENV?: string }): KickLinkOptions {
+export function kickLinkOptionsFromSettings(
+  settings: KickLinkSettings & { NODE_ENV?: string; DATA_DIR?: string },
+): KickLinkOptions {
   const problems = settingsProblems(settings);
   if (problems.length > 0) {
     throw new ConfigError(
@@ -147,6 +150,7 @@ export function kickLinkOptionsFromSettings(settings: KickLinkSettings & { NODE_
     tokenEncryptionKey: settings.KICK_TOKEN_ENCRYPTION_KEY
       ? parseEncryptionKey(settings.KICK_TOKEN_ENCRYPTION_KEY)
       : undefined,
+    ...(settings.DATA_DIR ? { tokenKeyFile: tokenKeyFileIn(settings.DATA_DIR) } : {}),
     isProduction: settings.NODE_ENV === 'production',
     chatSender: settings.KICK_CHAT_SENDER satisfies ChatSenderMode,
     botUsername: settings.KICK_BOT_USERNAME,

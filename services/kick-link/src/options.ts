@@ -34,10 +34,12 @@ export interface KickLinkOptions {
   kick: KickConnection;
   /**
    * 32 bytes for AES-256-GCM. Without it, outside production, a key is generated at first start and
-   * kept in the service's store (development only: the key then sits next to what it protects).
+   * kept in `tokenKeyFile` (0600), apart from the store it protects (token-key.ts).
    * In production start() refuses to run without it.
    */
   tokenEncryptionKey?: Buffer;
+  /** Where a generated key is kept: `DATA_DIR/keys/kick-token-encryption.key` (tokenKeyFileIn). */
+  tokenKeyFile?: string;
   isProduction?: boolean;
   /** Default `auto` (see ChatSenderMode). */
   chatSender?: ChatSenderMode;
@@ -78,6 +80,7 @@ export interface DeliveryHealthTiming {
 export interface ResolvedOptions {
   kick: KickConnection;
   tokenEncryptionKey: Buffer | undefined;
+  tokenKeyFile: string | undefined;
   isProduction: boolean;
   chatSender: ChatSenderMode;
   botUsername: string | undefined;
@@ -106,6 +109,7 @@ export function resolveOptions(options: KickLinkOptions): ResolvedOptions {
       apiUrl: options.kick.apiUrl.replace(/\/+$/, ''),
     },
     tokenEncryptionKey: options.tokenEncryptionKey,
+    tokenKeyFile: options.tokenKeyFile,
     isProduction: options.isProduction ?? false,
     chatSender: options.chatSender ?? 'auto',
     botUsername: options.botUsername,

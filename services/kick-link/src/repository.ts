@@ -237,8 +237,7 @@ export interface KickLinkRepository {
   };
   meta: {
     get(id: string): Promise<string | null>;
-    /** Stores the value unless one is there already; returns the value that is stored. */
-    getOrCreate(id: string, value: string): Promise<string>;
+    delete(id: string): Promise<void>;
   };
 }
 
@@ -426,11 +425,8 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
 
     meta: {
       get: async (id) => (await meta.findOne({ _id: id }))?.value ?? null,
-      async getOrCreate(id, value) {
-        if (await insertOnce(meta, { _id: id, value })) return value;
-        const existing = await meta.findOne({ _id: id });
-        if (!existing) throw new Error(`kick-link meta ${id} vanished`);
-        return existing.value;
+      async delete(id) {
+        await meta.deleteOne({ _id: id });
       },
     },
   };

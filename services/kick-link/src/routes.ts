@@ -11,14 +11,15 @@ export const statusFailedMessage = 'Failed to check Kick account status';
 export const unlinkFailedMessage = 'Failed to unlink Kick account';
 
 /**
- * A client error (AppError below 500) is answered by the error handler as usual; anything else is
+ * A deliberate AppError (4xx, 503) is answered by the error handler as usual; anything else is
  * logged and answered 500 with the spec's own failure text instead of a generic one.
  */
 async function orFail(res: Response, log: Logger, message: string, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
-    if (error instanceof AppError && error.status < 500) throw error;
+    // a deliberate refusal (4xx, or a 503 with Retry-After) is answered as it is by the error handler
+    if (error instanceof AppError && error.status !== 500) throw error;
     log.error({ err: error }, message);
     res.status(500).json({ success: false, error: message });
   }

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError } from '@kickstand/platform/config';
 import { startHttpService } from '@kickstand/platform/lifecycle';
 import { createTestPlatform, eventually } from '@kickstand/platform/testing';
 import { ChatOrigin } from '@kickstand/proto';
 import type { KickLinkOptions } from './options';
 import { createKickLinkService } from './service';
+import { tokenKeyFileIn } from './token-key';
 import { aKickName, startStack, testApp, type Stack } from './test-harness';
 
 const sandboxOptions = (stack: Stack): KickLinkOptions => ({
@@ -43,13 +47,16 @@ describe('start-up', () => {
 
 describe('without KICK_TOKEN_ENCRYPTION_KEY outside production', () => {
   let stack: Stack;
+  const dataDir = path.join(os.tmpdir(), `kickstand-kick-link-${randomUUID()}`);
+  const tokenKeyFile = tokenKeyFileIn(dataDir);
 
   beforeAll(async () => {
-    stack = await startStack({ options: { tokenEncryptionKey: undefined } });
+    stack = await startStack({ options: { tokenEncryptionKey: undefined, tokenKeyFile } });
   });
 
   afterAll(async () => {
     await stack.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   test('when kick-link restarts on the same store, then the generated key is reused and the stored tokens still open', async () => {
@@ -59,10 +66,13 @@ describe('without KICK_TOKEN_ENCRYPTION_KEY outside production', () => {
     const kickUserId = await stack.kickUserId(kickName);
 
     // a second process on the same store (as after a restart) unlinks: revoking needs the tokens in clear
-    const again = await startHttpService(createKickLinkService({ ...stack.platform }, sandboxOptions(stack)), {
-      port: 0,
-      host: '127.0.0.1',
-    });
+    const again = await startHttpService(
+      createKickLinkService({ ...stack.platform }, { ...sandboxOptions(stack), tokenKeyFile }),
+      {
+        port: 0,
+        host: '127.0.0.1',
+      },
+    );
     try {
       const answer = await fetch(`http://127.0.0.1:${again.port}/api/platform/kick/unlink`, {
         method: 'DELETE',
@@ -104,7 +114,7 @@ describe('without KICK_TOKEN_ENCRYPTION_KEY outside production', () => {
     const again = await startHttpService(
       createKickLinkService(
         { ...stack.platform, bus: stack.recorded.bus },
-        { ...sandboxOptions(stack), publicKeyFallbackPem: publicKey },
+        { ...sandboxOptions(stack), publicKeyFallbackPem: publicKey, tokenKeyFile },
       ),
       { port: 0, host: '127.0.0.1' },
     );

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import express from 'express';
 import type { Subscription } from '@kickstand/platform/bus';
-import { ConfigError } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
-import type { Logger } from '@kickstand/platform/log';
 import { processMetrics } from '@kickstand/platform/metrics';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { adminWebhookRoutes } from './admin-routes';
@@ -21,13 +19,14 @@ import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-to
 import { createChannelOwners, createLinks } from './links';
 import { browserCookieSettings } from './oauth-browser';
 import { resolveOptions, type KickLinkOptions } from './options';
-import { createKickLinkRepository, type KickLinkRepository } from './repository';
+import { createKickLinkRepository } from './repository';
 import { deliveryHealthRoutes } from './health-routes';
 import { createReconciler } from './reconciler';
 import { kickLinkRoutes } from './routes';
 import { createRunningBots } from './running-bots';
 import { createChannelSubscriptions } from './subscriptions';
-import { createTokenCipher, generateEncryptionKey, type TokenCipher } from './token-crypto';
+import { createTokenCipher, type TokenCipher } from './token-crypto';
+import { loadTokenKey } from './token-key';
 import { createDeliveryProcessor } from './webhook-delivery';
 import { kickWebhookRoutes } from './webhook-routes';
 import { createWebhookVerifier } from './webhook-verification';
@@ -43,31 +42,6 @@ export {
 } from './config';
 export type { ChatSenderMode, KickConnection, KickHttpTuning, KickLinkOptions } from './options';
 export { subscribableEvents, type SubscribableEvent } from './subscriptions';
-
-const generatedKeyId = 'token-encryption-key';
-
-/**
- * The key for Kick tokens at rest: the configured one; outside production without one, a key
- * generated at first start and kept in this service's store (so tokens survive a restart), which
- * protects nothing against someone holding the store, hence development only.
- */
-async function encryptionKey(
-  repo: KickLinkRepository,
-  options: { key: Buffer | undefined; isProduction: boolean },
-  log: Logger,
-): Promise<Buffer> {
-  if (options.key) return options.key;
-  if (options.isProduction) {
-    throw new ConfigError([
-      'KICK_TOKEN_ENCRYPTION_KEY: required in production: 32 bytes as base64 or 64 hex digits (missing)',
-    ]);
-  }
-  const stored = await repo.meta.getOrCreate(generatedKeyId, generateEncryptionKey().toString('base64'));
-  log.warn(
-    'KICK_TOKEN_ENCRYPTION_KEY is not set: Kick tokens are encrypted with a key generated for this store (development only)',
-  );
-  return Buffer.from(stored, 'base64');
-}
 
 /**
  * Kick OAuth link, encrypted Kick tokens, webhook ingress, webhook subscriptions, sending chat to
@@ -215,7 +189,13 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     async start() {
       await repo.createIndexes();
       tokenCipher = createTokenCipher(
-        await encryptionKey(repo, { key: resolved.tokenEncryptionKey, isProduction: resolved.isProduction }, log),
+        await loadTokenKey({
+          key: resolved.tokenEncryptionKey,
+          isProduction: resolved.isProduction,
+          keyFile: resolved.tokenKeyFile,
+          meta: repo.meta,
+          log,
+        }),
       );
       await owners.warm();
       await runningBots.createIndexes();

@@ -184,6 +184,22 @@ describe('parseDelivery', () => {
     }
   });
 
+  test("when a signed chat line is 90 KB, then it is accepted and published cut to Kick's 500 characters", () => {
+    const parsed = parseDelivery(
+      'chat.message.sent',
+      '1',
+      json({
+        ...chatExample,
+        content: 'x'.repeat(90_000),
+        replies_to: { ...chatExample.replies_to, content: 'y'.repeat(600) },
+      }),
+    );
+    if (parsed.kind !== 'chat') throw new Error(`expected chat, got ${parsed.kind}`);
+    const message = toChatReceived(parsed.payload, context, false);
+    expect(message.content).toBe('x'.repeat(500));
+    expect(message.repliesTo?.content).toBe('y'.repeat(500));
+  });
+
   test.each(Object.keys(examples))('when the %s example arrives, then it is a kick.event of the channel', (type) => {
     expect(parseDelivery(type, '1', json(examples[type]))).toEqual({ kind: 'event', broadcasterUserId: '4377088' });
   });

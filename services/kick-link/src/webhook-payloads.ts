@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cutChatLine } from '@kickstand/platform/chat';
 
 /**
  * The bodies of the product's events (kick-api.md §8.8–8.10), as zod schemas that bend where real
@@ -343,7 +344,9 @@ export function toChatReceived(
     broadcasterChannelSlug: payload.broadcaster.channel_slug ?? '',
     ownerUserId: context.ownerUserId,
     sender: kickUserOf(payload.sender),
-    content: payload.content,
+    // Kick caps chat at 500 characters; a longer line (a misbehaving sender, a forged test) is cut
+    // rather than refused, so nothing downstream stores or parses 90 KB
+    content: cutChatLine(payload.content),
     emotes: payload.emotes.map((emote) => ({
       emoteId: emote.emote_id,
       positions: emote.positions.map(({ s, e }) => ({ s: Math.trunc(s), e: Math.trunc(e) })),
@@ -355,7 +358,7 @@ export function toChatReceived(
   if (payload.replies_to) {
     message.repliesTo = {
       messageId: payload.replies_to.message_id,
-      content: payload.replies_to.content ?? '',
+      content: cutChatLine(payload.replies_to.content ?? ''),
       // Kick sends no identity for the replied-to sender
       sender: { ...kickUserOf(payload.replies_to.sender ?? {}), identity: undefined },
     };

@@ -1,6 +1,12 @@
+import { cutChatLine } from '@kickstand/platform/chat';
 import type { Logger } from '@kickstand/platform/log';
 import type { ChannelEventPayload, ChatHistoryPayload, ChatMessagePayload } from '@kickstand/platform/socket-events';
 import type { ChatLineDoc, RealtimeRepository } from './repository';
+
+function withinKickLimit(line: ChatMessagePayload): ChatMessagePayload {
+  const content = cutChatLine(line.content);
+  return content === line.content ? line : { ...line, content };
+}
 
 /** The spec's chat log size (§4, §9): the channel's last 100 lines (messages and event lines together). */
 export const chatLogLimit = 100;
@@ -73,7 +79,8 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
       await pending.get(userId);
       const lines = await repo.recentLines(userId, chatLogLimit);
       return {
-        messages: lines.flatMap((line) => (line.payload ? [line.payload] : [])),
+        // lines kept before chat lines were cut on the way in are cut on the way out
+        messages: lines.flatMap((line) => (line.payload ? [withinKickLimit(line.payload)] : [])),
         events: lines.flatMap((line) => (line.event ? [line.event] : [])),
       };
     },

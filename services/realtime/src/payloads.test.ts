@@ -131,6 +131,14 @@ describe('chat.sent → message-sent, the bot line and bot-error', () => {
     expect(chatMessageFromSent(announcement, now).replyTo).toBeNull();
   });
 
+  test('when a sent line or a command answer is longer than Kick allows, then what is shown is cut to 500 characters', async () => {
+    const long = await decoded('chat.sent', { isSent: true, messageId: 'k', content: 'y'.repeat(2000) });
+    expect(chatMessageFromSent(long, now).content).toBe('y'.repeat(500));
+    expect(messageSentFrom(long, now).content).toBe('y'.repeat(500));
+    const answered = await decoded('command.executed', { command: 'x', response: 'z'.repeat(501) });
+    expect(commandExecutedFrom(answered, now).response).toBe('z'.repeat(500));
+  });
+
   test('when the send failed, then bot-error says why', async () => {
     const failed = await decoded('chat.sent', {
       isSent: false,

@@ -6,11 +6,13 @@ import type {
   CommandExecutedPayload,
   MessageSentPayload,
 } from '@kickstand/platform/socket-events';
+import { cutChatLine } from '@kickstand/platform/chat';
 import { BotConnectionStatus } from '@kickstand/proto';
 
 /**
  * Bus message → socket payload, pure. Each function builds the payload once; the caller emits it
- * to a room, so a chat line costs one mapping whatever the number of sockets.
+ * to a room, so a chat line costs one mapping whatever the number of sockets. Chat text is cut to
+ * Kick's 500 characters here, so nothing longer is shown live or kept in the history.
  */
 
 /** How the bot's own lines are shown in the live chat (the spec's @{product}). */
@@ -43,7 +45,7 @@ export function chatMessageFromReceived(message: ChatReceived, now: Date): ChatM
   return {
     id: message.messageId || message.eventId,
     username: message.sender?.username ?? '',
-    content: message.content,
+    content: cutChatLine(message.content),
     timestamp: firstIso(now, message.createdAt, message.receivedAt, message.occurredAt),
     replyTo: message.repliesTo?.sender?.username || null,
     isModerator: types.includes('moderator'),
@@ -58,7 +60,7 @@ export function chatMessageFromSent(message: ChatSent, now: Date): ChatMessagePa
   return {
     id: message.messageId || message.idempotencyKey || message.eventId,
     username: botUsername,
-    content: message.content,
+    content: cutChatLine(message.content),
     timestamp: firstIso(now, message.sentAt, message.occurredAt),
     replyTo: message.replyToUsername || null,
     isModerator: false,
@@ -70,7 +72,7 @@ export function chatMessageFromSent(message: ChatSent, now: Date): ChatMessagePa
 
 export function messageSentFrom(message: ChatSent, now: Date): MessageSentPayload {
   return {
-    content: message.content,
+    content: cutChatLine(message.content),
     timestamp: firstIso(now, message.sentAt, message.occurredAt),
     replyTo: message.replyToUsername || null,
   };
@@ -108,7 +110,7 @@ export function commandExecutedFrom(message: CommandExecuted, now: Date): Comman
   return {
     command: message.command,
     user: message.invokedByUsername,
-    response: message.response,
+    response: cutChatLine(message.response),
     timestamp: firstIso(now, message.executedAt, message.occurredAt),
   };
 }

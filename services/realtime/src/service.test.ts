@@ -6,6 +6,7 @@ import type { ChatMessagePayload, ClientToServerEvents, ServerToClientEvents } f
 import { createTestPlatform, eventually, testKeyPair, type TestPlatform } from '@kickstand/platform/testing';
 import { BotConnectionStatus, ChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
 import { createRealtimeService } from './service';
+import { maxSocketsPerUser } from './socket-server';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type EventName = keyof ServerToClientEvents;
@@ -184,6 +185,31 @@ describe('socket handshake', () => {
   });
 });
 
+describe('sockets per user', () => {
+  test('when a user opens 10 sockets, then the 11th is refused with a clear error, others are not, and a closed one frees its place', async () => {
+    const user = aUser();
+    const dashboards: Dashboard[] = [];
+    for (let n = 0; n < maxSocketsPerUser; n++) dashboards.push(await connect(user.token));
+    expect(maxSocketsPerUser).toBe(10);
+
+    expect(await refusal(openSocket(running, { token: user.token }))).toBe(
+      'too many connections: at most 10 open dashboards per user',
+    );
+    expect(dashboards.every((dashboard) => dashboard.socket.connected)).toBe(true);
+    // another user is not affected
+    expect((await connect(aUser().token)).socket.connected).toBe(true);
+
+    dashboards[0]?.socket.disconnect();
+    await eventually(async () => {
+      const again = openSocket(running, { token: user.token });
+      await new Promise<void>((resolve, reject) => {
+        again.once('connect', resolve);
+        again.once('connect_error', reject);
+      });
+    });
+  });
+});
+
 describe('chat-history request', () => {
   test('when the client asks for the history again, then the acknowledgement carries it', async () => {
     const user = aUser();
@@ -218,6 +244,41 @@ describe('chat.received', () => {
       badges: [{ type: 'moderator' }, { type: 'subscriber' }],
       isBot: false,
     });
+  });
+
+  test("when a chat line is 90 KB, then it is shown and kept cut to Kick's 500 characters", async () => {
+    const user = aUser();
+    const dashboard = await connect(user.token);
+    await chatReceived(user.userId, { messageId: 'huge-1', content: 'x'.repeat(90_000) });
+    expect((await dashboard.next('chat-message')).content).toBe('x'.repeat(500));
+    await eventually(async () => {
+      const response = await fetch(`${urlOf(running)}/api/realtime/chat`, {
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      const body = (await response.json()) as { data: { messages: ChatMessagePayload[] } };
+      expect(body.data.messages.map((line) => line.content)).toEqual(['x'.repeat(500)]);
+    });
+  });
+
+  test('when a 90 KB line was kept by an older version, then the history hands it out cut to 500 characters', async () => {
+    const user = aUser();
+    const line: ChatMessagePayload = {
+      id: 'old-huge',
+      username: 'viewer_bob',
+      content: 'z'.repeat(90_000),
+      timestamp: '2026-03-01T20:00:00.000Z',
+      replyTo: null,
+      isModerator: false,
+      isSubscriber: false,
+      badges: [],
+      isBot: false,
+    };
+    await platform.store
+      .collection<{ _id: string; userId: string; at: Date; payload: ChatMessagePayload }>('chat-lines')
+      .insertOne({ _id: 'old-huge', userId: user.userId, at: new Date(base), payload: line });
+    const dashboard = await connect(user.token);
+    const [history] = dashboard.all('chat-history');
+    expect(history?.messages).toEqual([{ ...line, content: 'z'.repeat(500) }]);
   });
 
   test('when the line is the bot own one coming back from Kick, then it is not shown', async () => {

@@ -19,6 +19,15 @@ type EventName = keyof ServerToClientEvents;
 /** The one message of every refused handshake (the client's `connect_error`). */
 export const unauthorizedMessage = 'unauthorized';
 
+/**
+ * How many sockets one user may hold on one instance: a dashboard per tab and device, with room
+ * to spare, but not enough for one account to exhaust the instance's connections.
+ */
+export const maxSocketsPerUser = 10;
+
+/** The connect_error of the socket one too many. */
+export const tooManySocketsMessage = `too many connections: at most ${maxSocketsPerUser} open dashboards per user`;
+
 /** Every socket of a user sits in this room, and only that user's events go there. */
 export const roomOf = (userId: string): string => `user:${userId}`;
 
@@ -56,8 +65,11 @@ export function createSocketServer(deps: {
   deactivatedUsers: DeactivatedUsers;
   chatLog: ChatLog;
   log: Logger;
+  /** Default maxSocketsPerUser. */
+  maxSocketsPerUser?: number;
 }): SocketServer {
   const { tokens, deactivatedUsers, chatLog, log } = deps;
+  const socketLimit = deps.maxSocketsPerUser ?? maxSocketsPerUser;
   const io: RealtimeServer = new Server({
     path: '/socket.io',
     // The spec's client tries websocket first, then polling.
@@ -65,6 +77,7 @@ export function createSocketServer(deps: {
     serveClient: false,
   });
   let isAttached = false;
+  const socketsOf = (userId: string): number => io.sockets.adapter.rooms.get(roomOf(userId))?.size ?? 0;
 
   io.use((socket, next) => {
     let identity: Identity;
@@ -76,6 +89,13 @@ export function createSocketServer(deps: {
     }
     if (deactivatedUsers.isDeactivated(identity.userId)) {
       next(new Error(unauthorizedMessage));
+      return;
+    }
+    // The accepted socket joins its room on the next tick (below, on connection), before the
+    // next handshake's packet is read; the check after the join covers what slips through.
+    if (socketsOf(identity.userId) >= socketLimit) {
+      log.info({ userId: identity.userId, limit: socketLimit }, 'socket refused: too many for this user');
+      next(new Error(tooManySocketsMessage));
       return;
     }
     socket.data = { userId: identity.userId, username: identity.username, role: identity.role };
@@ -94,6 +114,10 @@ export function createSocketServer(deps: {
     // Join first, then read: a line emitted meanwhile is in the history and possibly also sent
     // just before it (the client drops ids it has), but never lost.
     void socket.join(roomOf(socket.data.userId));
+    if (socketsOf(socket.data.userId) > socketLimit) {
+      socket.disconnect(true);
+      return;
+    }
     log.debug({ userId: socket.data.userId, transport: socket.conn.transport.name }, 'socket connected');
     socket.on('disconnect', (reason) => log.debug({ userId: socket.data.userId, reason }, 'socket disconnected'));
     void sendHistory(socket, (history) => socket.emit('chat-history', history));

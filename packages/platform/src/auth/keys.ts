@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { privateDirMode, privateFileMode, restrictMode, writePrivateFile } from '../files';
 
 export interface JwtKeyPair {
   privateKeyPem: string;
@@ -49,14 +50,20 @@ export async function loadOrCreateJwtKeyPair(dir: string): Promise<JwtKeyPair> {
   const privatePath = path.join(dir, 'jwt-private.pem');
   const publicPath = path.join(dir, 'jwt-public.pem');
   try {
-    return { privateKeyPem: await readFile(privatePath, 'utf8'), publicKeyPem: await readFile(publicPath, 'utf8') };
+    const pair = {
+      privateKeyPem: await readFile(privatePath, 'utf8'),
+      publicKeyPem: await readFile(publicPath, 'utf8'),
+    };
+    // keys made by an older version may be world-readable
+    await restrictMode(dir, privateDirMode);
+    await restrictMode(privatePath, privateFileMode);
+    await restrictMode(publicPath, privateFileMode);
+    return pair;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const pair = generateJwtKeyPair();
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(privatePath, pair.privateKeyPem, { mode: 0o600 });
-  await chmod(privatePath, 0o600);
-  await writeFile(publicPath, pair.publicKeyPem, { mode: 0o644 });
+  await writePrivateFile(privatePath, pair.privateKeyPem);
+  await writePrivateFile(publicPath, pair.publicKeyPem);
   return pair;
 }

@@ -150,6 +150,13 @@ export const platformConfigSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/, 'a size such as 100kb or 1mb')
     .default('100kb'),
+  /**
+   * Prometheus `/metrics` on a port of its own; unset means not served at all. Never on the
+   * service's (or the gateway's public) port.
+   */
+  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), portSchema.optional()),
+  /** Where the metrics port listens: loopback unless a scraper elsewhere needs it (a pod: 0.0.0.0). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Which proxies in front may set X-Forwarded-For: "loopback" (single machine), a hop count, or CIDRs. */
   TRUST_PROXY: z.string().min(1).default('loopback'),
 });

@@ -6,12 +6,15 @@ export class AppError extends Error {
   readonly code: string;
   readonly status: number;
   readonly details?: readonly ErrorDetail[];
+  /** Answered as `Retry-After` (seconds): a deliberate "try again later" (503, 429). */
+  readonly retryAfterSeconds?: number;
 
   constructor(options: {
     code: string;
     message: string;
     status?: number;
     details?: readonly ErrorDetail[];
+    retryAfterSeconds?: number;
     cause?: unknown;
   }) {
     super(options.message, { cause: options.cause });
@@ -19,6 +22,7 @@ export class AppError extends Error {
     this.code = options.code;
     this.status = options.status ?? 500;
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
@@ -36,3 +40,6 @@ export const forbidden = (message = 'You do not have permission to do this') =>
   new AppError({ code: 'forbidden', status: 403, message });
 export const notFound = (message = 'Not found') => new AppError({ code: 'not-found', status: 404, message });
 export const conflict = (message: string) => new AppError({ code: 'conflict', status: 409, message });
+/** A deliberate, temporary refusal (503 with Retry-After): busy, not our bug. */
+export const unavailable = (code: string, message: string, retryAfterSeconds: number) =>
+  new AppError({ code, status: 503, message, retryAfterSeconds });

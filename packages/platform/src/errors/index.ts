@@ -5,6 +5,7 @@ export {
   forbidden,
   notFound,
   unauthorized,
+  unavailable,
   validationFailed,
   type ErrorDetail,
 } from './app-error';

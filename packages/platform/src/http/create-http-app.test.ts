@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { conflict } from '../errors';
+import { conflict, unavailable } from '../errors';
 import { createHttpApp } from './create-http-app';
 import { processStartedAt, type ReadinessCheck } from './health';
 import { parseBody, parseQuery } from './parse';
@@ -26,6 +27,12 @@ function testRoutes(): Router {
   });
   router.post('/taken', () => {
     throw conflict('Username is already taken');
+  });
+  router.get('/api/admin/users/:id', (req, res) => {
+    res.json({ success: true, data: { id: req.params.id } });
+  });
+  router.post('/busy', () => {
+    throw unavailable('bot-write-conflict', 'The bot is busy. Try again.', 2);
   });
   router.get('/boom', async () => {
     throw new Error('database password is hunter2 at /srv/app.js:12');
@@ -128,6 +135,79 @@ describe('createHttpApp', () => {
     expect(await response.json()).toEqual({ success: false, error: 'Request body is too large' });
   });
 
+  test('when the body says gzip but is not, then 400 (not 500) and nothing of zlib is shown', async () => {
+    const response = await fetch(`${app.url}/greetings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: '{"name":"alice"}',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ success: false, error: 'Request body could not be decompressed' });
+  });
+
+  test('when the body has an unknown Content-Encoding, then 415', async () => {
+    const response = await fetch(`${app.url}/greetings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'x-made-up' },
+      body: '{"name":"alice"}',
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ success: false, error: 'Unsupported request body encoding' });
+  });
+
+  test('when the body has an unsupported charset, then 415', async () => {
+    const response = await fetch(`${app.url}/greetings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=klingon' },
+      body: '{"name":"alice"}',
+    });
+    expect(response.status).toBe(415);
+  });
+
+  test('when a gzip body unpacks over the limit, then 413', async () => {
+    const response = await fetch(`${app.url}/greetings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ name: 'x'.repeat(4096) })),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ success: false, error: 'Request body is too large' });
+  });
+
+  test('when a gzip body is valid, then it is read', async () => {
+    const response = await fetch(`${app.url}/greetings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ name: 'alice' })),
+    });
+    expect(response.status).toBe(201);
+  });
+
+  test('when a path parameter does not percent-decode (%ZZ), then 400, not 500', async () => {
+    const response = await fetch(`${app.url}/api/admin/users/%ZZ`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      success: false,
+      error: 'Request path is not valid (bad percent-encoding)',
+    });
+  });
+
+  test('when a route throws a deliberate 503, then 503 with its message and Retry-After', async () => {
+    const response = await fetch(`${app.url}/busy`, { method: 'POST' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(await response.json()).toEqual({ success: false, error: 'The bot is busy. Try again.' });
+  });
+
+  test('when an API route answers, then the reply is never cached', async () => {
+    const response = await fetch(`${app.url}/api/admin/users/u-1`);
+    expect(await response.json()).toEqual({ success: true, data: { id: 'u-1' } });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const failed = await fetch(`${app.url}/api/nowhere`);
+    expect(failed.status).toBe(404);
+    expect(failed.headers.get('cache-control')).toBe('no-store');
+  });
+
   test('when a route throws an AppError, then its status and message are answered', async () => {
     const response = await fetch(`${app.url}/taken`, { method: 'POST' });
     expect(response.status).toBe(409);
@@ -155,6 +235,16 @@ describe('createHttpApp', () => {
     expect(response.headers.get('x-request-id')).toBe('abc-123');
     const line = app.logLines.find((entry) => entry.requestId === 'abc-123' && entry.msg === 'request completed');
     expect(line).toBeDefined();
+  });
+
+  test('when the OAuth callback is requested, then its one-time code and state are not in the request log', async () => {
+    await fetch(`${app.url}/api/kick/oauth/callback?code=kick-code-s3cret&state=st4te-value`, {
+      headers: { 'x-request-id': 'rid-oauth' },
+    });
+    const lines = app.logLines.filter((entry) => entry.requestId === 'rid-oauth');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(JSON.stringify(lines)).not.toMatch(/kick-code-s3cret|st4te-value/);
+    expect(JSON.stringify(lines)).toContain('/api/kick/oauth/callback?code=%5Bredacted%5D');
   });
 
   test('when a request has no usable request id, then one is made up', async () => {
@@ -212,18 +302,12 @@ describe('/readyz', () => {
 });
 
 describe('/metrics', () => {
-  test('when scraped after a request, then the latency histogram names the route pattern, not the raw path', async () => {
+  test('when /metrics is asked on the app port (public behind the gateway), then 404: metrics live on their own port', async () => {
     const app = await start();
     try {
-      await fetch(`${app.url}/search?page=3`);
       const response = await fetch(`${app.url}/metrics`);
-      expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
-      const text = await response.text();
-      expect(text).toContain(
-        'kickstand_http_request_duration_seconds_count{service="test",method="GET",route="/search",status="200"}',
-      );
-      expect(text).toContain('kickstand_bus_messages_published_total');
-      expect(text).not.toContain('page=3');
+      expect(response.status).toBe(404);
+      expect(await response.text()).not.toContain('kickstand_');
     } finally {
       await app.close();
     }

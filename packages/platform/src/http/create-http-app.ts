@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../log';
+import { redactQuery, redactUrl } from '../log/redact-url';
 import { processMetrics } from '../metrics/metrics';
 import { createErrorHandler, notFoundHandler } from './error-handler';
 import { healthRoutes, type ReadinessCheck } from './health';
@@ -25,7 +26,7 @@ export interface HttpSettings {
 export const defaultHttpSettings: HttpSettings = { bodyLimit: '100kb', trustProxy: 'loopback' };
 
 /** Probes hit these every few seconds; logging them would drown the useful lines. */
-const unloggedPaths = new Set(['/healthz', '/readyz', '/metrics']);
+const unloggedPaths = new Set(['/healthz', '/readyz']);
 
 /**
  * Machine traffic at the rate of chat (Kick's webhook deliveries, one per chat line of every
@@ -61,6 +62,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
       return id;
     },
     customAttributeKeys: { reqId: 'requestId' },
+    // the OAuth callback's one-time code must not end up in the logs
+    serializers: { req: redactRequest },
     quietReqLogger: true,
     autoLogging: { ignore: (req) => unloggedPaths.has(req.url ?? '') },
   });
@@ -76,17 +79,28 @@ export function createHttpApp(options: HttpAppOptions): Express {
       }),
     );
   }
+  // API replies carry tokens, users and stream settings: no browser or proxy cache may keep them.
+  app.use('/api', noStore);
   app.use(healthRoutes(options.service, options.readiness));
-  app.get('/metrics', async (_req, res) => {
-    const { registry } = processMetrics();
-    res.type(registry.contentType).send(await registry.metrics());
-  });
+  // no /metrics here: this port may be public (the gateway's); see lifecycle/metrics-server.ts
   for (const router of options.routes) app.use(router);
   for (const router of options.fallback ?? []) app.use(router);
   app.use(notFoundHandler);
   app.use(createErrorHandler(options.log));
   return app;
 }
+
+/** pino-http's serialised request (std-serializers), with secrets in the query hidden. */
+function redactRequest(req: { url?: unknown; query?: unknown }): unknown {
+  if (typeof req.url === 'string') req.url = redactUrl(req.url);
+  req.query = redactQuery(req.query);
+  return req;
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 /** "true"/"false", a hop count, or Express's named/CIDR list ("loopback", "10.0.0.0/8, uniquelocal"). */
 function trustProxyValue(setting: string): boolean | number | string {
@@ -117,7 +131,7 @@ function quietRequestLogger(log: Logger): RequestHandler {
       log.info(
         {
           requestId: id,
-          req: { id, method: req.method, url: req.originalUrl },
+          req: { id, method: req.method, url: redactUrl(req.originalUrl) },
           res: { statusCode: res.statusCode },
           responseTime: Date.now() - startedAt,
         },

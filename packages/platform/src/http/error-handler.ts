@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../log';
 import { AppError } from '../errors';
@@ -8,22 +9,55 @@ export interface ErrorBody {
   details?: readonly { path: string; message: string }[];
 }
 
-/** body-parser marks its own errors with a `type`; they are the client's fault, not ours. */
-function bodyParserError(error: unknown): { status: number; message: string } | undefined {
-  if (typeof error !== 'object' || error === null || !('type' in error)) return undefined;
-  switch ((error as { type: unknown }).type) {
-    case 'entity.parse.failed':
-      return { status: 400, message: 'Request body is not valid JSON' };
-    case 'entity.too.large':
-      return { status: 413, message: 'Request body is too large' };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return { status: 415, message: 'Unsupported request body encoding' };
-    case 'request.aborted':
-      return { status: 400, message: 'Request was aborted' };
-    default:
-      return undefined;
+interface ClientError {
+  status: number;
+  message: string;
+}
+
+/** body-parser marks most of its errors with a `type`; the message says what was wrong with the request. */
+const bodyParserMessages: Readonly<Record<string, string>> = {
+  'entity.parse.failed': 'Request body is not valid JSON',
+  'entity.too.large': 'Request body is too large',
+  'encoding.unsupported': 'Unsupported request body encoding',
+  'charset.unsupported': 'Unsupported request body encoding',
+  'request.aborted': 'Request was aborted',
+  'request.size.invalid': 'Request body size does not match Content-Length',
+};
+
+function fieldOf(error: object, key: string): unknown {
+  return (error as Record<string, unknown>)[key];
+}
+
+/**
+ * The request's own fault, with the status to answer, or undefined for our bug / an outage.
+ * - body-parser's and the router's errors (http-errors) carry a 4xx `status`/`statusCode`: an
+ *   undecodable gzip body is a 400, an unknown Content-Encoding a 415, an oversized body a 413;
+ * - a URIError is a path that does not percent-decode (`%ZZ`): the router marks its own 400, and
+ *   one thrown by other decoding of the URL is the client's too.
+ * The message is ours, never the error's (which may quote internals like zlib's).
+ */
+function clientErrorOf(error: unknown): ClientError | undefined {
+  if (error instanceof URIError) return { status: 400, message: 'Request path is not valid (bad percent-encoding)' };
+  if (typeof error !== 'object' || error === null) return undefined;
+  const declared = fieldOf(error, 'status') ?? fieldOf(error, 'statusCode');
+  if (typeof declared !== 'number' || !Number.isInteger(declared) || declared < 400 || declared > 499) {
+    return undefined;
   }
+  const type = fieldOf(error, 'type');
+  const known = typeof type === 'string' ? bodyParserMessages[type] : undefined;
+  if (known) return { status: declared, message: known };
+  const code = fieldOf(error, 'code');
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return { status: declared, message: 'Request body could not be decompressed' };
+  }
+  return { status: declared, message: STATUS_CODES[declared] ?? 'Bad request' };
+}
+
+function answerAppError(error: AppError, res: Parameters<ErrorRequestHandler>[2]): void {
+  const body: ErrorBody = { success: false, error: error.message };
+  if (error.details) body.details = error.details;
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  res.status(error.status).json(body);
 }
 
 export function createErrorHandler(log: Logger): ErrorRequestHandler {
@@ -32,13 +66,13 @@ export function createErrorHandler(log: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    if (error instanceof AppError && error.status < 500) {
-      const body: ErrorBody = { success: false, error: error.message };
-      if (error.details) body.details = error.details;
-      res.status(error.status).json(body);
+    if (error instanceof AppError) {
+      // a deliberate 5xx (503 "busy, try again") keeps its status, message and Retry-After
+      if (error.status >= 500) (req.log ?? log).warn({ err: error }, 'request refused by the service');
+      answerAppError(error, res);
       return;
     }
-    const clientError = bodyParserError(error);
+    const clientError = clientErrorOf(error);
     if (clientError) {
       res.status(clientError.status).json({ success: false, error: clientError.message } satisfies ErrorBody);
       return;

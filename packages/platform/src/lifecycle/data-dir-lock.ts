@@ -1,5 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { writePrivateFile } from '../files';
 
 /**
  * `DATA_DIR/.kickstand.pid`: the embedded store's files must have one writer at a time, so
@@ -39,7 +40,7 @@ export async function claimDataDir(dataDir: string): Promise<() => Promise<void>
       `Kickstand is already running with DATA_DIR=${dataDir} (pid ${other}). Stop it first, or use another DATA_DIR.`,
     );
   }
-  await mkdir(path.resolve(dataDir), { recursive: true });
-  await writeFile(pidFilePath(dataDir), `${process.pid}\n`);
+  // the data folder itself becomes owner-only (0700), as everything in it
+  await writePrivateFile(pidFilePath(dataDir), `${process.pid}\n`);
   return () => rm(pidFilePath(dataDir), { force: true });
 }

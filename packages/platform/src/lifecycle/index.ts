@@ -10,3 +10,4 @@ export { isPrettyLogging, runServiceProcess, startServiceProcess, type ServicePr
 export { closeServer, listen, startHttpService, type RunningService, type Service } from './start-http-service';
 export { platformReadiness, type ReadinessNeed } from './readiness';
 export { claimDataDir, pidFilePath, runningPid } from './data-dir-lock';
+export { startMetricsServer, type MetricsServer } from './metrics-server';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { loadConfigOrExit, type PlatformConfig } from '../config';
 import { createLogger, type Logger } from '../log';
 import { connectPlatform, type PlatformDeps } from './connect-platform';
+import { startMetricsServer } from './metrics-server';
 import { runProcess } from './run-process';
 import { startHttpService, type Service } from './start-http-service';
 
@@ -35,9 +36,15 @@ export async function startServiceProcess<C extends PlatformConfig & { PORT: num
       onListening: (port) => log.info({ port }, `${options.service} listening`),
     });
     log.info({ port: running.port }, `${options.service} started`);
+    const metrics =
+      config.METRICS_PORT === undefined
+        ? undefined
+        : await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST });
+    if (metrics) log.info({ port: metrics.port, host: config.METRICS_HOST }, 'metrics listening');
     return {
       port: running.port,
       stop: async () => {
+        await metrics?.stop();
         // the subscriptions stop first (their consumers leave the group), then the bus and the store
         await running.stop();
         await platform.close();

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createFakeClock } from '../testing/fake-clock';
@@ -32,6 +32,38 @@ interface Game extends Document {
 describe('embedded store on disk', () => {
   afterAll(async () => {
     await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  /** The permission bits of a path (0o600, 0o700, ...). */
+  const modeOf = async (target: string) => (await stat(target)).mode & 0o777;
+
+  test('when the umask would allow anyone to read, then the folder is still 0700 and every datafile 0600 (new, appended, compacted)', async () => {
+    const previous = process.umask(0);
+    try {
+      const dir = path.join(await freshDir(), 'auth');
+      const store = await createEmbeddedStore({ dir });
+      const users = store.collection<Document & { passwordHash: string }>('users');
+      await users.insertOne({ _id: 'u1', passwordHash: '$argon2id$...' });
+      expect(await modeOf(dir)).toBe(0o700);
+      expect(await modeOf(path.join(dir, 'users.db'))).toBe(0o600);
+      await store.close(); // compaction writes a new file
+      expect(await modeOf(path.join(dir, 'users.db'))).toBe(0o600);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  test('when a data folder and datafile were made world-readable before, then opening the store makes them owner-only', async () => {
+    const dir = path.join(await freshDir(), 'auth');
+    await mkdir(dir);
+    await chmod(dir, 0o755);
+    await writeFile(path.join(dir, 'users.db'), '{"_id":"u1","passwordHash":"x"}\n');
+    await chmod(path.join(dir, 'users.db'), 0o644);
+    const store = await createEmbeddedStore({ dir });
+    expect(await store.collection('users').findOne({ _id: 'u1' })).toEqual({ _id: 'u1', passwordHash: 'x' });
+    expect(await modeOf(dir)).toBe(0o700);
+    expect(await modeOf(path.join(dir, 'users.db'))).toBe(0o600);
+    await store.close();
   });
 
   test('when the store is closed and reopened on the same directory, then what it wrote is there', async () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { access, constants, mkdir } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import Datastore from '@seald-io/nedb';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
+import { ensurePrivateDir, privateDirMode, privateFileMode, restrictMode } from '../files';
 import { createExpiry, retryAfterPurgingExpired, startSweeper } from './expiry';
 import {
   DuplicateKeyError,
@@ -103,7 +104,7 @@ function createJournal(filename: string): Journal {
     buffer = '';
     if (data.length === 0) return;
     try {
-      fd ??= openSync(filename, 'a');
+      fd ??= openSync(filename, 'a', dataFileMode);
       for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset);
     } catch (error) {
       try {
@@ -145,6 +146,12 @@ function createJournal(filename: string): Journal {
   };
 }
 
+/**
+ * The datafiles hold password hashes and encrypted Kick tokens: owner only, whatever the umask.
+ * NeDB applies these to the files and folders it creates (and to each compaction's new file).
+ */
+const dataFileMode = privateFileMode;
+
 // collection names become file names
 const collectionNamePattern = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
@@ -156,7 +163,7 @@ const collectionNamePattern = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
  */
 export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promise<Store> {
   const { dir, clock = systemClock, sweepIntervalMs = 30_000, log = createSilentLogger() } = options;
-  await mkdir(dir, { recursive: true });
+  await ensurePrivateDir(dir);
   const expiry = createExpiry(clock);
   const states = new Map<string, CollectionState>();
   const queue = createWriteQueue();
@@ -170,6 +177,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     let loadError: Error | undefined;
     const datastore = new Datastore<Raw>({
       filename: path.join(dir, `${name}.db`),
+      modes: { fileMode: dataFileMode, dirMode: privateDirMode },
       autoload: true,
       // with an onload handler NeDB does not throw a load error out of nowhere; the ops rethrow it instead
       onload: (error) => {
@@ -192,8 +200,10 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       .catch(() => {
         throw loadError ?? new Error(`could not load collection ${name}`);
       })
-      .then(() => {
+      .then(async () => {
         state.documentsAtCompaction = datastore.getAllData().length;
+        // a datafile written before modes were set keeps its old mode until tightened here
+        await restrictMode(path.join(dir, `${name}.db`), dataFileMode);
       });
     // keeps an unobserved load failure from becoming an unhandled rejection; every op still sees it
     loaded.catch(() => undefined);

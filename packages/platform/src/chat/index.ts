@@ -1,0 +1,1 @@
+export { cutChatLine, kickChatMaxLength, stripControlCharacters } from './chat-text';

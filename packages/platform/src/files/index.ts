@@ -1,0 +1,8 @@
+export {
+  createPrivateFile,
+  ensurePrivateDir,
+  privateDirMode,
+  privateFileMode,
+  restrictMode,
+  writePrivateFile,
+} from './private-files';
