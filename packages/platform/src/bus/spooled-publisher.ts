@@ -1,0 +1,198 @@
+import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { createSilentLogger, type Logger } from '../log/logger';
+import type { Bus, TopicName, TopicRegistry } from './bus';
+import type { Spool, SpooledRecord } from './spool';
+
+/**
+ * Durable publishing: `publish` resolves once the message is in the bus, or, when the bus cannot
+ * take it within `publishTimeoutMs`, once it is fsynced in the spool; a forwarder then moves the
+ * spool into the bus, in order, as soon as the bus takes messages again. It throws only when
+ * neither holds it (the spool is full, or its disk fails): for a webhook door, the one case that
+ * deserves a 5xx.
+ *
+ * Order: while anything is held in the spool, new messages go to the spool too, behind it, so one
+ * key's messages reach the bus in the order they were published. (Two publishes in flight at the
+ * same moment have no order between them anyway.)
+ *
+ * At least once: a publish that timed out may still land in the bus later, and a crash may forward
+ * a record again (see spool.ts), so the same message can reach the bus twice; consumers dedupe by
+ * the message's event id, as they must on any at-least-once bus.
+ */
+
+export interface SpooledPublisherOptions<R extends TopicRegistry> {
+  bus: Bus<R>;
+  topics: R;
+  spool: Spool;
+  /** How long a publish may take before the message goes to the spool instead; 1500 ms unless told. */
+  publishTimeoutMs?: number;
+  /** How long the forwarder waits for one message to be taken; 10 s unless told. */
+  forwardTimeoutMs?: number;
+  /** The forwarder's pause after a failure, before trying the bus again; 1 s unless told. */
+  retryDelayMs?: number;
+  /** Records read from the spool at a time; 100 unless told. */
+  batchRecords?: number;
+  log?: Logger;
+}
+
+/** Where a message went. */
+export type PublishedTo = 'bus' | 'spool';
+
+export interface SpooledPublisher<R extends TopicRegistry> {
+  publish<T extends TopicName<R>>(topic: T, key: string, message: MessageInitShape<R[T]>): Promise<PublishedTo>;
+  /** The wrapped bus with `publish` made durable, for code written against the bus port. */
+  readonly bus: Bus<R>;
+  /** Opens the spool and starts forwarding; what an earlier run left is forwarded first. */
+  start(): Promise<void>;
+  /** Stops forwarding and closes the spool; what it holds stays for the next start. */
+  stop(): Promise<void>;
+  /** Bytes waiting in the spool (for metrics and readiness). */
+  heldBytes(): number;
+}
+
+export function createSpooledPublisher<R extends TopicRegistry>(
+  options: SpooledPublisherOptions<R>,
+): SpooledPublisher<R> {
+  const { bus, topics, spool } = options;
+  const publishTimeoutMs = options.publishTimeoutMs ?? 1500;
+  const forwardTimeoutMs = options.forwardTimeoutMs ?? 10_000;
+  const retryDelayMs = options.retryDelayMs ?? 1000;
+  const batchRecords = options.batchRecords ?? 100;
+  const log = options.log ?? createSilentLogger();
+
+  let isRunning = false;
+  let forwarding: Promise<void> | undefined;
+  /** Ends the forwarder's wait for new records (an append) or for a retry (only stop). */
+  let wakeOnAppend: (() => void) | undefined;
+  let wakeOnStop: (() => void) | undefined;
+
+  function waitForAppend(): Promise<void> {
+    return new Promise((resolve) => {
+      wakeOnAppend = () => {
+        wakeOnAppend = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** The pause before trying a failing bus again: new records do not cut it short, stop does. */
+  function waitToRetry(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, retryDelayMs);
+      function done(): void {
+        clearTimeout(timer);
+        wakeOnStop = undefined;
+        resolve();
+      }
+      wakeOnStop = done;
+    });
+  }
+
+  function schemaOf(topic: string) {
+    const schema = topics[topic];
+    if (!schema) throw new Error(`Unknown topic "${topic}": it is not in the bus's topic registry`);
+    return schema;
+  }
+
+  /** Sends what the spool holds, in order; returns false when the bus failed (try again later). */
+  async function forwardBatch(): Promise<boolean> {
+    const records = await spool.read(batchRecords);
+    if (records.length === 0) return true;
+    let done: SpooledRecord | undefined;
+    try {
+      for (const record of records) {
+        const schema = schemaOf(record.topic);
+        const message = fromBinary(schema, record.value) as MessageInitShape<R[TopicName<R>]>;
+        await withTimeout(bus.publish(record.topic, record.key, message), forwardTimeoutMs);
+        done = record;
+      }
+      return true;
+    } catch (error) {
+      log.warn({ err: error, heldBytes: spool.heldBytes() }, 'spooled publisher: the bus does not take messages yet');
+      return false;
+    } finally {
+      if (done) await spool.forwarded(done.end);
+    }
+  }
+
+  async function forwardLoop(): Promise<void> {
+    while (isRunning) {
+      try {
+        const appended = waitForAppend(); // armed before looking, so an append in between is not missed
+        if (spool.isEmpty()) {
+          await appended;
+          continue;
+        }
+        const before = spool.heldBytes();
+        if (!(await forwardBatch())) {
+          await waitToRetry();
+          continue;
+        }
+        if (spool.isEmpty()) log.info('spooled publisher: everything spooled is forwarded');
+        // nothing was forwardable yet (still being written): that append's completion wakes us
+        else if (spool.heldBytes() === before) await appended;
+      } catch (error) {
+        log.error({ err: error }, 'spooled publisher: forwarding failed');
+        await waitToRetry();
+      }
+    }
+  }
+
+  async function publish<T extends TopicName<R>>(
+    topic: T,
+    key: string,
+    message: MessageInitShape<R[T]>,
+  ): Promise<PublishedTo> {
+    const schema = schemaOf(topic);
+    if (isRunning && spool.isEmpty()) {
+      try {
+        await withTimeout(bus.publish(topic, key, message), publishTimeoutMs);
+        return 'bus';
+      } catch (error) {
+        log.warn({ err: error, topic }, 'spooled publisher: the bus did not take a message in time; spooling it');
+      }
+    } else if (!isRunning) {
+      throw new Error('The spooled publisher is not started');
+    }
+    await spool.append({ topic, key, value: toBinary(schema, create(schema, message)) });
+    wakeOnAppend?.();
+    return 'spool';
+  }
+
+  return {
+    publish,
+    bus: {
+      publish: async (topic, key, message) => {
+        await publish(topic, key, message);
+      },
+      subscribe: (topic, group, handler) => bus.subscribe(topic, group, handler),
+      subscribeDeadLetters: (group, handler) => bus.subscribeDeadLetters(group, handler),
+      ping: () => bus.ping(),
+      stop: () => bus.stop(),
+    },
+    async start() {
+      if (isRunning) return;
+      await spool.open();
+      isRunning = true;
+      forwarding = forwardLoop();
+    },
+    async stop() {
+      if (!isRunning) return;
+      isRunning = false;
+      wakeOnAppend?.();
+      wakeOnStop?.();
+      await forwarding;
+      await spool.close();
+    },
+    heldBytes: () => spool.heldBytes(),
+  };
+}
+
+/** The promise's outcome, or a rejection after `ms`; a late outcome is ignored. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`The bus did not take the message within ${ms} ms`)), ms);
+  });
+  promise.catch(() => undefined); // a late failure after the timeout is not an unhandled rejection
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
