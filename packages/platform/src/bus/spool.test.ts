@@ -122,7 +122,7 @@ describe('spool', () => {
     await first.close();
     const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.spool'));
     const corrupt = encodeSpoolRecord(record(2));
-    corrupt[corrupt.length - 1] ^= 0xff;
+    corrupt.writeUInt8(corrupt.readUInt8(corrupt.length - 1) ^ 0xff, corrupt.length - 1);
     await appendFile(path.join(dir, segment ?? ''), corrupt);
     // Act
     const second = await openSpool();

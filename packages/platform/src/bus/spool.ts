@@ -376,6 +376,12 @@ export function createSpool(options: SpoolOptions): Spool {
       return withExclusive(async () => {
         if (end.segment < cursor.segment || (end.segment === cursor.segment && end.offset <= cursor.offset)) return;
         cursor = { ...end };
+        // the end of a segment that is no longer written to is the start of the next one
+        const index = segments.findIndex((segment) => segment.seq === cursor.segment);
+        const next = segments[index + 1];
+        if (index >= 0 && next && cursor.offset >= (segments[index]?.size ?? 0)) {
+          cursor = { segment: next.seq, offset: 0 };
+        }
         for (const segment of segments.filter((each) => each.seq < cursor.segment)) {
           await disk.remove(segment.file);
         }
