@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import express from 'express';
-import type { Subscription } from '@kickstand/platform/bus';
+import {
+  createSpool,
+  createSpooledPublisher,
+  kickstandTopics,
+  type KickstandTopics,
+  type SpooledPublisher,
+  type Subscription,
+} from '@kickstand/platform/bus';
 import { ConfigError } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
@@ -176,7 +183,10 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     fallbackPem: resolved.publicKeyFallbackPem,
   });
 
-  const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher, log });
+  // The door publishes durably: to the bus, or to the spool while the bus cannot take it (options.ts).
+  const doorSpool = spooledPublisherOf(deps, options);
+  const doorPublisher = doorSpool ? createKickLinkPublisher(doorSpool.bus, clock) : publisher;
+  const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher: doorPublisher, log });
 
   const platformApp = createHttpApp({
     service: deps.service,
@@ -211,6 +221,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   return {
     app,
     async start() {
+      // first: what an earlier run left in the spool goes out before anything new
+      await doorSpool?.start();
       await repo.createIndexes();
       tokenCipher = createTokenCipher(
         await encryptionKey(repo, { key: resolved.tokenEncryptionKey, isProduction: resolved.isProduction }, log),
@@ -238,6 +250,21 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       // replies already claimed are still posted (or dropped when too old), not lost mid-way
       await chat.drain();
       await storedHealth.stop();
+      await doorSpool?.stop();
     },
   };
+}
+
+function spooledPublisherOf(deps: PlatformDeps, options: KickLinkOptions): SpooledPublisher<KickstandTopics> | undefined {
+  const spool = options.webhookSpool;
+  if (!spool) return undefined;
+  const log = deps.log.child({ component: 'webhook-spool' });
+  return createSpooledPublisher({
+    bus: deps.bus,
+    topics: kickstandTopics,
+    spool: createSpool({ dir: spool.dir, maxBytes: spool.maxBytes, disk: spool.disk, log }),
+    publishTimeoutMs: spool.publishTimeoutMs,
+    retryDelayMs: spool.retryDelayMs,
+    log,
+  });
 }

@@ -41,7 +41,10 @@ export interface SpooledPublisher<R extends TopicRegistry> {
   publish<T extends TopicName<R>>(topic: T, key: string, message: MessageInitShape<R[T]>): Promise<PublishedTo>;
   /** The wrapped bus with `publish` made durable, for code written against the bus port. */
   readonly bus: Bus<R>;
-  /** Opens the spool and starts forwarding; what an earlier run left is forwarded first. */
+  /**
+   * Opens the spool and starts forwarding; what an earlier run left is forwarded first. A publish
+   * before start() starts it.
+   */
   start(): Promise<void>;
   /** Stops forwarding and closes the spool; what it holds stays for the next start. */
   stop(): Promise<void>;
@@ -60,6 +63,8 @@ export function createSpooledPublisher<R extends TopicRegistry>(
   const log = options.log ?? createSilentLogger();
 
   let isRunning = false;
+  let isStopped = false;
+  let starting: Promise<void> | undefined;
   let forwarding: Promise<void> | undefined;
   /** Ends the forwarder's wait for new records (an append) or for a retry (only stop). */
   let wakeOnAppend: (() => void) | undefined;
@@ -143,19 +148,30 @@ export function createSpooledPublisher<R extends TopicRegistry>(
     message: MessageInitShape<R[T]>,
   ): Promise<PublishedTo> {
     const schema = schemaOf(topic);
-    if (isRunning && spool.isEmpty()) {
+    if (!isRunning) {
+      if (isStopped) throw new Error('The spooled publisher is stopped');
+      await start(); // a publish that comes first waits for the spool to be loaded
+    }
+    if (spool.isEmpty()) {
       try {
         await withTimeout(bus.publish(topic, key, message), publishTimeoutMs);
         return 'bus';
       } catch (error) {
         log.warn({ err: error, topic }, 'spooled publisher: the bus did not take a message in time; spooling it');
       }
-    } else if (!isRunning) {
-      throw new Error('The spooled publisher is not started');
     }
     await spool.append({ topic, key, value: toBinary(schema, create(schema, message)) });
     wakeOnAppend?.();
     return 'spool';
+  }
+
+  function start(): Promise<void> {
+    starting ??= (async () => {
+      await spool.open();
+      isRunning = true;
+      forwarding = forwardLoop();
+    })();
+    return starting;
   }
 
   return {
@@ -169,13 +185,11 @@ export function createSpooledPublisher<R extends TopicRegistry>(
       ping: () => bus.ping(),
       stop: () => bus.stop(),
     },
-    async start() {
-      if (isRunning) return;
-      await spool.open();
-      isRunning = true;
-      forwarding = forwardLoop();
-    },
+    start,
     async stop() {
+      isStopped = true;
+      if (!starting) return;
+      await starting.catch(() => undefined);
       if (!isRunning) return;
       isRunning = false;
       wakeOnAppend?.();
