@@ -1,7 +1,7 @@
 // k8s-check renders each kustomize overlay and checks every object against the Kubernetes API
 // types (strict decoding: an unknown or misspelled field is an error), then the rules Kickstand's
 // manifests must keep: probes on /readyz and /healthz, resource requests and limits, a Service per
-// Deployment, an autoscaler and a disruption budget for bot-runner, an ingress for the gateway.
+// Deployment or StatefulSet, volume mounts that name a volume, an autoscaler and a disruption budget for bot-runner, an ingress for the gateway.
 // It needs no cluster and no network beyond the Go module proxy that built it.
 package main
 
@@ -22,13 +22,20 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// workload is what the rules look at in a Deployment or a StatefulSet.
+type workload struct {
+	kind     string
+	template corev1.PodTemplateSpec
+}
+
 type rendered struct {
-	deployments map[string]appsv1.Deployment
-	services    map[string]corev1.Service
-	hpas        map[string]autoscalingv2.HorizontalPodAutoscaler
-	pdbs        map[string]policyv1.PodDisruptionBudget
-	ingresses   map[string]networkingv1.Ingress
-	counts      map[string]int
+	workloads map[string]workload
+	claims    map[string][]corev1.PersistentVolumeClaim
+	services  map[string]corev1.Service
+	hpas      map[string]autoscalingv2.HorizontalPodAutoscaler
+	pdbs      map[string]policyv1.PodDisruptionBudget
+	ingresses map[string]networkingv1.Ingress
+	counts    map[string]int
 }
 
 func decodeStrict(raw []byte, into any) error {
@@ -42,12 +49,13 @@ func render(dir string) (*rendered, error) {
 		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
 	}
 	out := &rendered{
-		deployments: map[string]appsv1.Deployment{},
-		services:    map[string]corev1.Service{},
-		hpas:        map[string]autoscalingv2.HorizontalPodAutoscaler{},
-		pdbs:        map[string]policyv1.PodDisruptionBudget{},
-		ingresses:   map[string]networkingv1.Ingress{},
-		counts:      map[string]int{},
+		workloads: map[string]workload{},
+		claims:    map[string][]corev1.PersistentVolumeClaim{},
+		services:  map[string]corev1.Service{},
+		hpas:      map[string]autoscalingv2.HorizontalPodAutoscaler{},
+		pdbs:      map[string]policyv1.PodDisruptionBudget{},
+		ingresses: map[string]networkingv1.Ingress{},
+		counts:    map[string]int{},
 	}
 	for _, resource := range resources.Resources() {
 		raw, err := resource.AsYAML()
@@ -63,7 +71,14 @@ func render(dir string) (*rendered, error) {
 			if err := decodeStrict(raw, &d); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
-			out.deployments[name] = d
+			out.workloads[name] = workload{kind: kind, template: d.Spec.Template}
+		case "StatefulSet":
+			var s appsv1.StatefulSet
+			if err := decodeStrict(raw, &s); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.workloads[name] = workload{kind: kind, template: s.Spec.Template}
+			out.claims[name] = s.Spec.VolumeClaimTemplates
 		case "Service":
 			var s corev1.Service
 			if err := decodeStrict(raw, &s); err != nil {
@@ -107,13 +122,25 @@ func render(dir string) (*rendered, error) {
 
 func check(r *rendered) []string {
 	var problems []string
-	for name, d := range r.deployments {
-		containers := d.Spec.Template.Spec.Containers
+	for name, w := range r.workloads {
+		containers := w.template.Spec.Containers
 		if len(containers) == 0 {
-			problems = append(problems, fmt.Sprintf("Deployment/%s: no container", name))
+			problems = append(problems, fmt.Sprintf("%s/%s: no container", w.kind, name))
+		}
+		volumes := map[string]bool{}
+		for _, volume := range w.template.Spec.Volumes {
+			volumes[volume.Name] = true
+		}
+		for _, claim := range r.claims[name] {
+			volumes[claim.Name] = true
 		}
 		for _, c := range containers {
-			where := fmt.Sprintf("Deployment/%s container %s", name, c.Name)
+			where := fmt.Sprintf("%s/%s container %s", w.kind, name, c.Name)
+			for _, mount := range c.VolumeMounts {
+				if !volumes[mount.Name] {
+					problems = append(problems, fmt.Sprintf("%s: mounts %s, which is no volume of the pod", where, mount.Name))
+				}
+			}
 			if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" {
 				problems = append(problems, where+": readiness probe must GET /readyz")
 			}
@@ -134,10 +161,10 @@ func check(r *rendered) []string {
 		}
 		service, ok := r.services[name]
 		if !ok {
-			problems = append(problems, fmt.Sprintf("Deployment/%s: no Service of the same name", name))
+			problems = append(problems, fmt.Sprintf("%s/%s: no Service of the same name", w.kind, name))
 		} else {
 			for key, value := range service.Spec.Selector {
-				if d.Spec.Template.Labels[key] != value {
+				if w.template.Labels[key] != value {
 					problems = append(problems, fmt.Sprintf("Service/%s: selector %s=%s does not select the pods", name, key, value))
 				}
 			}
