@@ -36,3 +36,4 @@ export {
   type SpooledPublisher,
   type SpooledPublisherOptions,
 } from './spooled-publisher';
+export { lockSpoolDir, type SpoolLock, type SpoolLockOptions } from './spool-lock';

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { nodeSpoolDisk, type AppendFile, type SpoolDisk } from './spool-disk';
+import { lockSpoolDir, type SpoolLock, type SpoolLockOptions } from './spool-lock';
 
 /**
  * An append-only spool on disk for bus messages that the bus could not take in time: a message is
@@ -9,7 +10,8 @@ import { nodeSpoolDisk, type AppendFile, type SpoolDisk } from './spool-disk';
  * `forwarded` says it reached the bus.
  *
  * Layout in `dir`: segment files `<12-digit sequence>.spool`, appended to one at a time and
- * rotated at `segmentBytes`, and `cursor.json`, the first byte not yet forwarded. A record is
+ * rotated at `segmentBytes`, `cursor.json`, the first byte not yet forwarded, and `owner.lock`,
+ * the one process that may use the directory (spool-lock.ts). A record is
  * `[u32 body length][u32 crc32 of body][body]`, body = `[u16 topic length][topic][u16 key length][key][value]`.
  *
  * - Group commit: appends wait `commitDelayMs` for company, then one write and one fsync serve the
@@ -51,6 +53,8 @@ export interface SpoolOptions {
   /** How long an append waits for others to share its fsync; 2 ms unless told. */
   commitDelayMs?: number;
   disk?: SpoolDisk;
+  /** Who may hold the directory (spool-lock.ts); false: no lock (a test's fake disk). */
+  lock?: SpoolLockOptions | false;
   log?: Logger;
 }
 
@@ -164,6 +168,7 @@ export function createSpool(options: SpoolOptions): Spool {
   /** The write in progress, or the spool's reset: one at a time. */
   let exclusive: Promise<void> = Promise.resolve();
   let isOpen = false;
+  let lock: SpoolLock | undefined;
 
   const segmentFile = (seq: number): string => path.join(dir, `${String(seq).padStart(12, '0')}.spool`);
 
@@ -298,6 +303,7 @@ export function createSpool(options: SpoolOptions): Spool {
   return {
     async open() {
       await disk.ensureDir(dir);
+      if (options.lock !== false) lock = await lockSpoolDir(dir, options.lock);
       cursor = await readCursor();
       const found = (await disk.list(dir))
         .map((name) => segmentPattern.exec(name)?.[1])
@@ -414,6 +420,8 @@ export function createSpool(options: SpoolOptions): Spool {
         active = undefined;
         await last?.file.close();
       });
+      await lock?.release();
+      lock = undefined;
     },
   };
 }
