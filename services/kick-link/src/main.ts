@@ -6,5 +6,8 @@ runServiceProcess({
   service: 'kick-link',
   configSchema: kickLinkConfigSchema,
   create: (deps, config) =>
-    createKickLinkService(deps, { ...kickLinkOptionsFromSettings(config), webhookSpool: webhookSpoolFromConfig(config) }),
+    createKickLinkService(deps, {
+      ...kickLinkOptionsFromSettings(config),
+      webhookSpool: webhookSpoolFromConfig(config),
+    }),
 });

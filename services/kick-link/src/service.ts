@@ -255,7 +255,10 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   };
 }
 
-function spooledPublisherOf(deps: PlatformDeps, options: KickLinkOptions): SpooledPublisher<KickstandTopics> | undefined {
+function spooledPublisherOf(
+  deps: PlatformDeps,
+  options: KickLinkOptions,
+): SpooledPublisher<KickstandTopics> | undefined {
   const spool = options.webhookSpool;
   if (!spool) return undefined;
   const log = deps.log.child({ component: 'webhook-spool' });

@@ -102,11 +102,12 @@ export function createDeliveryProcessor(deps: {
         }
       } catch (error) {
         // not published: free the id so that a retry of this delivery is not taken for a duplicate
-        if (claim === 'claimed') await repo.webhookMessages
-          .release(headers.messageId)
-          .catch((err: unknown) =>
-            log.error({ err, messageId: headers.messageId }, 'could not release a webhook claim'),
-          );
+        if (claim === 'claimed')
+          await repo.webhookMessages
+            .release(headers.messageId)
+            .catch((err: unknown) =>
+              log.error({ err, messageId: headers.messageId }, 'could not release a webhook claim'),
+            );
         throw error;
       }
       return { kind: 'published', broadcasterUserId };

@@ -31,8 +31,7 @@ const record = (n: number, key = 'channel-1'): SpoolRecord => ({
   value: new Uint8Array([n, n + 1, n + 2]),
 });
 
-const plain = (records: SpoolRecord[]) =>
-  records.map(({ topic, key, value }) => ({ topic, key, value: [...value] }));
+const plain = (records: SpoolRecord[]) => records.map(({ topic, key, value }) => ({ topic, key, value: [...value] }));
 
 describe('spool', () => {
   let dir: string;

@@ -364,7 +364,10 @@ export function createSpool(options: SpoolOptions): Spool {
             if (parsed.kind === 'incomplete' && at > 0) break;
             if (parsed.kind !== 'record') {
               // fsynced bytes that changed since: the rest of this segment cannot be trusted
-              log.error({ file: segment.file, offset: position.offset + at }, 'spool: corrupt record; skipping the rest of the segment');
+              log.error(
+                { file: segment.file, offset: position.offset + at },
+                'spool: corrupt record; skipping the rest of the segment',
+              );
               at = segment.size - position.offset;
               break;
             }
