@@ -199,7 +199,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log }),
       deadLetterRoutes({ repo, processor, tokens: deps.tokens, clock, log }),
     ],
-    readiness: platformReadiness(deps),
+    // with a spool, the door stays ready through a Kafka outage while the spool has room
+    readiness: platformReadiness({ store, bus: doorSpool?.bus ?? bus }),
   });
   // The webhook door goes first, with its own raw-body parser (see webhook-routes.ts).
   const app = express();

@@ -71,6 +71,8 @@ export interface Spool {
   isEmpty(): boolean;
   /** Bytes held: written and not forwarded, plus waiting to be written. */
   heldBytes(): number;
+  /** Room left before appends are refused (`maxBytes` less what is held). */
+  freeBytes(): number;
   /** Writes what waits, then closes the file. What is held stays for the next open. */
   close(): Promise<void>;
 }
@@ -411,6 +413,7 @@ export function createSpool(options: SpoolOptions): Spool {
 
     isEmpty: () => heldBytes() === 0,
     heldBytes,
+    freeBytes: () => Math.max(0, maxBytes - heldBytes()),
 
     async close() {
       if (!isOpen) return;

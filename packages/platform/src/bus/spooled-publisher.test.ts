@@ -160,4 +160,17 @@ describe('spooled publisher', () => {
     // Assert: the later ones went to the spool without a try of their own, and woke nothing
     expect(control.attempts).toBe(2);
   });
+
+  test('when the bus is down, then ping passes while the spool has room, and fails once it is full', async () => {
+    // Arrange: room for one message; the bus does not answer pings either
+    const { bus, control } = await fakeBus();
+    const downBus: Bus<TestTopics> = { ...bus, ping: () => Promise.reject(new Error('Kafka is down')) };
+    const oneRecord = encodeSpoolRecord({ topic: 'test.count', key: 'channel-1', value: new Uint8Array([8, 1]) });
+    const { publisher } = await startPublisher(downBus, oneRecord.length);
+    control.state = 'failing';
+    // Act + Assert
+    await expect(publisher.bus.ping()).resolves.toBeUndefined();
+    await publisher.publish('test.count', 'channel-1', { value: 1 });
+    await expect(publisher.bus.ping()).rejects.toThrow('Kafka is down');
+  });
 });

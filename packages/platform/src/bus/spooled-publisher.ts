@@ -1,7 +1,7 @@
 import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import { createSilentLogger, type Logger } from '../log/logger';
 import type { Bus, TopicName, TopicRegistry } from './bus';
-import type { Spool, SpooledRecord } from './spool';
+import { SpoolFullError, type Spool, type SpooledRecord } from './spool';
 
 /**
  * Durable publishing: `publish` resolves once the message is in the bus, or, when the bus cannot
@@ -39,7 +39,11 @@ export type PublishedTo = 'bus' | 'spool';
 
 export interface SpooledPublisher<R extends TopicRegistry> {
   publish<T extends TopicName<R>>(topic: T, key: string, message: MessageInitShape<R[T]>): Promise<PublishedTo>;
-  /** The wrapped bus with `publish` made durable, for code written against the bus port. */
+  /**
+   * The wrapped bus with `publish` made durable, for code written against the bus port. Its `ping`
+   * passes while publishing can be kept: the bus answers, or the spool has room and its last write
+   * worked (a webhook door stays ready through a bus outage).
+   */
   readonly bus: Bus<R>;
   /**
    * Opens the spool and starts forwarding; what an earlier run left is forwarded first. A publish
@@ -64,6 +68,8 @@ export function createSpooledPublisher<R extends TopicRegistry>(
 
   let isRunning = false;
   let isStopped = false;
+  /** The last append's failure (not a full spool), until an append works again. */
+  let spoolFailure: unknown;
   let starting: Promise<void> | undefined;
   let forwarding: Promise<void> | undefined;
   /** Ends the forwarder's wait for new records (an append) or for a retry (only stop). */
@@ -160,7 +166,13 @@ export function createSpooledPublisher<R extends TopicRegistry>(
         log.warn({ err: error, topic }, 'spooled publisher: the bus did not take a message in time; spooling it');
       }
     }
-    await spool.append({ topic, key, value: toBinary(schema, create(schema, message)) });
+    try {
+      await spool.append({ topic, key, value: toBinary(schema, create(schema, message)) });
+      spoolFailure = undefined;
+    } catch (error) {
+      if (!(error instanceof SpoolFullError)) spoolFailure = error;
+      throw error;
+    }
     wakeOnAppend?.();
     return 'spool';
   }
@@ -182,7 +194,14 @@ export function createSpooledPublisher<R extends TopicRegistry>(
       },
       subscribe: (topic, group, handler) => bus.subscribe(topic, group, handler),
       subscribeDeadLetters: (group, handler) => bus.subscribeDeadLetters(group, handler),
-      ping: () => bus.ping(),
+      async ping() {
+        try {
+          await bus.ping();
+        } catch (error) {
+          if (!isRunning || spool.freeBytes() === 0) throw error;
+          if (spoolFailure !== undefined) throw spoolFailure;
+        }
+      },
       stop: () => bus.stop(),
     },
     start,
