@@ -50,7 +50,7 @@ const switchableBus = (): KickstandBus => ({
     busState.isDown ? Promise.reject(new Error('Kafka is down')) : recorded.bus.publish(topic, key, message),
   subscribe: (topic, group, handler) => recorded.bus.subscribe(topic, group, handler),
   subscribeDeadLetters: (group, handler) => recorded.bus.subscribeDeadLetters(group, handler),
-  ping: () => recorded.bus.ping(),
+  ping: () => (busState.isDown ? Promise.reject(new Error('Kafka is down')) : recorded.bus.ping()),
   stop: () => recorded.bus.stop(),
 });
 
@@ -261,4 +261,17 @@ test('when kick-link stops with deliveries spooled, then the next start forwards
   await deliverChat('three');
   // Assert
   await eventually(() => expect(publishedContents()).toEqual(['one', 'two', 'three']));
+});
+
+test('when Kafka is down, then kick-link stays ready while the spool can keep deliveries', async () => {
+  // Arrange
+  busState.isDown = true;
+  // Act
+  const whileDown = await fetch(`${baseUrl}/readyz`);
+  diskState.isFailing = true;
+  await deliverChat('refused');
+  const diskFailing = await fetch(`${baseUrl}/readyz`);
+  // Assert
+  expect(whileDown.status).toBe(200);
+  expect(diskFailing.status).toBe(503);
 });
