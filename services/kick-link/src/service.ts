@@ -219,11 +219,17 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   app.use(platformApp);
 
   let started: Subscription[] = [];
+  let spoolGauge: NodeJS.Timeout | undefined;
   return {
     app,
     async start() {
       // first: what an earlier run left in the spool goes out before anything new
       await doorSpool?.start();
+      if (doorSpool) {
+        const gauge = processMetrics().webhookSpoolBytes;
+        spoolGauge = setInterval(() => gauge.set({ service: deps.service }, doorSpool.heldBytes()), 5000);
+        spoolGauge.unref();
+      }
       await repo.createIndexes();
       tokenCipher = createTokenCipher(
         await encryptionKey(repo, { key: resolved.tokenEncryptionKey, isProduction: resolved.isProduction }, log),
@@ -251,6 +257,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       // replies already claimed are still posted (or dropped when too old), not lost mid-way
       await chat.drain();
       await storedHealth.stop();
+      clearInterval(spoolGauge);
       await doorSpool?.stop();
     },
   };
