@@ -173,4 +173,19 @@ describe('spooled publisher', () => {
     await publisher.publish('test.count', 'channel-1', { value: 1 });
     await expect(publisher.bus.ping()).rejects.toThrow('Kafka is down');
   });
+
+  test('when a spooled record cannot be decoded, then it is skipped and the records behind it are forwarded', async () => {
+    // Arrange: a record of a topic no longer known, then a good one, left by an earlier run
+    const earlier = createSpool({ dir, maxBytes: 1024 * 1024 });
+    await earlier.open();
+    await earlier.append({ topic: 'test.gone', key: 'channel-1', value: new Uint8Array([1]) });
+    await earlier.append({ topic: 'test.count', key: 'channel-1', value: new Uint8Array([8, 5]) });
+    await earlier.close();
+    const { bus, received } = await fakeBus();
+    // Act
+    const { spool } = await startPublisher(bus);
+    // Assert
+    await eventually(() => expect(received).toEqual([{ key: 'channel-1', value: 5 }]));
+    await eventually(() => expect(spool.isEmpty()).toBe(true));
+  });
 });

@@ -70,6 +70,8 @@ export function createSpooledPublisher<R extends TopicRegistry>(
   let isStopped = false;
   /** The last append's failure (not a full spool), until an append works again. */
   let spoolFailure: unknown;
+  /** Forwarding tries that failed in a row. */
+  let failedTries = 0;
   let starting: Promise<void> | undefined;
   let forwarding: Promise<void> | undefined;
   /** Ends the forwarder's wait for new records (an append) or for a retry (only stop). */
@@ -111,17 +113,38 @@ export function createSpooledPublisher<R extends TopicRegistry>(
     let done: SpooledRecord | undefined;
     try {
       for (const record of records) {
-        const schema = schemaOf(record.topic);
-        const message = fromBinary(schema, record.value) as MessageInitShape<R[TopicName<R>]>;
-        await withTimeout(bus.publish(record.topic, record.key, message), forwardTimeoutMs);
+        const message = decoded(record);
+        if (message !== undefined) {
+          await withTimeout(bus.publish(record.topic, record.key, message), forwardTimeoutMs);
+        }
         done = record;
       }
+      failedTries = 0;
       return true;
     } catch (error) {
-      log.warn({ err: error, heldBytes: spool.heldBytes() }, 'spooled publisher: the bus does not take messages yet');
+      failedTries++;
+      // once per outage at warn level, not once per try
+      const level = failedTries === 1 ? 'warn' : 'debug';
+      log[level](
+        { err: error, heldBytes: spool.heldBytes(), failedTries },
+        'spooled publisher: the bus does not take messages yet',
+      );
       return false;
     } finally {
       if (done) await spool.forwarded(done.end);
+    }
+  }
+
+  /** The record's message; undefined (and logged) when it can never be published: it is skipped, not retried forever. */
+  function decoded(record: SpooledRecord): MessageInitShape<R[TopicName<R>]> | undefined {
+    try {
+      return fromBinary(schemaOf(record.topic), record.value) as MessageInitShape<R[TopicName<R>]>;
+    } catch (error) {
+      log.error(
+        { err: error, topic: record.topic, key: record.key, bytes: record.value.length },
+        'spooled publisher: a spooled message cannot be decoded (another version wrote it?); skipped',
+      );
+      return undefined;
     }
   }
 
