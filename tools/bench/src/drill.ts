@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   let code = 1;
   try {
     log(`drill: starting distributed mode; logs under ${path.relative(repoRoot, runDir)}/logs`);
-    deployment = await startDeployment({
+    const running = await startDeployment({
       mode: 'distributed',
       runDir,
       keys,
@@ -139,9 +139,10 @@ async function main(): Promise<void> {
       mongoDbPrefix: `${runId}-`,
       logLevel: 'warn',
     });
+    deployment = running;
     const channels: BenchChannel[] = await setUpChannels({
-      gatewayUrl: deployment.gatewayUrl,
-      sandboxUrl: deployment.sandboxUrl,
+      gatewayUrl: running.gatewayUrl,
+      sandboxUrl: running.sandboxUrl,
       count: channelCount,
       commandsPerChannel: 16,
       parallelism: 8,
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
     });
     const signer = createTokenSigner(keys.jwtPrivateKeyPem, { expiresInSeconds: 3600 });
     const problems = await waitForBots(
-      deployment.gatewayUrl,
+      running.gatewayUrl,
       channels,
       (channel) => signer.sign({ userId: channel.userId, username: channel.username, role: 'USER' }),
       60_000,
@@ -158,10 +159,16 @@ async function main(): Promise<void> {
 
     kafka = kafkaSwitch();
     log(`drill: ${rate} deliveries a second for ${seconds} s over ${channelCount} channels, disruptions as they come`);
-    const startedAt = Date.now() + 5_100; // the phase's warm-up (5 s) and its 100 ms start
+    // the load starts once its deliveries are signed: the phase says so in its progress line
+    let loadStarted: (atMs: number) => void = () => undefined;
+    const loadStartedAt = new Promise<number>((resolve) => (loadStarted = resolve));
+    const progress = (line: string) => {
+      log(line);
+      if (line.startsWith('  signed in')) loadStarted(Date.now() + 100 + 5_000); // its 100 ms start and 5 s warm-up
+    };
     const [result, events] = await Promise.all([
       runChatPhase({
-        deployment,
+        deployment: running,
         channels,
         signingKeyPem: keys.signingKeyPem,
         settings: {
@@ -175,9 +182,9 @@ async function main(): Promise<void> {
           replyWaitSeconds: 120,
         },
         watched: [],
-        progress: log,
+        progress,
       }),
-      disrupt(deployment, kafka, startedAt),
+      loadStartedAt.then((startedAt) => disrupt(running, kafka, startedAt)),
     ]);
     const { lost, duplicated } = verdict(result);
     log('');
