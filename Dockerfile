@@ -24,6 +24,8 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production LOG_FORMAT=json
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
+# kick-link's webhook spool: a volume mounted here starts with this owner (docker-compose.yml)
+RUN mkdir -p /var/lib/kickstand/spool && chown -R node:node /var/lib/kickstand
 USER node
 EXPOSE 3000
 ENTRYPOINT ["node", "scripts/run-service.js"]

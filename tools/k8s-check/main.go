@@ -1,10 +1,11 @@
 // k8s-check renders each kustomize overlay and checks every object against the Kubernetes API
 // types (strict decoding: an unknown or misspelled field is an error), then the rules Kickstand's
 // manifests must keep: probes on /readyz and /healthz, resource requests and limits, a Service per
-// Deployment, an autoscaler and a disruption budget for bot-runner, an ingress for the gateway.
-// KEDA's ScaledObject and TriggerAuthentication are checked the same way (keda.go): bot-runner
-// scales on its consumer lag, with CPU as a second trigger, and no HPA of its own beside.
-// Engine credentials come from the kickstand-engines Secret, never from the ConfigMap.
+// Deployment or StatefulSet, volume mounts that name a volume, an autoscaler and a disruption budget
+// for bot-runner, an ingress for the gateway. KEDA's ScaledObject and TriggerAuthentication are
+// checked the same way (keda.go): bot-runner scales on its consumer lag, with CPU as a second
+// trigger, and no HPA of its own beside. Engine credentials come from the kickstand-engines Secret,
+// never from the ConfigMap.
 // It needs no cluster and no network beyond the Go module proxy that built it.
 package main
 
@@ -26,15 +27,23 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// workload is what the rules look at in a Deployment or a StatefulSet.
+type workload struct {
+	kind     string
+	replicas *int32
+	template corev1.PodTemplateSpec
+}
+
 type rendered struct {
-	deployments map[string]appsv1.Deployment
-	services    map[string]corev1.Service
-	hpas        map[string]autoscalingv2.HorizontalPodAutoscaler
-	pdbs        map[string]policyv1.PodDisruptionBudget
-	ingresses   map[string]networkingv1.Ingress
-	scaled      map[string]scaledObject
-	auths       map[string]triggerAuthentication
-	configMaps  map[string]corev1.ConfigMap
+	workloads  map[string]workload
+	claims     map[string][]corev1.PersistentVolumeClaim
+	services   map[string]corev1.Service
+	hpas       map[string]autoscalingv2.HorizontalPodAutoscaler
+	pdbs       map[string]policyv1.PodDisruptionBudget
+	ingresses  map[string]networkingv1.Ingress
+	scaled     map[string]scaledObject
+	auths      map[string]triggerAuthentication
+	configMaps map[string]corev1.ConfigMap
 	// "name" for each rendered Secret, "name/key" for each of its keys
 	secrets map[string]bool
 	counts  map[string]int
@@ -51,16 +60,17 @@ func render(dir string) (*rendered, error) {
 		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
 	}
 	out := &rendered{
-		deployments: map[string]appsv1.Deployment{},
-		services:    map[string]corev1.Service{},
-		hpas:        map[string]autoscalingv2.HorizontalPodAutoscaler{},
-		pdbs:        map[string]policyv1.PodDisruptionBudget{},
-		ingresses:   map[string]networkingv1.Ingress{},
-		scaled:      map[string]scaledObject{},
-		auths:       map[string]triggerAuthentication{},
-		configMaps:  map[string]corev1.ConfigMap{},
-		secrets:     map[string]bool{},
-		counts:      map[string]int{},
+		workloads:  map[string]workload{},
+		claims:     map[string][]corev1.PersistentVolumeClaim{},
+		services:   map[string]corev1.Service{},
+		hpas:       map[string]autoscalingv2.HorizontalPodAutoscaler{},
+		pdbs:       map[string]policyv1.PodDisruptionBudget{},
+		ingresses:  map[string]networkingv1.Ingress{},
+		scaled:     map[string]scaledObject{},
+		auths:      map[string]triggerAuthentication{},
+		configMaps: map[string]corev1.ConfigMap{},
+		secrets:    map[string]bool{},
+		counts:     map[string]int{},
 	}
 	for _, resource := range resources.Resources() {
 		raw, err := resource.AsYAML()
@@ -76,7 +86,14 @@ func render(dir string) (*rendered, error) {
 			if err := decodeStrict(raw, &d); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
-			out.deployments[name] = d
+			out.workloads[name] = workload{kind: kind, replicas: d.Spec.Replicas, template: d.Spec.Template}
+		case "StatefulSet":
+			var s appsv1.StatefulSet
+			if err := decodeStrict(raw, &s); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.workloads[name] = workload{kind: kind, replicas: s.Spec.Replicas, template: s.Spec.Template}
+			out.claims[name] = s.Spec.VolumeClaimTemplates
 		case "Service":
 			var s corev1.Service
 			if err := decodeStrict(raw, &s); err != nil {
@@ -140,13 +157,25 @@ func render(dir string) (*rendered, error) {
 
 func check(r *rendered) []string {
 	var problems []string
-	for name, d := range r.deployments {
-		containers := d.Spec.Template.Spec.Containers
+	for name, w := range r.workloads {
+		containers := w.template.Spec.Containers
 		if len(containers) == 0 {
-			problems = append(problems, fmt.Sprintf("Deployment/%s: no container", name))
+			problems = append(problems, fmt.Sprintf("%s/%s: no container", w.kind, name))
+		}
+		volumes := map[string]bool{}
+		for _, volume := range w.template.Spec.Volumes {
+			volumes[volume.Name] = true
+		}
+		for _, claim := range r.claims[name] {
+			volumes[claim.Name] = true
 		}
 		for _, c := range containers {
-			where := fmt.Sprintf("Deployment/%s container %s", name, c.Name)
+			where := fmt.Sprintf("%s/%s container %s", w.kind, name, c.Name)
+			for _, mount := range c.VolumeMounts {
+				if !volumes[mount.Name] {
+					problems = append(problems, fmt.Sprintf("%s: mounts %s, which is no volume of the pod", where, mount.Name))
+				}
+			}
 			if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" {
 				problems = append(problems, where+": readiness probe must GET /readyz")
 			}
@@ -167,10 +196,10 @@ func check(r *rendered) []string {
 		}
 		service, ok := r.services[name]
 		if !ok {
-			problems = append(problems, fmt.Sprintf("Deployment/%s: no Service of the same name", name))
+			problems = append(problems, fmt.Sprintf("%s/%s: no Service of the same name", w.kind, name))
 		} else {
 			for key, value := range service.Spec.Selector {
-				if d.Spec.Template.Labels[key] != value {
+				if w.template.Labels[key] != value {
 					problems = append(problems, fmt.Sprintf("Service/%s: selector %s=%s does not select the pods", name, key, value))
 				}
 			}
@@ -218,8 +247,8 @@ func checkScaling(r *rendered) []string {
 		}
 	}
 	for target := range scaledTargets {
-		if d, ok := r.deployments[target]; ok && d.Spec.Replicas != nil {
-			problems = append(problems, fmt.Sprintf("Deployment/%s: sets replicas although a ScaledObject scales it (each apply would reset them)", target))
+		if w, ok := r.workloads[target]; ok && w.replicas != nil {
+			problems = append(problems, fmt.Sprintf("%s/%s: sets replicas although a ScaledObject scales it (each apply would reset them)", w.kind, target))
 		}
 	}
 	so, ok := r.scaled["bot-runner"]
@@ -265,8 +294,8 @@ func checkEngineSettings(r *rendered) []string {
 	if config.Data["KAFKA_REPLICATION_FACTOR"] == "" {
 		problems = append(problems, "ConfigMap/kickstand-config: KAFKA_REPLICATION_FACTOR is not set")
 	}
-	for name, d := range r.deployments {
-		for _, c := range d.Spec.Template.Spec.Containers {
+	for name, w := range r.workloads {
+		for _, c := range w.template.Spec.Containers {
 			reads := false
 			for _, from := range c.EnvFrom {
 				if from.SecretRef != nil && from.SecretRef.Name == "kickstand-engines" {
@@ -274,7 +303,7 @@ func checkEngineSettings(r *rendered) []string {
 				}
 			}
 			if !reads {
-				problems = append(problems, fmt.Sprintf("Deployment/%s container %s: does not read the kickstand-engines Secret (envFrom)", name, c.Name))
+				problems = append(problems, fmt.Sprintf("%s/%s container %s: does not read the kickstand-engines Secret (envFrom)", w.kind, name, c.Name))
 			}
 		}
 	}

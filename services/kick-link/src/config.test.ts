@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '@kickstand/platform/config';
-import { kickLinkConfigSchema, kickLinkOptionsFromSettings, kickLinkSettingsSchema } from './config';
+import {
+  kickLinkConfigSchema,
+  kickLinkOptionsFromSettings,
+  kickLinkSettingsSchema,
+  webhookSpoolFromConfig,
+} from './config';
 
 const key = randomBytes(32);
 
@@ -133,5 +138,31 @@ describe('kick-link configuration', () => {
     expect(() =>
       loadConfig(kickLinkConfigSchema, { KICK_CLIENT_ID: 'id', KICK_CLIENT_SECRET: 's', KICK_CHAT_SENDER: 'robot' }),
     ).toThrow(/KICK_CHAT_SENDER/);
+  });
+
+  describe('the webhook spool', () => {
+    const base = { KICK_CLIENT_ID: 'id', KICK_CLIENT_SECRET: 'secret' };
+
+    test('when the bus is in-process (no KAFKA_BROKERS), then there is no spool', () => {
+      expect(webhookSpoolFromConfig(loadConfig(kickLinkConfigSchema, base))).toBeUndefined();
+    });
+
+    test('when on Kafka, then the spool is under DATA_DIR, holding 256 MiB, unless SPOOL_DIR and SPOOL_MAX_BYTES say otherwise', () => {
+      const kafka = { ...base, KAFKA_BROKERS: 'kafka:9092', DATA_DIR: '/var/lib/kickstand' };
+
+      const byDefault = webhookSpoolFromConfig(loadConfig(kickLinkConfigSchema, kafka));
+      const told = webhookSpoolFromConfig(
+        loadConfig(kickLinkConfigSchema, { ...kafka, SPOOL_DIR: '/spool', SPOOL_MAX_BYTES: '10485760' }),
+      );
+
+      expect(byDefault).toEqual({ dir: path.resolve('/var/lib/kickstand/kick-link-spool'), maxBytes: 268_435_456 });
+      expect(told).toEqual({ dir: path.resolve('/spool'), maxBytes: 10_485_760 });
+    });
+
+    test('when SPOOL_MAX_BYTES is under 1 MiB, then the configuration is refused naming it', () => {
+      expect(() => loadConfig(kickLinkConfigSchema, { ...base, SPOOL_MAX_BYTES: '1000' })).toThrow(
+        /SPOOL_MAX_BYTES: a whole number of bytes, at least 1048576 \(1 MiB\)/,
+      );
+    });
   });
 });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import {
   ConfigError,
@@ -8,7 +9,7 @@ import {
 } from '@kickstand/platform/config';
 import { parseEncryptionKey } from './token-crypto';
 import { tokenKeyFileIn } from './token-key';
-import type { ChatSenderMode, KickLinkOptions } from './options';
+import type { ChatSenderMode, KickLinkOptions, WebhookSpoolOptions } from './options';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 /** An optional URL; the empty string counts as unset. */
@@ -74,7 +75,20 @@ export type KickLinkSettings = z.infer<typeof kickLinkSettingsSchema>;
 
 /** Distributed mode (main.ts): the platform's variables, PORT, and the settings above, checked together. */
 export const kickLinkConfigSchema = platformConfigSchema
-  .extend({ PORT: portSchema.default(defaultPorts['kick-link']) })
+  .extend({
+    PORT: portSchema.default(defaultPorts['kick-link']),
+    /**
+     * On Kafka only: where the webhook door keeps deliveries Kafka cannot take in time, until they
+     * are forwarded. Default `<DATA_DIR>/kick-link-spool`. Put it on a volume that outlives the process.
+     */
+    SPOOL_DIR: optionalString(),
+    /** The most bytes the spool holds; past it, such deliveries are answered 503. Default 256 MiB. */
+    SPOOL_MAX_BYTES: z.coerce
+      .number({ error: 'a whole number of bytes, at least 1048576 (1 MiB)' })
+      .int('a whole number of bytes, at least 1048576 (1 MiB)')
+      .min(1024 * 1024, 'a whole number of bytes, at least 1048576 (1 MiB)')
+      .default(256 * 1024 * 1024),
+  })
   .extend(kickLinkSettingsSchema.shape)
   .superRefine((config, context) => {
     // only what is missing: a present but malformed key is reported by kickLinkOptionsFromSettings,
@@ -155,5 +169,16 @@ export function kickLinkOptionsFromSettings(
     chatSender: settings.KICK_CHAT_SENDER satisfies ChatSenderMode,
     botUsername: settings.KICK_BOT_USERNAME,
     deliveryHealth: { reconcileIntervalMs: settings.KICK_SUBSCRIPTION_CHECK_MINUTES * 60_000 },
+  };
+}
+
+/** The webhook door's spool in distributed mode: on Kafka only (the in-process bus always takes a message). */
+export function webhookSpoolFromConfig(
+  config: Pick<KickLinkConfig, 'KAFKA_BROKERS' | 'DATA_DIR' | 'SPOOL_DIR' | 'SPOOL_MAX_BYTES'>,
+): WebhookSpoolOptions | undefined {
+  if (!config.KAFKA_BROKERS) return undefined;
+  return {
+    dir: path.resolve(config.SPOOL_DIR ?? path.join(config.DATA_DIR, 'kick-link-spool')),
+    maxBytes: config.SPOOL_MAX_BYTES,
   };
 }

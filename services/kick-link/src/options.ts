@@ -1,3 +1,5 @@
+import type { SpoolDisk } from '@kickstand/platform/bus';
+
 /** Where Kick is and who we are to it: real Kick and the sandbox differ only here. */
 export interface KickConnection {
   clientId: string;
@@ -62,6 +64,25 @@ export interface KickLinkOptions {
   publicKeyFallbackPem?: string;
   /** Subscription reconcile and delivery-health timing (reconciler.ts, delivery-health-store.ts). */
   deliveryHealth?: DeliveryHealthTiming;
+  /**
+   * The webhook door's spool, for a bus that can be down (Kafka): a delivery the bus does not take
+   * within `publishTimeoutMs` is fsynced here, answered 200, and forwarded in order once the bus
+   * is back. Unset (single-machine mode's in-process bus always takes it): straight to the bus.
+   */
+  webhookSpool?: WebhookSpoolOptions;
+}
+
+export interface WebhookSpoolOptions {
+  /** A directory on a volume that outlives the process (and, on Kubernetes, the pod). */
+  dir: string;
+  /** The most bytes held; past it, deliveries the bus cannot take are answered 503. */
+  maxBytes: number;
+  /** Default 1500. */
+  publishTimeoutMs?: number;
+  /** The forwarder's pause between tries of a bus that is down. Default 1000. */
+  retryDelayMs?: number;
+  /** Tests put a disk that fails on demand here. */
+  disk?: SpoolDisk;
 }
 
 export interface DeliveryHealthTiming {

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import express from 'express';
-import type { Subscription } from '@kickstand/platform/bus';
+import {
+  createSpool,
+  createSpooledPublisher,
+  kickstandTopics,
+  type KickstandTopics,
+  type SpooledPublisher,
+  type Subscription,
+} from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { processMetrics } from '@kickstand/platform/metrics';
@@ -151,7 +158,10 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     fallbackPem: resolved.publicKeyFallbackPem,
   });
 
-  const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher, log });
+  // The door publishes durably: to the bus, or to the spool while the bus cannot take it (options.ts).
+  const doorSpool = spooledPublisherOf(deps, options);
+  const doorPublisher = doorSpool ? createKickLinkPublisher(doorSpool.bus, clock) : publisher;
+  const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher: doorPublisher, log });
   const browserCookie = browserCookieSettings(resolved.kick.redirectUri, resolved.oauthStateSeconds);
 
   const platformApp = createHttpApp({
@@ -165,7 +175,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log, browserCookie }),
       deadLetterRoutes({ repo, processor, tokens: deps.tokens, clock, log }),
     ],
-    readiness: platformReadiness(deps),
+    // with a spool, the door stays ready through a Kafka outage while the spool has room
+    readiness: platformReadiness({ store, bus: doorSpool?.bus ?? bus }),
   });
   // The webhook door goes first, with its own raw-body parser (see webhook-routes.ts).
   const app = express();
@@ -184,9 +195,17 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   app.use(platformApp);
 
   let started: Subscription[] = [];
+  let spoolGauge: NodeJS.Timeout | undefined;
   return {
     app,
     async start() {
+      // first: what an earlier run left in the spool goes out before anything new
+      await doorSpool?.start();
+      if (doorSpool) {
+        const gauge = processMetrics().webhookSpoolBytes;
+        spoolGauge = setInterval(() => gauge.set({ service: deps.service }, doorSpool.heldBytes()), 5000);
+        spoolGauge.unref();
+      }
       await repo.createIndexes();
       tokenCipher = createTokenCipher(
         await loadTokenKey({
@@ -220,6 +239,25 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       // replies already claimed are still posted (or dropped when too old), not lost mid-way
       await chat.drain();
       await storedHealth.stop();
+      clearInterval(spoolGauge);
+      await doorSpool?.stop();
     },
   };
+}
+
+function spooledPublisherOf(
+  deps: PlatformDeps,
+  options: KickLinkOptions,
+): SpooledPublisher<KickstandTopics> | undefined {
+  const spool = options.webhookSpool;
+  if (!spool) return undefined;
+  const log = deps.log.child({ component: 'webhook-spool' });
+  return createSpooledPublisher({
+    bus: deps.bus,
+    topics: kickstandTopics,
+    spool: createSpool({ dir: spool.dir, maxBytes: spool.maxBytes, disk: spool.disk, log }),
+    publishTimeoutMs: spool.publishTimeoutMs,
+    retryDelayMs: spool.retryDelayMs,
+    log,
+  });
 }

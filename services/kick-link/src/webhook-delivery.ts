@@ -27,8 +27,9 @@ export type DeliveryOutcome =
 
 export interface DeliveryProcessor {
   /**
-   * Publishes what the delivery says, once per message id. Throws only when publishing (or the
-   * store) fails; the message id is then free again, so a retry is not taken for a duplicate.
+   * Publishes what the delivery says, once per message id. Throws only when publishing fails (the
+   * bus and its spool cannot take it) or the link lookup does; the message id is then free again,
+   * so a retry is not taken for a duplicate.
    */
   process(delivery: VerifiedDelivery): Promise<DeliveryOutcome>;
 }
@@ -37,9 +38,10 @@ export interface DeliveryProcessor {
  * The part of the webhook door after the checks, shared by fresh deliveries and by the replay of
  * a dead letter: parse leniently, route by the broadcaster, claim the message id, publish.
  *
- * The message id is claimed (unique index, TTL ten minutes) before publishing, and released again
- * if the publish fails. A crash between claim and publish loses that delivery; nothing can
- * publish one twice.
+ * The message id is claimed in the store (unique index, TTL ten minutes: it survives restarts)
+ * before publishing, and released again if the publish fails. A crash between claim and publish
+ * leaves the id claimed, but Kick got no answer for it. Publishing is durable on return: in the
+ * bus, or in the spool that forwards to it (service.ts, @kickstand/platform/bus spool).
  */
 export function createDeliveryProcessor(deps: {
   owners: ChannelOwners;
@@ -49,6 +51,21 @@ export function createDeliveryProcessor(deps: {
   log: Logger;
 }): DeliveryProcessor {
   const { owners, ownLines, repo, publisher, log } = deps;
+
+  /**
+   * The claim is a first filter: every consumer of chat.received and kick.event also drops an
+   * event id it has seen (the Kick message id). So while the store cannot be reached the delivery
+   * is published unclaimed, rather than refused: Kick does not send it again (kick-api.md §8.7).
+   */
+  async function claimOnce(messageId: string, receivedAt: Date): Promise<'claimed' | 'taken-before' | 'unchecked'> {
+    try {
+      return (await repo.webhookMessages.claim(messageId, receivedAt)) ? 'claimed' : 'taken-before';
+    } catch (err) {
+      log.warn({ err, messageId }, 'could not claim a webhook message id; publishing it unclaimed');
+      return 'unchecked';
+    }
+  }
+
   return {
     async process(delivery) {
       const { headers, rawBody, sentAt, receivedAt } = delivery;
@@ -58,9 +75,8 @@ export function createDeliveryProcessor(deps: {
 
       const ownerUserId = await owners.ownerOf(broadcasterUserId);
       if (!ownerUserId) return { kind: 'unlinked', broadcasterUserId };
-      if (!(await repo.webhookMessages.claim(headers.messageId, receivedAt))) {
-        return { kind: 'duplicate', broadcasterUserId };
-      }
+      const claim = await claimOnce(headers.messageId, receivedAt);
+      if (claim === 'taken-before') return { kind: 'duplicate', broadcasterUserId };
 
       const context: DeliveryContext = {
         kickMessageId: headers.messageId,
@@ -86,11 +102,12 @@ export function createDeliveryProcessor(deps: {
         }
       } catch (error) {
         // not published: free the id so that a retry of this delivery is not taken for a duplicate
-        await repo.webhookMessages
-          .release(headers.messageId)
-          .catch((err: unknown) =>
-            log.error({ err, messageId: headers.messageId }, 'could not release a webhook claim'),
-          );
+        if (claim === 'claimed')
+          await repo.webhookMessages
+            .release(headers.messageId)
+            .catch((err: unknown) =>
+              log.error({ err, messageId: headers.messageId }, 'could not release a webhook claim'),
+            );
         throw error;
       }
       return { kind: 'published', broadcasterUserId };

@@ -5,7 +5,7 @@ import { createErrorHandler } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
 import type { DeliveryHealthReporter } from './delivery-health';
 import type { KickLinkRepository } from './repository';
-import { deadLetterOf, type DeliveryProcessor } from './webhook-delivery';
+import { deadLetterOf, type DeliveryOutcome, type DeliveryProcessor } from './webhook-delivery';
 import { channelOf, readJson } from './webhook-payloads';
 import type { WebhookVerifier } from './webhook-verification';
 
@@ -22,6 +22,7 @@ export interface WebhookDeps {
 }
 
 const ok = { success: true } as const;
+const unavailable = { success: false, error: 'The delivery could not be kept; try again shortly' } as const;
 
 /**
  * Kick's webhook door (kick-api.md §8.6, §8.10). It is mounted ahead of the platform app, with its
@@ -35,8 +36,10 @@ const ok = { success: true } as const;
  * a shape that still fails) is kept as a dead letter for the super admin to see and replay; a
  * channel nobody linked and a message id seen before are dropped; the rest is published.
  *
- * A failed publish (the bus is down) answers 500 with the message id free again, so a retry by
- * Kick is processed; nothing is kept for it here (losing nothing on outages is another issue's).
+ * A 200 means the delivery is durable: in the bus, or (while the bus cannot take it within a
+ * moment) in the spool on disk that forwards it to the bus in order (service.ts). Only when
+ * neither can keep it (spool full, disk failing) is it answered 503, with the message id free
+ * again, so a retry by Kick is processed. Kick is not known to retry (§8.7): that is a last resort.
  */
 export function kickWebhookRoutes(deps: WebhookDeps): Router {
   const { verifier, processor, repo, health, clock, log } = deps;
@@ -62,7 +65,15 @@ export function kickWebhookRoutes(deps: WebhookDeps): Router {
       throw unauthorized('Invalid webhook signature');
     }
     const delivery = { headers: verdict.headers, rawBody, sentAt: verdict.sentAt, receivedAt };
-    const outcome = await processor.process(delivery);
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await processor.process(delivery);
+    } catch (err) {
+      // the bus and the spool behind it both refused it (spool full, disk failing): the last resort
+      log.error({ err, messageId: verdict.headers.messageId }, 'webhook delivery could not be kept');
+      res.status(503).set('Retry-After', '5').json(unavailable);
+      return;
+    }
     if (outcome.broadcasterUserId !== null) {
       health.deliveryAccepted(outcome.broadcasterUserId, delivery.sentAt, receivedAt);
     }

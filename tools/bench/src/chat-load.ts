@@ -32,6 +32,8 @@ export interface PhaseSettings {
   connections: number;
   /** Diagnostics: POST straight to kick-link, skipping the gateway (the proxy hop's cost). */
   isDirect?: boolean;
+  /** After the last delivery, how long replies still on their way are waited for; 15 unless told (the drill waits out a backlog). */
+  replyWaitSeconds?: number;
 }
 
 export interface PhaseResult {
@@ -287,12 +289,12 @@ export async function runChatPhase(context: {
     else if (outcome[i] === 0 || outcome[i] === 4) notSent++;
   }
 
-  // wait for the replies still on their way: until every expected one came, or none came for 3 s (15 s at most)
+  // wait for the replies still on their way: until every expected one came, or none came for 3 s (15 s at most unless told)
   const expectedIndexes: number[] = [];
   for (let i = firstMeasured; i < plan.length; i++) {
     if ((plan[i] as PlannedMessage).expectsReply && outcome[i] === 1) expectedIndexes.push(i);
   }
-  const waitUntil = performance.now() + 15_000;
+  const waitUntil = performance.now() + (settings.replyWaitSeconds ?? 15) * 1000;
   while (
     performance.now() < waitUntil &&
     expectedIndexes.some((i) => replyCount[i] === 0) &&

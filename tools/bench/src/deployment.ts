@@ -34,6 +34,8 @@ export interface RunningProcess extends WatchedProcess {
   child: ChildProcess;
   logFile: string;
   port: number;
+  /** How it was started (to start it again). */
+  options: ProcessOptions;
 }
 
 export interface Deployment {
@@ -46,6 +48,11 @@ export interface Deployment {
   /** Where each part listens (single mode: read from its "all services started" log line). */
   servicePorts: Record<string, number>;
   sandbox: RunningProcess;
+  /**
+   * SIGKILLs one of Kickstand's processes (by name: gateway, kick-link, …) and starts it again as it
+   * was, resolving once it answers /healthz (the drill's crash).
+   */
+  crash(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,7 +86,7 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-function startProcess(options: {
+interface ProcessOptions {
   name: string;
   entry: string;
   env: NodeJS.ProcessEnv;
@@ -88,7 +95,9 @@ function startProcess(options: {
   args?: string[];
   nodeFlags?: string[];
   root?: string;
-}): RunningProcess {
+}
+
+function startProcess(options: ProcessOptions): RunningProcess {
   const logFile = path.join(options.logDir, `${options.name}.log`);
   const fd = openSync(logFile, 'a');
   const root = options.root ?? kickstandRoot;
@@ -103,7 +112,7 @@ function startProcess(options: {
   );
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`${options.name} did not start`);
-  return { name: options.name, pid: child.pid, child, logFile, port: options.port };
+  return { name: options.name, pid: child.pid, child, logFile, port: options.port, options };
 }
 
 async function waitReady(url: string, processes: readonly RunningProcess[], timeoutMs = 90_000): Promise<void> {
@@ -310,6 +319,21 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       });
     }
 
+    async function crash(name: string): Promise<void> {
+      const index = kickstand.findIndex((p) => p.name === name);
+      const victim = kickstand[index];
+      if (!victim) throw new Error(`no process named ${name}`);
+      if (victim.child.exitCode === null && victim.child.signalCode === null) {
+        const exited = new Promise<void>((resolve) => victim.child.once('exit', () => resolve()));
+        victim.child.kill('SIGKILL');
+        await exited;
+      }
+      const again = startProcess(victim.options);
+      kickstand[index] = again;
+      started[started.indexOf(victim)] = again;
+      await waitReady(`http://127.0.0.1:${again.port}/healthz`, [again]);
+    }
+
     return {
       mode: options.mode,
       gatewayUrl,
@@ -318,6 +342,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       kickstand,
       servicePorts,
       sandbox,
+      crash,
       stop: stopAll,
     };
   } catch (error) {

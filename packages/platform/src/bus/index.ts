@@ -22,3 +22,20 @@ export {
   type KafkaConsumerTuning,
 } from './kafka-bus';
 export * from './topics';
+export {
+  createSpool,
+  SpoolFullError,
+  type Spool,
+  type SpoolOptions,
+  type SpoolPosition,
+  type SpoolRecord,
+  type SpooledRecord,
+} from './spool';
+export { nodeSpoolDisk, type AppendFile, type SpoolDisk } from './spool-disk';
+export {
+  createSpooledPublisher,
+  type PublishedTo,
+  type SpooledPublisher,
+  type SpooledPublisherOptions,
+} from './spooled-publisher';
+export { lockSpoolDir, type SpoolLock, type SpoolLockOptions } from './spool-lock';

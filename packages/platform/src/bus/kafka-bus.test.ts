@@ -1,7 +1,7 @@
 import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
 import { consumerTuning, topicPartitions } from '../lifecycle/connect-platform';
 import { loadConfig, platformConfigSchema } from '../config';
-import { isNotReadyYet } from './kafka-bus';
+import { hasLostProducerState, isNotReadyYet } from './kafka-bus';
 
 /** The Kafka adapter's pieces that need no broker; the adapter itself: kafka-bus.int.test.ts. */
 
@@ -61,5 +61,28 @@ describe('topicPartitions', () => {
   test('when KAFKA_PARTITIONS is set, then the chat topics get that many', () => {
     const partitions = topicPartitions(loadConfig(platformConfigSchema, { KAFKA_PARTITIONS: '36' }));
     expect([partitions('chat.received'), partitions('user.changed')]).toEqual([36, 3]);
+  });
+});
+
+describe('hasLostProducerState', () => {
+  test.each([
+    ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45],
+    ['UNKNOWN_PRODUCER_ID', 59],
+    ['INVALID_PRODUCER_EPOCH', 47],
+  ])('when Kafka answers %s, then the producer is replaced', (type, code) => {
+    expect(hasLostProducerState(protocolError(type, code, false))).toBe(true);
+  });
+
+  test('when kafkajs gave up after its own retries on such an answer, then the producer is replaced', () => {
+    const wrapped = new KafkaJSNumberOfRetriesExceeded(protocolError('OUT_OF_ORDER_SEQUENCE_NUMBER', 45, false), {
+      retryCount: 5,
+      retryTime: 1000,
+    });
+    expect(hasLostProducerState(wrapped)).toBe(true);
+  });
+
+  test('when Kafka is only unreachable or busy, then the producer is kept', () => {
+    expect(hasLostProducerState(protocolError('LEADER_NOT_AVAILABLE', 5, true))).toBe(false);
+    expect(hasLostProducerState(new KafkaJSNonRetriableError('Connection error: connect ECONNREFUSED'))).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import {
   type KafkaMessage,
   type LogEntry,
   type PartitionAssigner,
+  type Producer,
   type SASLOptions,
 } from 'kafkajs';
 import { createSilentLogger, type Logger } from '../log/logger';
@@ -162,6 +163,21 @@ export function isNotReadyYet(error: unknown): boolean {
   return retriable === true;
 }
 
+/** Kafka's answers to a producer whose idempotence state (producer id, epoch, sequence) it no longer has. */
+const lostProducerStateTypes = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+]);
+
+/** A send error (or the one kafkajs wraps after its retries) after which the producer must be replaced. */
+export function hasLostProducerState(error: unknown): boolean {
+  const { type, cause, originalError } = (error ?? {}) as { type?: string; cause?: unknown; originalError?: unknown };
+  if (type !== undefined && lostProducerStateTypes.has(type)) return true;
+  const wrapped = cause ?? originalError;
+  return wrapped !== undefined && hasLostProducerState(wrapped);
+}
+
 class TopicNotReadyError extends Error {
   readonly retriable = true;
   constructor(topic: string) {
@@ -189,13 +205,15 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     ...(options.sasl ? { sasl: saslOptionsOf(options.sasl) } : {}),
   });
   const admin = kafka.admin();
-  const producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    // Named explicitly: Java-compatible murmur2 (kafkajs 2's default), and no warning about it.
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
+  const newProducer = (): Producer =>
+    kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      // Named explicitly: Java-compatible murmur2 (kafkajs 2's default), and no warning about it.
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+  const producer = newProducer();
   try {
     await admin.connect();
     await producer.connect();
@@ -276,13 +294,44 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     if (isStopped) throw new Error('The bus is stopped');
   }
 
+  /**
+   * The producer in use. An idempotent producer whose sequence numbers the broker no longer accepts
+   * (after an outage, a broker restart, or kafkajs's own concurrent-send race, tulios/kafkajs#598)
+   * fails every later send; it is then replaced by a new one (a new producer id), so that a bus
+   * that is back is usable again (the webhook door's spool forwards through it).
+   */
+  let producerInUse: Promise<Producer> = Promise.resolve(producer);
+
+  function replaceProducer(failed: Producer): void {
+    producerInUse = producerInUse.then(async (current) => {
+      if (current !== failed || isStopped) return current;
+      const next = newProducer();
+      try {
+        await next.connect();
+      } catch (error) {
+        await next.disconnect().catch(() => undefined);
+        log.warn({ err: error }, 'kafka bus: could not connect a new producer; the next failing send tries again');
+        return current;
+      }
+      void failed.disconnect().catch(() => undefined);
+      log.warn('kafka bus: the producer lost its idempotence state; a new one took over');
+      return next;
+    });
+  }
+
   async function send(name: string, key: string, value: Uint8Array, headers?: IHeaders): Promise<void> {
     await ensureTopic(name);
-    await producer.send({
-      topic: onBroker(name),
-      acks: -1,
-      messages: [{ key, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), headers }],
-    });
+    const current = await producerInUse;
+    try {
+      await current.send({
+        topic: onBroker(name),
+        acks: -1,
+        messages: [{ key, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), headers }],
+      });
+    } catch (error) {
+      if (hasLostProducerState(error)) replaceProducer(current);
+      throw error;
+    }
   }
 
   function consumerFor(groupId: string): Consumer {
@@ -566,7 +615,8 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       if (isStopped) return;
       isStopped = true;
       await Promise.allSettled([...subscriptions].map((subscription) => subscription.stop()));
-      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+      const current = await producerInUse;
+      await Promise.allSettled([current.disconnect(), admin.disconnect()]);
     },
   };
   return bus;

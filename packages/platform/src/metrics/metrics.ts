@@ -20,6 +20,8 @@ export interface Metrics {
   kickDeadLetters: Counter<'service' | 'reason'>;
   /** Chat replies by who posted them (sender kind) and what became of them (sent, failed, dropped). */
   kickReplies: Counter<'service' | 'sender' | 'result'>;
+  /** Bytes in the webhook door's spool, waiting for Kafka (kick-link on Kafka; 0 when forwarded). */
+  webhookSpoolBytes: Gauge<'service'>;
 }
 
 let metrics: Metrics | undefined;
@@ -90,6 +92,12 @@ export function processMetrics(): Metrics {
       name: 'kickstand_kick_replies_total',
       help: 'Chat replies by sender kind (bot-account, streamer-bot, streamer-user) and result (sent, failed, dropped)',
       labelNames: ['service', 'sender', 'result'],
+      registers: [registry],
+    }),
+    webhookSpoolBytes: new Gauge({
+      name: 'kickstand_webhook_spool_bytes',
+      help: "Bytes in the webhook door's spool, waiting to be forwarded to Kafka",
+      labelNames: ['service'],
       registers: [registry],
     }),
   };
