@@ -592,7 +592,7 @@ if (!brokers || !mongoUrl) {
       expect(secondStop?.ms).toBeLessThan(10_000);
     }, 180_000);
 
-    test('the topics were made with explicit partition counts (12 for chat.*, keyed by channel) and bot-runner shares one group', async () => {
+    test('the topics were made with explicit partition counts (24 for chat.*, keyed by channel) and bot-runner shares one group', async () => {
       const admin = new Kafka({
         clientId: 'distributed-test',
         brokers: brokers.split(','),
@@ -605,9 +605,9 @@ if (!brokers || !mongoUrl) {
         expect(
           Object.fromEntries(topics.map((topic) => [topic.name.slice(runId.length + 1), topic.partitions.length])),
         ).toEqual({
-          'chat.received': 12,
-          'chat.send': 12,
-          'chat.sent': 12,
+          'chat.received': 24,
+          'chat.send': 24,
+          'chat.sent': 24,
           'bot.status': 3,
           'command.changed': 3,
         });

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { MongoClient } from 'mongodb';
+import { instanceGroup } from '@kickstand/platform/bus';
+import { mongoDriverOptions } from '@kickstand/platform/store';
 
 /**
  * Issue 16's restart in seconds, on a real Kafka and MongoDB, with the compiled bot-runner
@@ -80,7 +82,7 @@ if (!brokers || !mongoUrl) {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    const groups = [`${runId}.bot-runner`, `${runId}.bot-runner.bot-runner-1`];
+    const groups = [`${runId}.bot-runner`, `${runId}.${instanceGroup('bot-runner', 'bot-runner-1')}`];
     let port = 0;
     let admin: Admin;
     const processes: Running[] = [];
@@ -140,7 +142,7 @@ if (!brokers || !mongoUrl) {
     afterAll(async () => {
       for (const { child } of processes)
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      const mongo = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 5000 });
+      const mongo = new MongoClient(mongoUrl, { ...mongoDriverOptions, serverSelectionTimeoutMS: 5000 });
       try {
         const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${runId}.`));
         if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 10_000 });
