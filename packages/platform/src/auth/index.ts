@@ -17,3 +17,11 @@ export {
   type TokenSigner,
   type TokenVerifier,
 } from './tokens';
+export {
+  createUserAccess,
+  deactivatedMessage,
+  sessionEndedMessage,
+  subscribeUserAccess,
+  type TokenFacts,
+  type UserAccess,
+} from './user-access';
