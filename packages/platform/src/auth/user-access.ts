@@ -12,6 +12,8 @@ interface UserAccessDoc {
   _id: string;
   /** False once deactivated or deleted. */
   active: boolean;
+  /** Deleted for good: a replayed CREATED or ACTIVATED does not bring the user back. */
+  deleted: boolean;
   /** Null when the event did not say (then the token's role is not compared). */
   role: Role | null;
   tokenVersion: number;
@@ -70,15 +72,17 @@ export function createUserAccess(store: Store): UserAccess {
   return {
     load: async () => {
       for (const doc of await store.collection<{ _id: string }>(legacyCollection).find({})) {
-        users.set(doc._id, { active: false, role: null, tokenVersion: 0 });
+        users.set(doc._id, { active: false, deleted: false, role: null, tokenVersion: 0 });
       }
       for (const { _id, ...state } of await collection.find({})) users.set(_id, state);
     },
     apply: async (change) => {
       if (change.userId === '') return; // proto3 cannot require it; nothing to act on without it
       const known = users.get(change.userId);
+      const deleted = known?.deleted === true || change.kind === UserChangeKind.DELETED;
       const state = {
-        active: isActiveAfter(change),
+        active: !deleted && isActiveAfter(change),
+        deleted,
         role: roleOf[change.role] ?? null,
         // a version never goes down, whatever order a redelivery comes in
         tokenVersion: Math.max(known?.tokenVersion ?? 0, change.tokenVersion),
