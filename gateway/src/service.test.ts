@@ -81,13 +81,10 @@ describe('gateway', () => {
       ServiceName,
       string
     >;
-    gateway = await startHttpService(
-      createGateway(platform, { upstreams: upstreamUrls, webDistDir: webDir }),
-      {
-        port: 0,
-        host: '127.0.0.1',
-      },
-    );
+    gateway = await startHttpService(createGateway(platform, { upstreams: upstreamUrls, webDistDir: webDir }), {
+      port: 0,
+      host: '127.0.0.1',
+    });
     base = `http://127.0.0.1:${gateway.port}`;
     asUser = { authorization: `Bearer ${platform.signToken({ userId: 'u-alice', username: 'alice', role: 'USER' })}` };
     asAdmin = {
