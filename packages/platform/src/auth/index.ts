@@ -22,6 +22,7 @@ export {
   deactivatedMessage,
   sessionEndedMessage,
   subscribeUserAccess,
+  userAccessGroup,
   type TokenFacts,
   type UserAccess,
 } from './user-access';

@@ -104,14 +104,20 @@ export function createUserAccess(store: Store): UserAccess {
 }
 
 /**
- * Feeds the read model. Every instance keeps its own copy in memory, so each reads every event
- * with a group of its own instance.
+ * The read model's group: one per instance, since every instance keeps its own copy in memory and
+ * must read every event. Its own name (`<service>.instance.<id>.user-access`), apart from the
+ * service's own per-instance group (realtime's reads user.changed too): two readers of one topic in
+ * one group would each get only part of it. Dead letters go to `<service>.instances.dlq`.
  */
+export const userAccessGroup = (service: string, instanceId: string): string =>
+  instanceGroup(service, `${instanceId}.user-access`);
+
+/** Feeds the read model from user.changed. */
 export function subscribeUserAccess(
   bus: KickstandBus,
   service: string,
   instanceId: string,
   access: UserAccess,
 ): Promise<Subscription> {
-  return bus.subscribe('user.changed', instanceGroup(service, instanceId), (change) => access.apply(change));
+  return bus.subscribe('user.changed', userAccessGroup(service, instanceId), (change) => access.apply(change));
 }

@@ -46,7 +46,7 @@ export interface ConnectOptions {
   clock?: Clock;
   /** Single-machine mode hands over the key it made; otherwise JWT_PUBLIC_KEY is required. */
   jwtPublicKey?: string;
-  /** Names this instance's user.changed group (`<service>.instance.<id>`); host name and pid by default. */
+  /** Names this instance's user.changed group (`<service>.instance.<id>.user-access`); host name and pid by default. */
   instanceId?: string;
 }
 

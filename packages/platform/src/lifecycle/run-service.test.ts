@@ -111,7 +111,7 @@ const fake = kafkajs as unknown as FakeKafkaModule;
 const serviceConfigSchema = platformConfigSchema.extend({ PORT: portSchema, INSTANCE_ID: z.string() });
 
 // The platform's own reader (the user-access read model, in a group of this instance), then the service's.
-const userAccessGroup = 'probe.instance.probe-1';
+const userAccessGroup = 'probe.instance.probe-1.user-access';
 const joinAll = () => fake.fakeConsumers.forEach((consumer) => consumer.join());
 
 let dataDir: string;
