@@ -3,7 +3,8 @@
 # file (`config`), then the normalised file is checked against Kickstand's rules (every part built
 # from the one image with its name as command, a /readyz health check, the start order, Kafka in
 # KRaft mode, MongoDB 7 with a password, the engines' ports unpublished unless the
-# docker-compose.engine-ports.yml override is added, bot-runner free to scale). Installs Compose
+# docker-compose.engine-ports.yml override is added, no service port published but the gateway's
+# and the sandbox's, bot-runner free to scale). Installs Compose
 # when it is missing: Debian's
 # docker-compose (v1, enough to validate) through apt-get when run as root.
 set -euo pipefail
@@ -64,6 +65,10 @@ if (!services.mongo?.healthcheck) problems.push('mongo: no health check');
 if (!services.mongo?.environment?.MONGO_INITDB_ROOT_PASSWORD_FILE) problems.push('mongo: no root password (MONGO_INITDB_ROOT_PASSWORD_FILE)');
 for (const engine of ['kafka', 'mongo']) {
   if (published(services[engine]).length > 0) problems.push(`${engine}: publishes a port; only docker-compose.engine-ports.yml may`);
+}
+// the services are reached through the gateway only, which checks every request first
+for (const part of parts.filter((name) => name !== 'gateway' && name !== 'kick-sandbox')) {
+  if (published(services[part]).length > 0) problems.push(`${part}: publishes a port; only the gateway (and the Kick sandbox) may`);
 }
 if (!published(withPorts.services?.kafka).includes(9092)) problems.push('docker-compose.engine-ports.yml: does not publish kafka 9092');
 if (!published(withPorts.services?.mongo).includes(27017)) problems.push('docker-compose.engine-ports.yml: does not publish mongo 27017');

@@ -9,6 +9,5 @@ runServiceProcess({
     createGateway(deps, {
       upstreams: upstreamsFrom(config),
       webDistDir: config.WEB_DIST_DIR,
-      instanceId: config.INSTANCE_ID,
     }),
 });

@@ -81,13 +81,10 @@ describe('gateway', () => {
       ServiceName,
       string
     >;
-    gateway = await startHttpService(
-      createGateway(platform, { upstreams: upstreamUrls, webDistDir: webDir, instanceId: 'test' }),
-      {
-        port: 0,
-        host: '127.0.0.1',
-      },
-    );
+    gateway = await startHttpService(createGateway(platform, { upstreams: upstreamUrls, webDistDir: webDir }), {
+      port: 0,
+      host: '127.0.0.1',
+    });
     base = `http://127.0.0.1:${gateway.port}`;
     asUser = { authorization: `Bearer ${platform.signToken({ userId: 'u-alice', username: 'alice', role: 'USER' })}` };
     asAdmin = {
@@ -312,7 +309,7 @@ describe('gateway with an upstream down', () => {
     await close(dead);
     const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, deadUrl])) as Record<ServiceName, string>;
     const gateway = await startHttpService(
-      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' }),
+      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent' }),
       { port: 0, host: '127.0.0.1' },
     );
     try {
@@ -345,7 +342,7 @@ describe('gateway with an upstream down', () => {
     const gateway = await startHttpService(
       createGateway(
         { ...platform, http: { bodyLimit: '100kb', trustProxy: 'false' } },
-        { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' },
+        { upstreams: upstreamUrls, webDistDir: '/nonexistent' },
       ),
       { port: 0, host: '127.0.0.1' },
     );
@@ -383,7 +380,6 @@ describe('gateway with an upstream down', () => {
       createGateway(platform, {
         upstreams: upstreamUrls,
         webDistDir: '/nonexistent',
-        instanceId: 'test',
         inProcessApps: { auth: serviceApp, commands: serviceApp },
       }),
       { port: 0, host: '127.0.0.1' },
@@ -422,7 +418,7 @@ describe('gateway readiness', () => {
       string
     >;
     const gateway = await startHttpService(
-      createGateway(deps, { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' }),
+      createGateway(deps, { upstreams: upstreamUrls, webDistDir: '/nonexistent' }),
       { port: 0, host: '127.0.0.1' },
     );
     try {
@@ -447,7 +443,7 @@ describe('gateway connections to its upstreams', () => {
       string
     >;
     const gateway = await startHttpService(
-      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent', instanceId: 'test' }),
+      createGateway(platform, { upstreams: upstreamUrls, webDistDir: '/nonexistent' }),
       { port: 0, host: '127.0.0.1' },
     );
     try {
@@ -485,7 +481,6 @@ describe('gateway connections to its upstreams', () => {
       createGateway(platform, {
         upstreams: upstreamUrls,
         webDistDir: '/nonexistent',
-        instanceId: 'test',
         inProcessApps: { commands: commandsApp },
       }),
       { port: 0, host: '127.0.0.1' },

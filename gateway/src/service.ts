@@ -3,10 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
-import type { Subscription } from '@kickstand/platform/bus';
 import { createAccessGuard } from './access';
-import { createDeactivatedUsers } from './deactivated-users';
-import { subscribeUserChanges } from './events';
 import { healthRoute } from './health';
 import { createServiceProxy } from './proxy';
 import { createRouteMatcher } from './route-table';
@@ -15,8 +12,6 @@ import { spaRoutes } from './spa';
 export interface GatewayOptions {
   upstreams: Record<ServiceName, string>;
   webDistDir: string;
-  /** Names this instance's user.changed consumer group (`gateway.instance.<instanceId>`). */
-  instanceId: string;
   /**
    * Single-machine mode: the services' apps, running in this same process. Their HTTP requests
    * are handed to the app directly instead of proxied over loopback, which would cost more than
@@ -35,9 +30,7 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     serviceNames.map((service) => [service, handOff(options.inProcessApps?.[service]) ?? proxies[service].handle]),
   ) as Record<ServiceName, RequestHandler>;
   const matchRoute = createRouteMatcher();
-  const deactivatedUsers = createDeactivatedUsers(deps.store);
-  const checkAccess = createAccessGuard({ tokens: deps.tokens, deactivatedUsers });
-  let userChanges: Subscription | undefined;
+  const checkAccess = createAccessGuard({ tokens: deps.tokens });
 
   const apiRoutes = Router();
   apiRoutes.use((req, res, next) => {
@@ -66,12 +59,8 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
 
   return {
     app,
-    start: async () => {
-      await deactivatedUsers.load();
-      userChanges = await subscribeUserChanges(deps.bus, options.instanceId, deactivatedUsers);
-    },
+    start: async () => {},
     stop: async () => {
-      await userChanges?.stop();
       for (const proxy of Object.values(proxies)) proxy.close();
     },
     onUpgrade: (req, socket, head) => {

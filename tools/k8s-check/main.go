@@ -5,7 +5,8 @@
 // for bot-runner, an ingress for the gateway. KEDA's ScaledObject and TriggerAuthentication are
 // checked the same way (keda.go): bot-runner scales on its consumer lag, with CPU as a second
 // trigger, and no HPA of its own beside. Engine credentials come from the kickstand-engines Secret,
-// never from the ConfigMap.
+// never from the ConfigMap. The services behind the gateway take connections to their HTTP port
+// from the gateway only (network.go).
 // It needs no cluster and no network beyond the Go module proxy that built it.
 package main
 
@@ -41,6 +42,7 @@ type rendered struct {
 	hpas       map[string]autoscalingv2.HorizontalPodAutoscaler
 	pdbs       map[string]policyv1.PodDisruptionBudget
 	ingresses  map[string]networkingv1.Ingress
+	policies   map[string]networkingv1.NetworkPolicy
 	scaled     map[string]scaledObject
 	auths      map[string]triggerAuthentication
 	configMaps map[string]corev1.ConfigMap
@@ -66,6 +68,7 @@ func render(dir string) (*rendered, error) {
 		hpas:       map[string]autoscalingv2.HorizontalPodAutoscaler{},
 		pdbs:       map[string]policyv1.PodDisruptionBudget{},
 		ingresses:  map[string]networkingv1.Ingress{},
+		policies:   map[string]networkingv1.NetworkPolicy{},
 		scaled:     map[string]scaledObject{},
 		auths:      map[string]triggerAuthentication{},
 		configMaps: map[string]corev1.ConfigMap{},
@@ -148,6 +151,12 @@ func render(dir string) (*rendered, error) {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			out.ingresses[name] = i
+		case "NetworkPolicy":
+			var p networkingv1.NetworkPolicy
+			if err := decodeStrict(raw, &p); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out.policies[name] = p
 		default:
 			return nil, fmt.Errorf("%s: a kind this check does not know; add it to k8s-check", where)
 		}
@@ -207,6 +216,7 @@ func check(r *rendered) []string {
 	}
 	problems = append(problems, checkScaling(r)...)
 	problems = append(problems, checkEngineSettings(r)...)
+	problems = append(problems, checkNetworkPolicies(r)...)
 	if _, ok := r.pdbs["bot-runner"]; !ok {
 		problems = append(problems, "bot-runner: no PodDisruptionBudget")
 	}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@kickstand/platform/config';
 import { createSilentLogger } from '@kickstand/platform/log';
+import { eventually } from '@kickstand/platform/testing';
 import { singleMachineConfigSchema } from './config';
 import { startSingleMachine, type SingleMachine } from './single-machine';
 
@@ -60,6 +61,43 @@ describe('single-machine mode', () => {
     const sandboxPort = kickstand.ports['kick-sandbox'];
     expect(sandboxPort).toBeGreaterThan(0);
     expect((await fetch(`http://127.0.0.1:${sandboxPort}/healthz`)).status).toBe(200);
+  });
+
+  test('when a user logs out, then their old token is refused by the gateway and on a service port, and a new sign-in works', async () => {
+    const account = { email: 'leaving@example.com', username: 'leaving', password: 'Vq7!rotating-Kettle-91' };
+    const post = (url: string, body: unknown, token?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    expect((await post(`${kickstand.url}/api/platform/register`, account)).status).toBe(201);
+    const login = await post(`${kickstand.url}/api/platform/login`, {
+      email: account.email,
+      password: account.password,
+    });
+    const { token } = ((await login.json()) as { data: { token: string } }).data;
+    const bearer = { authorization: `Bearer ${token}` };
+    const commandsPort = `http://127.0.0.1:${kickstand.ports.commands}`;
+    expect((await fetch(`${commandsPort}/api/commands`, { headers: bearer })).status).toBe(200);
+
+    expect((await post(`${kickstand.url}/api/platform/logout`, {}, token)).status).toBe(204);
+
+    const sessionEnded = { success: false, error: 'Your session has ended: please sign in again' };
+    await eventually(async () => {
+      const atGateway = await fetch(`${kickstand.url}/api/commands`, { headers: bearer });
+      expect({ status: atGateway.status, body: await atGateway.json() }).toEqual({ status: 401, body: sessionEnded });
+      const atService = await fetch(`${commandsPort}/api/commands`, { headers: bearer });
+      expect({ status: atService.status, body: await atService.json() }).toEqual({ status: 401, body: sessionEnded });
+    });
+    const again = await post(`${kickstand.url}/api/platform/login`, {
+      email: account.email,
+      password: account.password,
+    });
+    const fresh = ((await again.json()) as { data: { token: string } }).data.token;
+    expect(
+      (await fetch(`${kickstand.url}/api/commands`, { headers: { authorization: `Bearer ${fresh}` } })).status,
+    ).toBe(200);
   });
 
   test('when stopped, then nothing answers any more and every service wrote its store under DATA_DIR', async () => {

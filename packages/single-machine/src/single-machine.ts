@@ -143,7 +143,6 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       createGateway(gatewayPlatform, {
         upstreams,
         webDistDir: config.WEB_DIST_DIR,
-        instanceId: 'single-machine',
         // the services are in this process: their requests skip the loopback hop
         inProcessApps: apps,
       }),

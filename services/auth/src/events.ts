@@ -24,6 +24,7 @@ const kindOf: Record<PendingUserChange['kind'], UserChangeKind> = {
   CREATED: UserChangeKind.CREATED,
   ACTIVATED: UserChangeKind.ACTIVATED,
   DEACTIVATED: UserChangeKind.DEACTIVATED,
+  SIGNED_OUT: UserChangeKind.SIGNED_OUT,
 };
 
 export function createUserChangePublisher({
@@ -54,6 +55,8 @@ export function createUserChangePublisher({
         username: change.username,
         role: change.role === 'SUPER_ADMIN' ? UserRole.SUPER_ADMIN : UserRole.USER,
         isActive: change.isActive,
+        // the version now, not when the change was queued: versions only go up, so it is the truth
+        tokenVersion: user?.tokenVersion ?? 0,
       });
       await repo.users.removePendingChange(userId, change.eventId);
     }

@@ -13,7 +13,7 @@ export interface KickAccountDoc {
   needsRelink: boolean;
 }
 
-export type UserChangeKindName = 'CREATED' | 'ACTIVATED' | 'DEACTIVATED';
+export type UserChangeKindName = 'CREATED' | 'ACTIVATED' | 'DEACTIVATED' | 'SIGNED_OUT';
 
 /**
  * A user.changed message waiting to be published (the outbox). It is written in the same atomic
@@ -39,6 +39,11 @@ export interface UserDoc {
   passwordHash: string;
   role: Role;
   isActive: boolean;
+  /**
+   * Goes up at every logout; tokens carry the version they were issued under and every service
+   * refuses older ones (user.changed carries it). Absent on users made before it existed: 0.
+   */
+  tokenVersion?: number;
   lastLogin: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -269,6 +274,13 @@ export function createAuthRepository(store: Store) {
         users.findOneAndUpdate(
           { _id: id },
           { $set: { isActive, updatedAt: change.occurredAt }, $push: { outbox: change } },
+        ),
+
+      /** Raises the token version (older tokens are refused) and queues its user.changed in the same write. */
+      signOut: (id: string, change: PendingUserChange) =>
+        users.findOneAndUpdate(
+          { _id: id },
+          { $inc: { tokenVersion: 1 }, $set: { updatedAt: change.occurredAt }, $push: { outbox: change } },
         ),
 
       /** Makes the user an active super administrator and queues its user.changed in the same write. */

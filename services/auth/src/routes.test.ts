@@ -1,5 +1,6 @@
 import { createTokenSigner, generateJwtKeyPair } from '@kickstand/platform/auth';
 import { UserChangeKind, UserRole } from '@kickstand/proto';
+import { eventually } from '@kickstand/platform/testing';
 import {
   captureLog,
   newAccount,
@@ -239,14 +240,16 @@ describe('auth platform doors', () => {
   });
 
   describe('GET /api/platform/profile', () => {
-    test('when the user is deactivated after signing in, then 403 "Your account has been deactivated"', async () => {
+    test('when the user is deactivated after signing in, then 401 "Your account has been deactivated" (the platform\'s check, as at the gateway)', async () => {
       const account = await auth.register();
       const { token } = await auth.seedAdmin();
       await auth.request('PATCH', `/api/admin/users/${account.user.id}/status`, { token, body: { isActive: false } });
-      expectError(
-        await auth.request('GET', '/api/platform/profile', { token: account.token }),
-        403,
-        'Your account has been deactivated',
+      await eventually(async () =>
+        expectError(
+          await auth.request('GET', '/api/platform/profile', { token: account.token }),
+          401,
+          'Your account has been deactivated',
+        ),
       );
     });
 
@@ -299,6 +302,42 @@ describe('auth platform doors', () => {
         401,
         'Invalid or expired token',
       );
+    });
+  });
+
+  describe('POST /api/platform/logout', () => {
+    test('when a user logs out, then 204, user.changed SIGNED_OUT with token version 1 is published, and the old token is refused while a new sign-in works', async () => {
+      const account = await auth.register();
+      const response = await auth.request('POST', '/api/platform/logout', { token: account.token });
+      expect(response.status).toBe(204);
+
+      const published = auth.recorded.publishedWithKeys('user.changed').filter(({ key }) => key === account.user.id);
+      expect(published.map(({ message }) => [message.kind, message.tokenVersion])).toEqual([
+        [UserChangeKind.CREATED, 0],
+        [UserChangeKind.SIGNED_OUT, 1],
+      ]);
+      await eventually(async () =>
+        expectError(
+          await auth.request('GET', '/api/platform/profile', { token: account.token }),
+          401,
+          'Your session has ended: please sign in again',
+        ),
+      );
+      expectError(
+        await auth.request('POST', '/api/platform/logout', { token: account.token }),
+        401,
+        'Your session has ended: please sign in again',
+      );
+
+      const login = await auth.request('POST', '/api/platform/login', {
+        body: { email: account.email, password: account.password },
+      });
+      expect(login.status).toBe(200);
+      expect((await auth.request('GET', '/api/platform/profile', { token: login.body.data.token })).status).toBe(200);
+    });
+
+    test('when there is no token, then 401 "Authentication required"', async () => {
+      expectError(await auth.request('POST', '/api/platform/logout'), 401, 'Authentication required');
     });
   });
 

@@ -78,6 +78,12 @@ export function platformRoutes({
     res.json({ success: true, data: session, message: messages.loggedIn });
   });
 
+  // revokes every token the caller holds (the SPA forgets its own anyway)
+  router.post('/api/platform/logout', requireUser(tokens), async (req, res) => {
+    await users.signOut(currentUser(req));
+    res.status(204).end();
+  });
+
   router.get('/api/platform/profile', requireUser(tokens), async (req, res) => {
     res.json({ success: true, data: await users.profile(currentUser(req)) });
   });

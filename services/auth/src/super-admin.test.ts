@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eventually } from '@kickstand/platform/testing';
 import { UserChangeKind, UserRole } from '@kickstand/proto';
 import { passwordProblem } from './passwords';
 import { captureLog, newAccount, startAuthForTest, type TestAuth } from './test-utils';
@@ -91,6 +92,29 @@ describe('super administrator at start', () => {
           token: response.body.data.token,
         });
         expect(audit.body.data.logs).toHaveLength(1);
+      } finally {
+        await auth.close();
+      }
+    });
+
+    test('when a signed-in USER is promoted, then their token with the old role is refused and a new sign-in carries the new role', async () => {
+      const auth = await startAuthForTest();
+      try {
+        const account = await auth.register({ email: 'rising@example.com' });
+        expect((await auth.request('GET', '/api/platform/profile', { token: account.token })).status).toBe(200);
+
+        await auth.restart({
+          superAdmin: { email: 'rising@example.com', password: 'Ignored!Passw0rd', username: 'x_admin' },
+        });
+
+        await eventually(async () =>
+          expect(await auth.request('GET', '/api/platform/profile', { token: account.token })).toMatchObject({
+            status: 401,
+            body: { success: false, error: 'Your session has ended: please sign in again' },
+          }),
+        );
+        const fresh = (await login(auth, account.email, account.password)).body.data.token;
+        expect((await auth.request('GET', '/api/admin/stats', { token: fresh })).status).toBe(200);
       } finally {
         await auth.close();
       }

@@ -176,7 +176,7 @@ export type Users = ReturnType<typeof createUsers>;
 export function createUsers({ repo, passwords, signer, clock, log, audit, changes }: UsersDeps) {
   function sessionOf(user: UserDoc): Session {
     if (!signer) throw new Error('this process issues no tokens');
-    const token = signer.sign({ userId: user._id, username: user.username, role: user.role });
+    const token = signer.sign({ userId: user._id, username: user.username, role: user.role }, user.tokenVersion ?? 0);
     return { user: toUserView(user), token };
   }
 
@@ -278,6 +278,16 @@ export function createUsers({ repo, passwords, signer, clock, log, audit, change
     async list(params: UserListParams): Promise<{ users: UserView[]; pagination: Pagination }> {
       const { users, total } = await repo.users.list(toUserListQuery(params));
       return { users: users.map(toUserView), pagination: paginationOf(params.page, params.limit, total) };
+    },
+
+    /** Logout: every token the user holds now is refused by every service once user.changed is read. */
+    async signOut(identity: Identity): Promise<void> {
+      const target = await repo.users.findById(identity.userId);
+      if (!target) throw notFound(messages.userNotFound);
+      const change = pendingChange('SIGNED_OUT', target, clock.now(), randomUUID());
+      if (!(await repo.users.signOut(identity.userId, change))) throw notFound(messages.userNotFound);
+      await changes.flush(identity.userId);
+      log.info({ userId: identity.userId }, 'user signed out');
     },
 
     async setStatus(actor: Identity, userId: string, isActive: boolean): Promise<{ user: UserView; message: string }> {

@@ -99,6 +99,50 @@ describe('facts from other services', () => {
     expect(applyUserChange(decision.state, change, 'auto-2')).toEqual({ kind: 'unchanged' });
   });
 
+  test('when a user whose bot ran is deactivated and activated again, then START goes out again; a replayed DEACTIVATED keeps that', () => {
+    const deactivated = { kind: 'deactivated', username: 'streamer', isActive: false } as const;
+    const first = applyUserChange(aBot({ isRunning: true }), deactivated, 'auto');
+    if (first.kind !== 'changed') throw new Error('expected a change');
+    expect(first.state).toMatchObject({ isActive: false, isRunning: false, resumeOnActivation: true });
+    expect(applyUserChange(first.state, deactivated, 'auto-2')).toEqual({ kind: 'unchanged' });
+
+    const activated = applyUserChange(
+      first.state,
+      { kind: 'activated', username: 'streamer', isActive: true },
+      'again',
+    );
+    expect(activated).toEqual({
+      kind: 'changed',
+      state: { ...first.state, isActive: true, isRunning: true, resumeOnActivation: false, controlRequestId: 'again' },
+      effects: [{ kind: 'control', action: 'START', requestId: 'again' }],
+    });
+  });
+
+  test('when a user whose bot was stopped is activated again, then the bot stays stopped', () => {
+    const first = applyUserChange(aBot(), { kind: 'deactivated', username: 'streamer', isActive: false }, 'auto');
+    if (first.kind !== 'changed') throw new Error('expected a change');
+    expect(applyUserChange(first.state, { kind: 'activated', username: 'streamer', isActive: true }, 'r')).toEqual({
+      kind: 'changed',
+      state: { ...first.state, isActive: true },
+      effects: [],
+    });
+  });
+
+  test('when a user whose bot ran is activated again but the bot was disabled meanwhile, then it stays stopped and says why', () => {
+    const first = applyUserChange(
+      aBot({ isRunning: true }),
+      { kind: 'deactivated', username: 'streamer', isActive: false },
+      'auto',
+    );
+    if (first.kind !== 'changed') throw new Error('expected a change');
+    const disabled = { ...first.state, botEnabled: false };
+    expect(applyUserChange(disabled, { kind: 'activated', username: 'streamer', isActive: true }, 'r')).toEqual({
+      kind: 'changed',
+      state: { ...disabled, isActive: true, resumeOnActivation: false, error: botMessages.disabledByAdmin },
+      effects: [],
+    });
+  });
+
   test('when the Kick account needs a relink, then the bot stops with the relink error and keeps the link', () => {
     const decision = applyKickAccountChange(
       aBot({ isRunning: true, isConnected: true }),

@@ -37,6 +37,8 @@ export interface BotState {
   botEnabled: boolean;
   /** The streamer wants the bot on: start was pressed and nothing stopped it since. */
   isRunning: boolean;
+  /** The bot ran when the account was deactivated: reactivation starts it again. */
+  resumeOnActivation: boolean;
   /** kick-link reported the channel's chat subscription ACTIVE (chat.subscription). */
   isConnected: boolean;
   /** Why the bot failed; '' when it did not. A non-empty error is bot.status ERROR. */
@@ -53,6 +55,7 @@ export const newBotState = (): BotState => ({
   kick: null,
   botEnabled: true,
   isRunning: false,
+  resumeOnActivation: false,
   isConnected: false,
   error: '',
   controlRequestId: '',
@@ -181,13 +184,26 @@ export interface UserChange {
   isActive: boolean;
 }
 
-/** user.changed: remember the user and whether it is active; a deactivated or deleted user's bot stops. */
+/**
+ * user.changed: remember the user and whether it is active. A deactivated or deleted user's bot
+ * stops; a deactivated user's bot that ran starts again on reactivation, or, when it cannot start
+ * (unlinked, relink needed, disabled), shows why as its error.
+ */
 export function applyUserChange(state: BotState, change: UserChange, requestId: string): BotDecision {
   if (change.kind === 'other') return unchanged;
   const isActive = change.kind === 'deactivated' || change.kind === 'deleted' ? false : change.isActive;
   const next: BotState = { ...state, seen: true, username: change.username || state.username, isActive };
-  if (isActive) return changed(state, next);
-  const after = stopIfRunning(state, next, requestId);
+  if (isActive) {
+    if (state.isActive || !state.resumeOnActivation) return changed(state, next);
+    const resumed: BotState = { ...next, resumeOnActivation: false };
+    const decision = start(resumed, requestId);
+    if (decision.kind === 'refused')
+      return changed(state, { ...resumed, error: refusalError(decision.refusal).message });
+    return decision.kind === 'changed' ? changed(state, decision.state, decision.effects) : changed(state, resumed);
+  }
+  // a replayed DEACTIVATED (the bot stopped already) keeps what the first one remembered
+  const resumeOnActivation = change.kind === 'deactivated' && (state.isRunning || state.resumeOnActivation);
+  const after = stopIfRunning(state, { ...next, resumeOnActivation }, requestId);
   return changed(state, after.state, after.effects);
 }
 

@@ -24,7 +24,8 @@ export type OutboxEntry = { id: string; occurredAt: Date } & (
  * (the read model of command.changed), and the outbox. `version` grows by one with every change,
  * so a write only succeeds on the version it read (another instance may have written meanwhile).
  */
-export interface BotDoc extends Document, BotState {
+export interface BotDoc extends Document, Omit<BotState, 'resumeOnActivation'> {
+  resumeOnActivation?: boolean;
   version: number;
   outbox: OutboxEntry[];
   updatedAt: Date;
@@ -103,6 +104,8 @@ export function stateOf(doc: BotDoc): BotState {
     kick: doc.kick ? { ...doc.kick } : null,
     botEnabled: doc.botEnabled,
     isRunning: doc.isRunning,
+    // absent on documents written before it existed
+    resumeOnActivation: doc.resumeOnActivation ?? false,
     isConnected: doc.isConnected,
     error: doc.error,
     controlRequestId: doc.controlRequestId,

@@ -333,14 +333,14 @@ describe('POST /api/platform/bot/start', () => {
     expect(controlsOf(streamer)).toEqual([]);
   });
 
-  test('when the account was deactivated, then 403 with the message', async () => {
+  test('when the account was deactivated, then 401 with the message (the platform refuses the token, as the gateway does)', async () => {
     const streamer = await aLinkedStreamer();
     await publishUserChanged(streamer, UserChangeKind.DEACTIVATED, false);
     await eventually(async () => expect(await storedBot(streamer.id)).toMatchObject({ isActive: false }));
 
     const answer = await streamer.post('/api/platform/bot/start');
 
-    expect(answer).toEqual({ status: 403, body: { success: false, error: 'Your account has been deactivated' } });
+    expect(answer).toEqual({ status: 401, body: { success: false, error: 'Your account has been deactivated' } });
   });
 
   test('when the bot can start, then 200 "Bot started", bot.control START with the request id and bot.status running', async () => {
@@ -665,6 +665,22 @@ describe('kick.account and user.changed', () => {
       BotControlAction.STOP,
     ]);
     expect(controlsOf(streamer).at(-1)?.message.requestId).not.toBe('');
+  });
+
+  test('when a user whose bot was running is reactivated, then bot.control START goes out again and the bot runs', async () => {
+    const streamer = await aRunningStreamer();
+    await publishUserChanged(streamer, UserChangeKind.DEACTIVATED, false);
+    await eventually(() => expect(lastStatusOf(streamer)?.isRunning).toBe(false));
+
+    await publishUserChanged(streamer, UserChangeKind.ACTIVATED, true);
+
+    await eventually(() => expect(lastStatusOf(streamer)?.isRunning).toBe(true));
+    expect(controlsOf(streamer).map(({ message }) => message.action)).toEqual([
+      BotControlAction.START,
+      BotControlAction.STOP,
+      BotControlAction.START,
+    ]);
+    expect(controlsOf(streamer).at(-1)?.message).toMatchObject({ broadcasterUserId: streamer.broadcasterId });
   });
 
   test('when the user is deleted, then a running bot stops', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Role } from '@kickstand/platform/auth';
 import { kickstandTopics } from '@kickstand/platform/bus';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import {
@@ -50,8 +51,8 @@ async function send(method: string, path: string, options: { token?: string; bod
 }
 
 /** A streamer of their own for each test, signed in. */
-function aStreamer(id = `u-${randomUUID()}`): Streamer {
-  const token = platform.signToken({ userId: id, username: `name-${id}`, role: 'USER' });
+function aStreamer(id = `u-${randomUUID()}`, role: Role = 'USER'): Streamer {
+  const token = platform.signToken({ userId: id, username: `name-${id}`, role });
   return {
     id,
     get: (path) => send('GET', path, { token }),
@@ -297,6 +298,50 @@ describe('GET /api/commands', () => {
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({ success: false, error: 'Invalid or expired token' });
   });
+
+  test('when user.changed says the streamer was deactivated, then their token is refused on this port (past the gateway), and accepted again once activated', async () => {
+    const streamer = aStreamer();
+    expect((await streamer.get('/api/commands')).status).toBe(200);
+
+    await platform.bus.publish('user.changed', streamer.id, {
+      eventId: randomUUID(),
+      userId: streamer.id,
+      kind: UserChangeKind.DEACTIVATED,
+      username: `name-${streamer.id}`,
+      role: UserRole.USER,
+      isActive: false,
+    });
+    await eventually(async () =>
+      expect(await streamer.get('/api/commands')).toEqual({
+        status: 401,
+        body: { success: false, error: 'Your account has been deactivated' },
+      }),
+    );
+
+    await publishUserChanged(streamer.id, streamer.id, UserChangeKind.ACTIVATED);
+    await eventually(async () => expect((await streamer.get('/api/commands')).status).toBe(200));
+  });
+
+  test('when the streamer signed out (token version 1), then the older token is refused and a new one works', async () => {
+    const streamer = aStreamer();
+    await platform.bus.publish('user.changed', streamer.id, {
+      eventId: randomUUID(),
+      userId: streamer.id,
+      kind: UserChangeKind.SIGNED_OUT,
+      username: `name-${streamer.id}`,
+      role: UserRole.USER,
+      isActive: true,
+      tokenVersion: 1,
+    });
+    await eventually(async () =>
+      expect(await streamer.get('/api/commands')).toEqual({
+        status: 401,
+        body: { success: false, error: 'Your session has ended: please sign in again' },
+      }),
+    );
+    const fresh = platform.signToken({ userId: streamer.id, username: `name-${streamer.id}`, role: 'USER' }, 1);
+    expect((await send('GET', '/api/commands', { token: fresh })).status).toBe(200);
+  });
 });
 
 describe('GET /api/commands/variables', () => {
@@ -417,7 +462,7 @@ describe('user.changed', () => {
   });
 
   test('when a super administrator is created, then they get no default command', async () => {
-    const admin = aStreamer();
+    const admin = aStreamer(`u-${randomUUID()}`, 'SUPER_ADMIN');
 
     await publishUserChanged(admin.id, admin.id, UserChangeKind.CREATED, UserRole.SUPER_ADMIN);
     await waitUntilHandled(admin.id);
@@ -434,7 +479,9 @@ describe('user.changed', () => {
 
     await publishUserChanged(streamer.id, streamer.id, UserChangeKind.DELETED);
 
-    await eventually(async () => expect((await streamer.get('/api/commands')).body.data).toEqual([]));
+    // a deleted user's token is refused, so the store is read directly
+    const repo = createCommandsRepository(platform.store);
+    await eventually(async () => expect(await repo.list(streamer.id)).toEqual([]));
     const removed = changesOf(streamer.id).filter(({ message }) => message.kind === ChangeKind.REMOVED);
     expect(removed.map(({ message }) => message.command).sort()).toEqual(['one', 'two']);
     expect((await other.get('/api/commands')).body.data).toEqual([{ command: 'one', response: 'x' }]);
@@ -447,6 +494,11 @@ describe('user.changed', () => {
     await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
     await waitUntilHandled(streamer.id);
 
-    expect((await streamer.get('/api/commands')).body.data).toEqual([]);
+    expect(await createCommandsRepository(platform.store).list(streamer.id)).toEqual([]);
+    // nor does the deleted user's token work again
+    expect(await streamer.get('/api/commands')).toEqual({
+      status: 401,
+      body: { success: false, error: 'Your account has been deactivated' },
+    });
   });
 });

@@ -1,9 +1,8 @@
 import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
-import { ChangeKind } from '@kickstand/proto';
+import { ChangeKind, UserChangeKind, type UserChanged } from '@kickstand/proto';
 import { channelEventFrom } from './channel-events';
 import type { ChatLog } from './chat-log';
-import { isShutOut, type DeactivatedUsers } from './deactivated-users';
 import {
   botErrorFromFailedSend,
   botErrorFromStatus,
@@ -22,7 +21,6 @@ export const realtimeConsumerGroup = (instanceId: string): string => instanceGro
 export interface EventDeps {
   sockets: UserSockets;
   chatLog: ChatLog;
-  deactivatedUsers: DeactivatedUsers;
   clock: Clock;
 }
 
@@ -104,11 +102,22 @@ export function onCommandChanged({ sockets }: EventDeps): Handler<'command.chang
   };
 }
 
-/** user.changed → a deactivated or deleted user's sockets close, and new ones are refused. */
-export function onUserChanged({ sockets, deactivatedUsers, clock }: EventDeps): Handler<'user.changed'> {
+/** Deactivated, deleted or signed out: the user's open sockets go (their tokens no longer pass). */
+export function endsSessions(change: UserChanged): boolean {
+  return (
+    change.kind === UserChangeKind.DEACTIVATED ||
+    change.kind === UserChangeKind.DELETED ||
+    change.kind === UserChangeKind.SIGNED_OUT
+  );
+}
+
+/**
+ * user.changed → a deactivated, deleted or signed-out user's sockets close. New ones are refused by
+ * the handshake's token check (the platform's user-access read model, fed by the same topic).
+ */
+export function onUserChanged({ sockets }: EventDeps): Handler<'user.changed'> {
   return async (change) => {
-    if (change.userId !== '' && isShutOut(change)) sockets.disconnect(change.userId);
-    await deactivatedUsers.apply(change, clock.now());
+    if (change.userId !== '' && endsSessions(change)) sockets.disconnect(change.userId);
   };
 }
 

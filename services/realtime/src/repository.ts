@@ -12,11 +12,6 @@ export type ChatLineDoc = Document & {
   at: Date;
 } & ({ payload: ChatMessagePayload; event?: undefined } | { event: ChannelEventPayload; payload?: undefined });
 
-/** A user refused at the handshake; `_id` is the user id. */
-export interface DeactivatedUserDoc extends Document {
-  deactivatedAt: Date;
-}
-
 export interface RealtimeRepository {
   createIndexes(): Promise<void>;
   /** Inserts the line unless it is already there (another instance, or a replay, wrote it). */
@@ -25,16 +20,12 @@ export interface RealtimeRepository {
   trimLines(userId: string, keep: number): Promise<void>;
   /** The newest `limit` lines, oldest first. */
   recentLines(userId: string, limit: number): Promise<ChatLineDoc[]>;
-  deactivatedUserIds(): Promise<string[]>;
-  markDeactivated(userId: string, at: Date): Promise<void>;
-  markActive(userId: string): Promise<void>;
 }
 
 const newestFirst = { at: -1, _id: -1 } as const;
 
 export function createRealtimeRepository(store: Store): RealtimeRepository {
   const lines = store.collection<ChatLineDoc>('chat-lines');
-  const deactivated = store.collection<DeactivatedUserDoc>('deactivated-users');
   return {
     createIndexes: () => lines.createIndex({ fields: { userId: 1, at: -1 } }),
     saveLine: async ({ _id, userId, at, payload, event }) => {
@@ -51,12 +42,5 @@ export function createRealtimeRepository(store: Store): RealtimeRepository {
       if (overflow.length > 0) await lines.deleteMany({ _id: { $in: overflow.map((line) => line._id) } });
     },
     recentLines: async (userId, limit) => (await lines.find({ userId }, { sort: newestFirst, limit })).reverse(),
-    deactivatedUserIds: async () => (await deactivated.find({})).map((doc) => doc._id),
-    markDeactivated: async (userId, at) => {
-      await deactivated.updateOne({ _id: userId }, { $set: { deactivatedAt: at } }, { upsert: true });
-    },
-    markActive: async (userId) => {
-      await deactivated.deleteOne({ _id: userId });
-    },
   };
 }

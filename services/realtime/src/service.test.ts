@@ -704,6 +704,28 @@ describe('user.changed', () => {
       expect(again.socket.connected).toBe(true);
     });
   });
+
+  test('when the user signs out (token version 1), then their socket is closed, and the old token is refused at the handshake and on GET /api/realtime/chat', async () => {
+    const user = aUser();
+    const dashboard = await connect(user.token);
+    const disconnected = new Promise<string>((resolve) => dashboard.socket.once('disconnect', resolve));
+    await platform.bus.publish('user.changed', user.userId, {
+      eventId: randomUUID(),
+      userId: user.userId,
+      kind: UserChangeKind.SIGNED_OUT,
+      username: `name-${user.userId}`,
+      role: UserRole.USER,
+      isActive: true,
+      tokenVersion: 1,
+    });
+    expect(await disconnected).toBe('io server disconnect');
+    expect(await refusal(openSocket(running, { token: user.token }))).toBe('unauthorized');
+    const response = await fetch(`${urlOf(running)}/api/realtime/chat`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ success: false, error: 'Your session has ended: please sign in again' });
+  });
 });
 
 describe('GET /api/realtime/chat', () => {

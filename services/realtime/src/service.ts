@@ -3,7 +3,6 @@ import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { createChatLog } from './chat-log';
 import { defaultInstanceId } from './config';
-import { createDeactivatedUsers } from './deactivated-users';
 import { subscribeRealtimeEvents } from './events';
 import { createRealtimeRepository } from './repository';
 import { realtimeRoutes } from './routes';
@@ -31,8 +30,7 @@ export function createRealtimeService(
 ): Service {
   const repo = createRealtimeRepository(deps.store);
   const chatLog = createChatLog({ repo, log: deps.log });
-  const deactivatedUsers = createDeactivatedUsers(repo);
-  const sockets = createSocketServer({ tokens: deps.tokens, deactivatedUsers, chatLog, log: deps.log });
+  const sockets = createSocketServer({ tokens: deps.tokens, chatLog, log: deps.log });
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
@@ -46,11 +44,9 @@ export function createRealtimeService(
     attach: (server) => sockets.attach(server),
     start: async () => {
       await repo.createIndexes();
-      await deactivatedUsers.load();
       subscriptions = await subscribeRealtimeEvents(deps.bus, options.instanceId, {
         sockets,
         chatLog,
-        deactivatedUsers,
         clock: deps.clock,
       });
     },

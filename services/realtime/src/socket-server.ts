@@ -10,7 +10,6 @@ import type {
   SocketData,
 } from '@kickstand/platform/socket-events';
 import type { ChatLog } from './chat-log';
-import type { DeactivatedUsers } from './deactivated-users';
 
 type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -56,19 +55,18 @@ function tokenOf(socket: RealtimeSocket): string | undefined {
 
 /**
  * socket.io for the dashboard: the handshake checks the sign-in token (socket.handshake.auth.token
- * or an Authorization: Bearer header) and refuses deactivated users; each socket joins its user's
+ * or an Authorization: Bearer header; the platform's check refuses deactivated users and revoked tokens); each socket joins its user's
  * room and gets the chat history at once. No adapter: every realtime instance reads every bus
  * event and emits to the sockets it holds.
  */
 export function createSocketServer(deps: {
   tokens: TokenVerifier;
-  deactivatedUsers: DeactivatedUsers;
   chatLog: ChatLog;
   log: Logger;
   /** Default maxSocketsPerUser. */
   maxSocketsPerUser?: number;
 }): SocketServer {
-  const { tokens, deactivatedUsers, chatLog, log } = deps;
+  const { tokens, chatLog, log } = deps;
   const socketLimit = deps.maxSocketsPerUser ?? maxSocketsPerUser;
   const io: RealtimeServer = new Server({
     path: '/socket.io',
@@ -84,10 +82,6 @@ export function createSocketServer(deps: {
     try {
       identity = tokens.verify(tokenOf(socket));
     } catch {
-      next(new Error(unauthorizedMessage));
-      return;
-    }
-    if (deactivatedUsers.isDeactivated(identity.userId)) {
       next(new Error(unauthorizedMessage));
       return;
     }

@@ -17,3 +17,12 @@ export {
   type TokenSigner,
   type TokenVerifier,
 } from './tokens';
+export {
+  createUserAccess,
+  deactivatedMessage,
+  sessionEndedMessage,
+  subscribeUserAccess,
+  userAccessGroup,
+  type TokenFacts,
+  type UserAccess,
+} from './user-access';

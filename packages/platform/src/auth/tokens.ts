@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import { unauthorized } from '../errors';
+import type { UserAccess } from './user-access';
 
 export const roles = ['USER', 'SUPER_ADMIN'] as const;
 export type Role = (typeof roles)[number];
@@ -22,6 +23,7 @@ const claimsSchema = z.object({
   sub: z.string().min(1),
   username: z.string().min(1),
   role: z.enum(roles),
+  ver: z.number().int().nonnegative().optional(),
 });
 
 export interface TokenVerifier {
@@ -30,10 +32,19 @@ export interface TokenVerifier {
 }
 
 export interface TokenSigner {
-  sign(identity: Identity): string;
+  /** `tokenVersion`: the user's current version (see UserAccess); 0 by default. */
+  sign(identity: Identity, tokenVersion?: number): string;
 }
 
-export function createTokenVerifier(publicKeyPem: string, clock?: Clock): TokenVerifier {
+/**
+ * Checks the signature, issuer, audience and expiry with auth's public key, then (when given) asks
+ * the user-access read model whether the user may still use a token of this version and role.
+ */
+export function createTokenVerifier(
+  publicKeyPem: string,
+  clock?: Clock,
+  access?: Pick<UserAccess, 'check'>,
+): TokenVerifier {
   return {
     verify(token) {
       if (!token) throw unauthorized('Authentication required');
@@ -50,7 +61,9 @@ export function createTokenVerifier(publicKeyPem: string, clock?: Clock): TokenV
       }
       const claims = claimsSchema.safeParse(payload);
       if (!claims.success) throw unauthorized('Invalid or expired token');
-      return { userId: claims.data.sub, username: claims.data.username, role: claims.data.role };
+      const identity: Identity = { userId: claims.data.sub, username: claims.data.username, role: claims.data.role };
+      access?.check({ identity, tokenVersion: claims.data.ver ?? 0 });
+      return identity;
     },
   };
 }
@@ -60,10 +73,16 @@ export function createTokenSigner(
   options: { expiresInSeconds: number; clock?: Clock },
 ): TokenSigner {
   return {
-    sign(identity) {
+    sign(identity, tokenVersion = 0) {
       const issuedAt = Math.floor((options.clock?.now().getTime() ?? Date.now()) / 1000);
       return jwt.sign(
-        { username: identity.username, role: identity.role, iat: issuedAt, exp: issuedAt + options.expiresInSeconds },
+        {
+          username: identity.username,
+          role: identity.role,
+          ver: tokenVersion,
+          iat: issuedAt,
+          exp: issuedAt + options.expiresInSeconds,
+        },
         privateKeyPem,
         { algorithm: 'RS256', subject: identity.userId, issuer, audience },
       );

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import {
   createInProcessBus,
@@ -9,7 +10,7 @@ import {
   type KickstandBus,
 } from '../bus';
 import { instrumentBus, processMetrics } from '../metrics';
-import { createTokenVerifier, type TokenVerifier } from '../auth';
+import { createTokenVerifier, createUserAccess, subscribeUserAccess, type TokenVerifier } from '../auth';
 import { systemClock, type Clock } from '../clock';
 import { ConfigError, kafkaSecurity, type PlatformConfig } from '../config';
 import type { HttpSettings } from '../http';
@@ -23,7 +24,10 @@ export interface PlatformDeps {
   bus: KickstandBus;
   store: Store;
   clock: Clock;
-  /** Checks sign-in tokens with auth's public key. */
+  /**
+   * Checks sign-in tokens with auth's public key and the user-access read model (deactivated users,
+   * signed-out tokens, changed roles), which the platform feeds from user.changed.
+   */
   tokens: TokenVerifier;
   /** For createHttpApp: body size limit and trusted proxies. */
   http: HttpSettings;
@@ -42,6 +46,8 @@ export interface ConnectOptions {
   clock?: Clock;
   /** Single-machine mode hands over the key it made; otherwise JWT_PUBLIC_KEY is required. */
   jwtPublicKey?: string;
+  /** Names this instance's user.changed group (`<service>.instance.<id>.user-access`); host name and pid by default. */
+  instanceId?: string;
 }
 
 /** KAFKA_SESSION_TIMEOUT_MS & co. (defaults: defaultKafkaTimings) as kafkajs's consumer options. */
@@ -101,6 +107,14 @@ export async function connectPlatform(config: PlatformConfig, options: ConnectOp
   const store = config.MONGO_URL
     ? await createMongoStore({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${service}`, clock, log })
     : await createEmbeddedStore({ dir: path.resolve(config.DATA_DIR, service), clock, log });
+  const access = createUserAccess(store);
+  await access.load();
+  const userChanges = await subscribeUserAccess(
+    bus,
+    service,
+    options.instanceId ?? `${hostname()}-${process.pid}`,
+    access,
+  );
   log.info(
     { bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process', store: config.MONGO_URL ? 'mongodb' : 'embedded' },
     'platform connected',
@@ -111,9 +125,10 @@ export async function connectPlatform(config: PlatformConfig, options: ConnectOp
     bus,
     store,
     clock,
-    tokens: createTokenVerifier(jwtPublicKey, clock),
+    tokens: createTokenVerifier(jwtPublicKey, clock, access),
     http: { bodyLimit: config.HTTP_BODY_LIMIT, trustProxy: config.TRUST_PROXY },
     close: async () => {
+      await userChanges.stop();
       if (ownsBus) await bus.stop();
       await store.close();
     },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as kafkajs from 'kafkajs';
 import { Router } from 'express';
+import { z } from 'zod';
 import { loadConfig, platformConfigSchema, portSchema } from '../config';
 import { createHttpApp } from '../http';
 import { createSilentLogger } from '../log';
@@ -107,7 +108,11 @@ jest.mock('kafkajs', () => {
 });
 
 const fake = kafkajs as unknown as FakeKafkaModule;
-const serviceConfigSchema = platformConfigSchema.extend({ PORT: portSchema });
+const serviceConfigSchema = platformConfigSchema.extend({ PORT: portSchema, INSTANCE_ID: z.string() });
+
+// The platform's own reader (the user-access read model, in a group of this instance), then the service's.
+const userAccessGroup = 'probe.instance.probe-1.user-access';
+const joinAll = () => fake.fakeConsumers.forEach((consumer) => consumer.join());
 
 let dataDir: string;
 
@@ -127,6 +132,7 @@ function configOnKafka() {
     DATA_DIR: dataDir,
     JWT_PUBLIC_KEY: testKeyPair().publicKeyPem,
     PORT: '0',
+    INSTANCE_ID: 'probe-1',
   });
 }
 
@@ -165,6 +171,7 @@ describe('a service process on Kafka', () => {
     const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
     try {
       expect(fake.fakeConsumers.map(({ groupId, connected }) => ({ groupId, connected }))).toEqual([
+        { groupId: userAccessGroup, connected: true },
         { groupId: 'probe', connected: true },
       ]);
       expect(await get(running.port, '/healthz')).toEqual({
@@ -189,6 +196,8 @@ describe('a service process on Kafka', () => {
     const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
     try {
       fake.fakeConsumers[0]?.join();
+      expect((await get(running.port, '/readyz')).status).toBe(503);
+      fake.fakeConsumers[1]?.join();
       expect(await get(running.port, '/readyz')).toMatchObject({
         status: 200,
         body: { success: true, data: { status: 'ready', checks: { store: 'up', bus: 'up', consumers: 'up' } } },
@@ -201,11 +210,12 @@ describe('a service process on Kafka', () => {
   test('when kafkajs restarts the consumer after a retriable crash while joining, then the same consumer joins and /readyz says ready', async () => {
     const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
     try {
-      fake.fakeConsumers[0]?.crashAndRestart();
-      expect((await get(running.port, '/readyz')).status).toBe(503);
       fake.fakeConsumers[0]?.join();
+      fake.fakeConsumers[1]?.crashAndRestart();
+      expect((await get(running.port, '/readyz')).status).toBe(503);
+      fake.fakeConsumers[1]?.join();
       expect((await get(running.port, '/readyz')).status).toBe(200);
-      expect(fake.fakeConsumers).toHaveLength(1);
+      expect(fake.fakeConsumers).toHaveLength(2);
     } finally {
       await running.stop();
     }
@@ -229,12 +239,13 @@ describe('a service process on Kafka', () => {
         },
       });
       await eventually(async () => expect(port).not.toBe(0));
-      if (joined) fake.fakeConsumers[0]?.join();
+      if (joined) joinAll();
 
       host.signal('SIGTERM');
 
       await eventually(async () => expect(host.exitCodes).toEqual([0]));
       expect(fake.fakeConsumers.map(({ connected, groupLeaves }) => ({ connected, groupLeaves }))).toEqual([
+        { connected: false, groupLeaves: 1 },
         { connected: false, groupLeaves: 1 },
       ]);
       expect(fake.fakeDisconnects.sort()).toEqual(['admin', 'producer']);

@@ -29,7 +29,7 @@ export async function startServiceProcess<C extends PlatformConfig & { PORT: num
   config: Readonly<C>,
   log: Logger,
 ): Promise<{ port: number; stop(): Promise<void> }> {
-  const platform = await connectPlatform(config, { service: options.service, log });
+  const platform = await connectPlatform(config, { service: options.service, log, instanceId: instanceIdOf(config) });
   try {
     const running = await startHttpService(options.create(platform, config), {
       port: config.PORT,
@@ -54,6 +54,11 @@ export async function startServiceProcess<C extends PlatformConfig & { PORT: num
     await platform.close();
     throw error;
   }
+}
+
+/** INSTANCE_ID, for the services whose configuration has it (it names their instance groups). */
+function instanceIdOf(config: object): string | undefined {
+  return 'INSTANCE_ID' in config && typeof config.INSTANCE_ID === 'string' ? config.INSTANCE_ID : undefined;
 }
 
 /** The body of every service's main.ts (distributed mode: one process per service). */

@@ -1,7 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTokenSigner, createTokenVerifier, generateJwtKeyPair, type Identity } from '../auth';
+import {
+  createTokenSigner,
+  createTokenVerifier,
+  createUserAccess,
+  generateJwtKeyPair,
+  subscribeUserAccess,
+  type Identity,
+} from '../auth';
 import { createInProcessBus, kickstandTopics } from '../bus';
 import { systemClock, type Clock } from '../clock';
 import type { PlatformDeps } from '../lifecycle';
@@ -11,7 +18,7 @@ import { createEmbeddedStore } from '../store';
 
 export interface TestPlatform extends PlatformDeps {
   /** A token for this identity, signed with the key that `tokens` trusts. */
-  signToken(identity: Identity): string;
+  signToken(identity: Identity, tokenVersion?: number): string;
   /** The test key pair's public key, for a second service in the same test. */
   jwtPublicKey: string;
   /** Stops the bus, closes the store and deletes its files. */
@@ -20,7 +27,8 @@ export interface TestPlatform extends PlatformDeps {
 
 /**
  * The real embedded adapters for a door test: an in-process bus and an embedded store in a fresh
- * temporary folder, a silent logger, and the given clock.
+ * temporary folder, a silent logger, and the given clock. `tokens` consults the user-access read
+ * model fed by user.changed on this bus, as connectPlatform wires it.
  */
 export async function createTestPlatform(service: string, options: { clock?: Clock } = {}): Promise<TestPlatform> {
   const dir = await mkdtemp(path.join(tmpdir(), `kickstand-${service}-`));
@@ -34,17 +42,20 @@ export async function createTestPlatform(service: string, options: { clock?: Clo
   const store = await createEmbeddedStore({ dir, clock, log });
   const keys = testKeyPair();
   const signer = createTokenSigner(keys.privateKeyPem, { expiresInSeconds: 3600, clock });
+  const access = createUserAccess(store);
+  const userChanges = await subscribeUserAccess(bus, service, 'test', access);
   return {
     service,
     log,
     bus,
     store,
     clock,
-    tokens: createTokenVerifier(keys.publicKeyPem, clock),
+    tokens: createTokenVerifier(keys.publicKeyPem, clock, access),
     http: defaultHttpSettings,
-    signToken: (identity) => signer.sign(identity),
+    signToken: (identity, tokenVersion) => signer.sign(identity, tokenVersion),
     jwtPublicKey: keys.publicKeyPem,
     close: async () => {
+      await userChanges.stop();
       await bus.stop();
       await store.close();
       await rm(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { api } from '../../lib/api';
 import { loggedOut, sessionExpired } from '../../lib/app-events';
 import { tokenStorage } from '../../lib/token-storage';
 import { authApi } from './auth-api';
+import { revokeToken } from './revoke-token';
 
 /**
  * The session's side effects on local storage and the API cache. Listener effects start right
@@ -35,6 +36,8 @@ export function addSessionListeners(
   listener.startListening({
     actionCreator: loggedOut,
     effect: (_action, { dispatch }) => {
+      const token = tokenStorage.get();
+      if (token) revokeToken(token);
       tokenStorage.remove();
       dispatch(api.util.resetApiState());
     },

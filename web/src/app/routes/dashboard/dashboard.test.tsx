@@ -239,13 +239,16 @@ describe('streamer dashboard (spec §2)', () => {
     open.mockRestore();
   });
 
-  test('when Exit is pressed, then the token is removed and the visitor is back on /', async () => {
+  test('when Exit is pressed, then the token is revoked at auth and removed, and the visitor is back on /', async () => {
     const user = userEvent.setup();
-    serveDashboard();
+    const server = serveDashboard({ 'POST /api/platform/logout': { status: 204 } });
     const { router } = await openDashboard();
     await user.click(screen.getByRole('button', { name: 'Exit' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(window.localStorage.getItem(tokenStorageKey)).toBeNull();
+    expect(server.callsTo('POST /api/platform/logout').map((request) => request.headers)).toEqual([
+      { authorization: 'Bearer good-token' },
+    ]);
     expect(await screen.findByRole('button', { name: 'Get Started Free' })).toBeInTheDocument();
   });
 

@@ -12,13 +12,13 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/user_changed.proto.
  */
 export const file_kickstand_events_v1_user_changed: GenFile = /*@__PURE__*/
-  fileDesc("CiZraWNrc3RhbmQvZXZlbnRzL3YxL3VzZXJfY2hhbmdlZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSLmAQoLVXNlckNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSMQoEa2luZBgEIAEoDjIjLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlckNoYW5nZUtpbmQSEAoIdXNlcm5hbWUYBSABKAkSKwoEcm9sZRgGIAEoDjIdLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlclJvbGUSEQoJaXNfYWN0aXZlGAcgASgIKrABCg5Vc2VyQ2hhbmdlS2luZBIgChxVU0VSX0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYVVNFUl9DSEFOR0VfS0lORF9DUkVBVEVEEAESHgoaVVNFUl9DSEFOR0VfS0lORF9BQ1RJVkFURUQQAhIgChxVU0VSX0NIQU5HRV9LSU5EX0RFQUNUSVZBVEVEEAMSHAoYVVNFUl9DSEFOR0VfS0lORF9ERUxFVEVEEAQqVAoIVXNlclJvbGUSGQoVVVNFUl9ST0xFX1VOU1BFQ0lGSUVEEAASEgoOVVNFUl9ST0xFX1VTRVIQARIZChVVU0VSX1JPTEVfU1VQRVJfQURNSU4QAmIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiZraWNrc3RhbmQvZXZlbnRzL3YxL3VzZXJfY2hhbmdlZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSL9AQoLVXNlckNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSMQoEa2luZBgEIAEoDjIjLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlckNoYW5nZUtpbmQSEAoIdXNlcm5hbWUYBSABKAkSKwoEcm9sZRgGIAEoDjIdLmtpY2tzdGFuZC5ldmVudHMudjEuVXNlclJvbGUSEQoJaXNfYWN0aXZlGAcgASgIEhUKDXRva2VuX3ZlcnNpb24YCCABKA0q0QEKDlVzZXJDaGFuZ2VLaW5kEiAKHFVTRVJfQ0hBTkdFX0tJTkRfVU5TUEVDSUZJRUQQABIcChhVU0VSX0NIQU5HRV9LSU5EX0NSRUFURUQQARIeChpVU0VSX0NIQU5HRV9LSU5EX0FDVElWQVRFRBACEiAKHFVTRVJfQ0hBTkdFX0tJTkRfREVBQ1RJVkFURUQQAxIcChhVU0VSX0NIQU5HRV9LSU5EX0RFTEVURUQQBBIfChtVU0VSX0NIQU5HRV9LSU5EX1NJR05FRF9PVVQQBSpUCghVc2VyUm9sZRIZChVVU0VSX1JPTEVfVU5TUEVDSUZJRUQQABISCg5VU0VSX1JPTEVfVVNFUhABEhkKFVVTRVJfUk9MRV9TVVBFUl9BRE1JThACYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Topic user.changed — a Kickstand user was created, (de)activated, had the bot enabled or
  * disabled, or was deleted. Carries the user's state after the change, so a consumer applies it
  * as a snapshot; kind says what happened. Never a password, a hash or a token.
- * Producer: auth. Consumers: gateway (deactivated users), commands, bot-runner. Key: user_id.
+ * Producer: auth. Consumers: every service (the platform's token check), commands, bot-runner. Key: user_id.
  *
  * @generated from message kickstand.events.v1.UserChanged
  */
@@ -61,6 +61,14 @@ export type UserChanged = Message<"kickstand.events.v1.UserChanged"> & {
    * @generated from field: bool is_active = 7;
    */
   isActive: boolean;
+
+  /**
+   * Sign-in tokens carry the version they were issued under (claim `ver`, absent = 0); every
+   * service refuses a token older than the user's current version. Logout raises it.
+   *
+   * @generated from field: uint32 token_version = 8;
+   */
+  tokenVersion: number;
 };
 
 /**
@@ -98,6 +106,13 @@ export enum UserChangeKind {
    * @generated from enum value: USER_CHANGE_KIND_DELETED = 4;
    */
   DELETED = 4,
+
+  /**
+   * The user signed out: token_version went up, so the tokens issued before are refused.
+   *
+   * @generated from enum value: USER_CHANGE_KIND_SIGNED_OUT = 5;
+   */
+  SIGNED_OUT = 5,
 }
 
 /**
