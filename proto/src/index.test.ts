@@ -180,6 +180,7 @@ const fixtures: Fixture[] = [
     username: 'some_streamer',
     role: UserRole.SUPER_ADMIN,
     isActive: true,
+    tokenVersion: 3,
   }),
   fixture(KickAccountSchema, {
     eventId: 'evt-9',
