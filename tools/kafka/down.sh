@@ -25,31 +25,9 @@ for arg in "$@"; do
   esac
 done
 
-is_ours() { ps -ww -o args= -p "$1" 2>/dev/null | grep -qF "kafka.Kafka $CONFIG"; }
-
-pid=""
-[[ -f "$PID_FILE" ]] && pid="$(tr -dc '0-9' <"$PID_FILE")"
-
-if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null && is_ours "$pid"; then
-  log "stopping broker (pid $pid)"
-  kill -TERM "$pid" 2>/dev/null || true
-  deadline=$((SECONDS + KAFKA_STOP_TIMEOUT))
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.5; done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "still running after ${KAFKA_STOP_TIMEOUT} s; sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
-  fi
-  log "stopped"
-else
-  log "not running${pid:+ (stale pid file: $pid)}"
-  # A broker for this repo whose pid file got lost is reported, not killed.
-  if command -v pgrep >/dev/null 2>&1; then
-    orphans="$(pgrep -f -- "kafka.Kafka $CONFIG" || true)"
-    [[ -n "$orphans" ]] && log "WARNING: broker process(es) for this repo still running without a pid file: $orphans (kill them by pid)"
-  fi
-fi
-rm -f "$PID_FILE"
+# shellcheck source=../lib/local-engine.sh
+source "$SCRIPT_DIR/../lib/local-engine.sh"
+stop_engine broker "$PID_FILE" "kafka.Kafka $CONFIG" "$KAFKA_STOP_TIMEOUT"
 
 if [[ -n "$purge" ]]; then
   log "purging $STATE/data"

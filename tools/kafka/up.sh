@@ -203,27 +203,6 @@ fi
 
 # --- wait until it answers ----------------------------------------------------------
 
-start=$SECONDS
-while :; do
-  if ! kill -0 "$pid" 2>/dev/null; then
-    rm -f "$PID_FILE"
-    log "broker process $pid exited during startup. Last lines of $LOG:"
-    tail -n 40 "$LOG" >&2 || true
-    exit 1
-  fi
-  if answering; then
-    log "ready after $((SECONDS - start)) s (pid $pid)"
-    print_export
-    exit 0
-  fi
-  if ((SECONDS - start >= KAFKA_START_TIMEOUT)); then
-    log "broker (pid $pid) did not answer within ${KAFKA_START_TIMEOUT} s. Last lines of $LOG:"
-    tail -n 40 "$LOG" >&2 || true
-    if [[ -n "$started_here" ]]; then
-      log "stopping it"
-      bash "$SCRIPT_DIR/down.sh" >&2 || true
-    fi
-    exit 1
-  fi
-  sleep 1
-done
+# shellcheck source=../lib/local-engine.sh
+source "$SCRIPT_DIR/../lib/local-engine.sh"
+wait_until_answering broker "$pid" "$KAFKA_START_TIMEOUT" 1 "$started_here" "$SCRIPT_DIR/down.sh" "$LOG" "$PID_FILE"

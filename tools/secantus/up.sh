@@ -123,27 +123,6 @@ fi
 
 # --- wait until it answers ----------------------------------------------------------
 
-start=$SECONDS
-while :; do
-  if ! kill -0 "$pid" 2>/dev/null; then
-    rm -f "$PID_FILE"
-    log "secantusd-rs process $pid exited during startup. Last lines of $LOG:"
-    tail -n 40 "$LOG" >&2 || true
-    exit 1
-  fi
-  if answering; then
-    log "ready after $((SECONDS - start)) s (pid $pid)"
-    print_export
-    exit 0
-  fi
-  if ((SECONDS - start >= SECANTUS_START_TIMEOUT)); then
-    log "secantusd-rs (pid $pid) did not answer within ${SECANTUS_START_TIMEOUT} s. Last lines of $LOG:"
-    tail -n 40 "$LOG" >&2 || true
-    if [[ -n "$started_here" ]]; then
-      log "stopping it"
-      bash "$SCRIPT_DIR/down.sh" >&2 || true
-    fi
-    exit 1
-  fi
-  sleep 0.5
-done
+# shellcheck source=../lib/local-engine.sh
+source "$SCRIPT_DIR/../lib/local-engine.sh"
+wait_until_answering secantusd-rs "$pid" "$SECANTUS_START_TIMEOUT" 0.5 "$started_here" "$SCRIPT_DIR/down.sh" "$LOG" "$PID_FILE"

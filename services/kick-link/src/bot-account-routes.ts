@@ -1,11 +1,12 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { currentUser, requireAdmin, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
-import { AppError, notFound } from '@kickstand/platform/errors';
+import { notFound } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
 import type { ChatSender } from './chat-sender';
 import { noLinkMessage, type Links } from './links';
 import { setBrowserCookie, type BrowserCookieSettings } from './oauth-browser';
 import type { KickLinkRepository } from './repository';
+import { orFail } from './or-fail';
 
 export const botAccountMessages = {
   loadFailed: 'Failed to load the bot account',
@@ -14,17 +15,6 @@ export const botAccountMessages = {
   unlinkFailed: 'Failed to unlink the bot account',
   senderFailed: 'Failed to check who posts the replies',
 } as const;
-
-async function orFail(res: Response, log: Logger, message: string, work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    // a deliberate refusal (4xx, or a 503 with Retry-After) is answered as it is by the error handler
-    if (error instanceof AppError && error.status !== 500) throw error;
-    log.error({ err: error }, message);
-    res.status(500).json({ success: false, error: message });
-  }
-}
 
 /**
  * The platform's bot account (super admins: see it, link it through Kick's OAuth, unlink it) and,

@@ -1,29 +1,14 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
-import { AppError } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
 import type { Links } from './links';
 import { browserKeysOf, clearBrowserCookie, setBrowserCookie, type BrowserCookieSettings } from './oauth-browser';
+import { orFail } from './or-fail';
 
 /** The spec's fallback texts (§8), answered when something unexpected fails. */
 export const linkStartFailedMessage = 'Failed to start Kick linking';
 export const statusFailedMessage = 'Failed to check Kick account status';
 export const unlinkFailedMessage = 'Failed to unlink Kick account';
-
-/**
- * A deliberate AppError (4xx, 503) is answered by the error handler as usual; anything else is
- * logged and answered 500 with the spec's own failure text instead of a generic one.
- */
-async function orFail(res: Response, log: Logger, message: string, work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    // a deliberate refusal (4xx, or a 503 with Retry-After) is answered as it is by the error handler
-    if (error instanceof AppError && error.status !== 500) throw error;
-    log.error({ err: error }, message);
-    res.status(500).json({ success: false, error: message });
-  }
-}
 
 /** The streamer's Kick link (spec §7) and the OAuth callback Kick sends the browser to. */
 export function kickLinkRoutes(deps: {
