@@ -446,6 +446,8 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     const { kind, result, outcome } = attempted;
     health.reply(channel, kind, result, outcome.error || undefined);
     if (result === 'sent') return;
+    // an operator reading the log after an outage learns why a command went unanswered
+    if (result === 'dropped') log.warn({ broadcasterUserId: channel, sender: kind }, outcome.error);
     await repo.senderStates
       .failed(channel, outcome.error, clock.now())
       .catch((err: unknown) => log.warn({ err }, 'could not store the last reply error'));
