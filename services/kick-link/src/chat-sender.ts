@@ -21,8 +21,10 @@ import {
   type LinkDoc,
   type SendOutcome,
   type SenderStateDoc,
+  type StoredReply,
 } from './repository';
 import type { ChatSenderMode } from './options';
+import { timestampOf } from './webhook-payloads';
 
 /** Kick's limit (kick-api.md §5.1), in characters (code points): the platform's one cut. */
 export const chatContentMaxLength = kickChatMaxLength;
@@ -225,8 +227,17 @@ export interface SenderView {
 }
 
 export interface ChatSender {
-  /** Claims the key and queues the reply in its channel; resolves once queued (or refused). */
+  /** Claims the key (storing the reply) and queues the reply in its channel; resolves once queued (or refused). */
   handle(message: TopicMessage<'chat.send'>): Promise<void>;
+  /** A first recovery pass now, then one every recovery.intervalMs (an unref'ed timer; none when 0). */
+  start(): void;
+  /** Stops the recovery timer and waits for the pass in flight (queued replies: see drain). */
+  stop(): Promise<void>;
+  /**
+   * One pass: claims still `queued` after recovery.graceMs that this instance does not hold (an
+   * instance died with them in its queue) are queued here, or settled as dropped when too old.
+   */
+  recover(): Promise<void>;
   /** Who replies in this channel now. */
   describe(link: LinkDoc): Promise<SenderView>;
   /** Resolves when every queued reply has been handled (tests, shutdown). */
@@ -243,6 +254,17 @@ export interface ReplyPolicy {
   /** Replies waiting per channel; more are dropped. */
   maxQueuedPerChannel: number;
 }
+
+export interface RecoveryTiming {
+  /** A queued claim younger than this is left to the instance that queued it. */
+  graceMs: number;
+  /** Between passes; 0: no timer (passes only through recover()). */
+  intervalMs: number;
+  /** Claims taken up per pass. */
+  batch: number;
+}
+
+export const defaultRecoveryTiming: RecoveryTiming = { graceMs: 5000, intervalMs: 5000, batch: 200 };
 
 export const defaultReplyPolicy: ReplyPolicy = {
   maxAgeMs: 30_000,
@@ -267,6 +289,7 @@ export interface ChatSenderDeps {
   log: Logger;
   mode: ChatSenderMode;
   policy?: Partial<ReplyPolicy>;
+  recovery?: Partial<RecoveryTiming>;
   /** Waits between attempts (setTimeout by default; tests move their fake clock). */
   sleep?: (ms: number) => Promise<void>;
   /** For the jitter; Math.random by default. */
@@ -279,6 +302,31 @@ function dateOf(timestamp: { seconds: bigint; nanos: number } | undefined): Date
   return timestamp && new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000));
 }
 
+/** A claimed reply: what chat.send asked for, as stored with its claim. */
+interface Reply extends StoredReply {
+  key: string;
+}
+
+function replyOf(message: TopicMessage<'chat.send'>): Reply {
+  return {
+    key: message.idempotencyKey,
+    broadcasterUserId: message.broadcasterUserId,
+    ownerUserId: message.ownerUserId,
+    content: message.content,
+    // absent rather than undefined: the store keeps plain values
+    ...(message.replyToMessageId === undefined ? {} : { replyToMessageId: message.replyToMessageId }),
+    ...(message.replyToUsername === undefined ? {} : { replyToUsername: message.replyToUsername }),
+    origin: message.origin,
+    sourceReceivedAt: dateOf(message.sourceReceivedAt) ?? null,
+    occurredAt: dateOf(message.occurredAt) ?? null,
+  };
+}
+
+function storedOf(reply: Reply): StoredReply {
+  const { key: _key, ...stored } = reply;
+  return stored;
+}
+
 interface Attempted {
   outcome: SendOutcome;
   kind: SenderKind;
@@ -286,9 +334,12 @@ interface Attempted {
 }
 
 /**
- * The idempotency key is claimed (unique index, kept two days) before Kick is called, so a
- * chat.send delivered twice is posted once: a crash between the claim and the call loses that one
- * line, and nothing can post it twice. Retries (429, 5xx, a refused reply target, `bot` refused →
+ * The idempotency key is claimed (unique index, kept two days) with the reply before Kick is
+ * called, so a chat.send delivered twice is posted once. The claim is `queued` while the reply
+ * waits; right before the first call to Kick the worker moves it to `posting` atomically, and only
+ * the one that did may call Kick: a claim in `posting` is never posted again (a crash during the
+ * call loses that one line rather than risk it twice). A reply still `queued` when its instance
+ * died is found by the recovery pass of any instance and goes through the same worker path. Retries (429, 5xx, a refused reply target, `bot` refused →
  * `user`) all happen inside that one claim and only after answers that say nothing was posted; a
  * timeout is never retried. Each channel's replies wait in their own bounded queue, so a channel
  * backing off does not hold up the others on its bus partition. The outcome is stored with the
@@ -302,6 +353,11 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   const lock = createKeyedLock();
   const queued = new Map<string, number>();
   const running = new Set<Promise<void>>();
+  /** Keys queued here and not settled yet: recovery leaves them to this instance's queue. */
+  const held = new Set<string>();
+  const timing: RecoveryTiming = { ...defaultRecoveryTiming, ...deps.recovery };
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> | undefined;
 
   /** Full jitter on the upper half of the doubled delay. */
   const backoff = (attempt: number) => {
@@ -309,23 +365,26 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     return Math.round(ceiling * (0.5 + random() / 2));
   };
 
-  async function publish(message: TopicMessage<'chat.send'>, outcome: SendOutcome): Promise<void> {
+  async function publish(reply: Reply, outcome: SendOutcome): Promise<void> {
     await publisher.chatSent({
-      idempotencyKey: message.idempotencyKey,
-      broadcasterUserId: message.broadcasterUserId,
-      ownerUserId: message.ownerUserId,
+      idempotencyKey: reply.key,
+      broadcasterUserId: reply.broadcasterUserId,
+      ownerUserId: reply.ownerUserId,
       isSent: outcome.isSent,
       error: outcome.error,
       messageId: outcome.messageId,
       content: outcome.content,
-      replyToMessageId: message.replyToMessageId,
-      replyToUsername: message.replyToUsername,
+      replyToMessageId: reply.replyToMessageId,
+      replyToUsername: reply.replyToUsername,
       sentAt: outcome.sentAt,
-      origin: message.origin,
-      sourceReceivedAt: message.sourceReceivedAt,
+      origin: reply.origin,
+      sourceReceivedAt: reply.sourceReceivedAt ? timestampOf(reply.sourceReceivedAt) : undefined,
     });
-    await repo.sendClaims.markPublished(message.idempotencyKey);
+    await repo.sendClaims.markPublished(reply.key);
   }
+
+  /** When the reply's words were said (else asked for, else claimed): its age counts from there. */
+  const sourceAtOf = (reply: Reply, claimedAt: Date) => reply.sourceReceivedAt ?? reply.occurredAt ?? claimedAt;
 
   async function senderKindOf(state: SenderStateDoc | null): Promise<SenderKind> {
     if (mode === 'auto' && (await botAccounts.current())) return 'bot-account';
@@ -342,12 +401,12 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body));
   }
 
-  async function attempt(message: TopicMessage<'chat.send'>, link: LinkDoc, content: string): Promise<Attempted> {
+  async function attempt(reply: Reply, link: LinkDoc, content: string): Promise<Attempted> {
     const channel = link.kickUserId;
     const state = await repo.senderStates.get(channel);
     let kind = await senderKindOf(state);
-    let replyTo = message.replyToMessageId || undefined;
-    const sourceAt = dateOf(message.sourceReceivedAt) ?? dateOf(message.occurredAt) ?? clock.now();
+    let replyTo = reply.replyToMessageId || undefined;
+    const sourceAt = sourceAtOf(reply, clock.now());
     const ageMs = () => clock.now().getTime() - sourceAt.getTime();
     const end = (result: ReplyResult, error: string, messageId = ''): Attempted => ({
       outcome: { isSent: result === 'sent', error, messageId, content, sentAt: clock.now() },
@@ -425,8 +484,8 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     }
   }
 
-  async function deliver(message: TopicMessage<'chat.send'>): Promise<Attempted | SendOutcome> {
-    const content = cutToLimit(message.content);
+  async function deliver(reply: Reply): Promise<Attempted | SendOutcome> {
+    const content = cutToLimit(reply.content);
     const failed = (error: string): SendOutcome => ({
       isSent: false,
       error,
@@ -434,12 +493,12 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       content,
       sentAt: clock.now(),
     });
-    const link = await repo.links.byKickUser(message.broadcasterUserId);
+    const link = await repo.links.byKickUser(reply.broadcasterUserId);
     if (!link) return failed(notLinkedMessage);
-    if (message.ownerUserId !== '' && message.ownerUserId !== link._id) {
+    if (reply.ownerUserId !== '' && reply.ownerUserId !== link._id) {
       return failed('This channel is linked to another Kickstand user');
     }
-    return attempt(message, link, content);
+    return attempt(reply, link, content);
   }
 
   async function report(channel: string, attempted: Attempted): Promise<void> {
@@ -453,21 +512,90 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       .catch((err: unknown) => log.warn({ err }, 'could not store the last reply error'));
   }
 
-  async function settle(message: TopicMessage<'chat.send'>, outcome: SendOutcome): Promise<void> {
-    await repo.sendClaims.recordOutcome(message.idempotencyKey, outcome);
-    await publish(message, outcome);
+  async function settle(reply: Reply, outcome: SendOutcome): Promise<void> {
+    await repo.sendClaims.recordOutcome(reply.key, outcome);
+    await publish(reply, outcome);
   }
 
-  async function run(message: TopicMessage<'chat.send'>): Promise<void> {
-    const channel = message.broadcasterUserId;
+  /** Settles a reply that Kick never saw as dropped (health, chat.sent), when this caller takes it. */
+  async function drop(reply: Reply, error: string): Promise<void> {
+    if (!(await repo.sendClaims.startPosting(reply.key, clock.now()))) return;
+    const channel = reply.broadcasterUserId;
+    const kind = await senderKindOf(await repo.senderStates.get(channel));
+    health.reply(channel, kind, 'dropped', error);
+    await settle(reply, { isSent: false, error, messageId: '', content: cutToLimit(reply.content), sentAt: clock.now() });
+  }
+
+  async function run(reply: Reply): Promise<void> {
+    const channel = reply.broadcasterUserId;
     try {
-      const done = await deliver(message);
+      // only the one worker that moves the claim queued → posting calls Kick (another instance's
+      // recovery may have taken it while it waited here)
+      if (!(await repo.sendClaims.startPosting(reply.key, clock.now()))) {
+        log.info({ broadcasterUserId: channel, idempotencyKey: reply.key }, 'a reply was taken elsewhere: skipped');
+        return;
+      }
+      const done = await deliver(reply);
       if ('result' in done) await report(channel, done);
-      await settle(message, 'result' in done ? done.outcome : done);
+      await settle(reply, 'result' in done ? done.outcome : done);
     } catch (err) {
       // the claim stays: a redelivery publishes a stored outcome but never posts again
-      log.error({ err, broadcasterUserId: channel, idempotencyKey: message.idempotencyKey }, 'a reply was lost');
+      log.error({ err, broadcasterUserId: channel, idempotencyKey: reply.key }, 'a reply was lost');
     }
+  }
+
+  /** Queues a claimed reply in its channel, or drops it when the channel's queue is full. */
+  async function enqueue(reply: Reply): Promise<void> {
+    const channel = reply.broadcasterUserId;
+    const waiting = queued.get(channel) ?? 0;
+    if (waiting >= policy.maxQueuedPerChannel) {
+      log.warn({ broadcasterUserId: channel, waiting }, 'too many replies waiting: one dropped');
+      await drop(reply, queueFullMessage);
+      return;
+    }
+    queued.set(channel, waiting + 1);
+    held.add(reply.key);
+    const job = lock
+      .run(channel, () => run(reply))
+      .finally(() => {
+        const left = (queued.get(channel) ?? 1) - 1;
+        if (left <= 0) queued.delete(channel);
+        else queued.set(channel, left);
+        held.delete(reply.key);
+        running.delete(job);
+      });
+    running.add(job);
+  }
+
+  async function recover(): Promise<void> {
+    const now = clock.now();
+    const claims = await repo.sendClaims.queued(new Date(now.getTime() - timing.graceMs), timing.batch);
+    for (const claim of claims) {
+      if (!claim.reply || held.has(claim._id)) continue;
+      const reply: Reply = { ...claim.reply, key: claim._id };
+      const ageMs = now.getTime() - sourceAtOf(reply, claim.claimedAt).getTime();
+      try {
+        if (ageMs > policy.maxAgeMs) {
+          log.warn({ broadcasterUserId: reply.broadcasterUserId, idempotencyKey: reply.key }, tooOldMessage);
+          await drop(reply, tooOldMessage);
+        } else {
+          log.info({ broadcasterUserId: reply.broadcasterUserId, idempotencyKey: reply.key }, 'a queued reply recovered');
+          await enqueue(reply);
+        }
+      } catch (err) {
+        log.error({ err, idempotencyKey: reply.key }, 'a queued reply could not be recovered');
+      }
+    }
+  }
+
+  async function recoverLogged(): Promise<void> {
+    if (pass) return pass;
+    pass = recover()
+      .catch((err: unknown) => log.error({ err }, 'the recovery of queued replies failed'))
+      .finally(() => {
+        pass = undefined;
+      });
+    await pass;
   }
 
   return {
@@ -481,38 +609,31 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         );
         return;
       }
-      if (!(await repo.sendClaims.claim(key, clock.now()))) {
+      const reply = replyOf(message);
+      if (!(await repo.sendClaims.claim(key, clock.now(), storedOf(reply)))) {
         // seen before: at most publish an outcome that was stored but never made it onto the bus
         const claim = await repo.sendClaims.get(key);
-        if (claim?.outcome && !claim.isPublished) await publish(message, claim.outcome);
+        if (claim?.outcome && !claim.isPublished) await publish(reply, claim.outcome);
         return;
       }
-      const waiting = queued.get(channel) ?? 0;
-      if (waiting >= policy.maxQueuedPerChannel) {
-        const kind = await senderKindOf(await repo.senderStates.get(channel));
-        log.warn({ broadcasterUserId: channel, waiting }, 'too many replies waiting: one dropped');
-        const outcome: SendOutcome = {
-          isSent: false,
-          error: queueFullMessage,
-          messageId: '',
-          content: cutToLimit(message.content),
-          sentAt: clock.now(),
-        };
-        health.reply(channel, kind, 'dropped', queueFullMessage);
-        await settle(message, outcome);
-        return;
-      }
-      queued.set(channel, waiting + 1);
-      const job = lock
-        .run(channel, () => run(message))
-        .finally(() => {
-          const left = (queued.get(channel) ?? 1) - 1;
-          if (left <= 0) queued.delete(channel);
-          else queued.set(channel, left);
-          running.delete(job);
-        });
-      running.add(job);
+      await enqueue(reply);
     },
+
+    start() {
+      if (timer) return;
+      void recoverLogged();
+      if (timing.intervalMs <= 0) return;
+      timer = setInterval(() => void recoverLogged(), timing.intervalMs);
+      timer.unref();
+    },
+
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await pass;
+    },
+
+    recover: recoverLogged,
 
     async describe(link) {
       const channel = link.kickUserId;

@@ -118,12 +118,35 @@ export interface SendOutcome {
   sentAt: Date;
 }
 
+/** What a claimed chat.send posts, kept with its claim so that a reply survives a crash while queued. */
+export interface StoredReply {
+  broadcasterUserId: string;
+  ownerUserId: string;
+  content: string;
+  replyToMessageId?: string;
+  replyToUsername?: string;
+  /** ChatOrigin. */
+  origin: number;
+  sourceReceivedAt: Date | null;
+  occurredAt: Date | null;
+}
+
+/**
+ * `queued`: claimed, Kick not called yet (any instance may take it); `posting`: taken by one worker,
+ * never posted again (Kick may have posted it); `done`: outcome stored. Claims stored before the
+ * state existed have none and count as done.
+ */
+export type SendClaimState = 'queued' | 'posting' | 'done';
+
 export interface SendClaimDoc extends Document {
   /** chat.send's idempotency key. */
   _id: string;
   claimedAt: Date;
   outcome: SendOutcome | null;
   isPublished: boolean;
+  state?: SendClaimState;
+  reply?: StoredReply;
+  postingAt?: Date;
 }
 
 /** A chat message id Kick returned for a line we posted: its webhook echo is the bot's own line. */
@@ -222,8 +245,14 @@ export interface KickLinkRepository {
     remove(id: string): Promise<boolean>;
   };
   sendClaims: {
-    claim(idempotencyKey: string, now: Date): Promise<boolean>;
+    /** Claims the key with its reply in state `queued`; false when it was claimed before. */
+    claim(idempotencyKey: string, now: Date, reply: StoredReply): Promise<boolean>;
     get(idempotencyKey: string): Promise<SendClaimDoc | null>;
+    /** `queued` → `posting`, atomically: true for the one caller that may call Kick. */
+    startPosting(idempotencyKey: string, now: Date): Promise<boolean>;
+    /** Claims still `queued` that were claimed at or before `claimedBefore`, oldest first. */
+    queued(claimedBefore: Date, limit: number): Promise<SendClaimDoc[]>;
+    /** Stores the outcome; the claim is `done`. */
     recordOutcome(idempotencyKey: string, outcome: SendOutcome): Promise<void>;
     markPublished(idempotencyKey: string): Promise<void>;
   };
@@ -278,6 +307,8 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
         expireAfterSeconds: retention.webhookMessageSeconds,
       });
       await sendClaims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: retention.sendClaimSeconds });
+      // the recovery pass looks for claims still queued (chat-sender.ts)
+      await sendClaims.createIndex({ fields: { state: 1, claimedAt: 1 } });
       await sentMessages.createIndex({ fields: { sentAt: 1 }, expireAfterSeconds: retention.sentMessageSeconds });
       await deadLetters.createIndex({ fields: { receivedAt: 1 }, expireAfterSeconds: retention.deadLetterSeconds });
     },
@@ -397,11 +428,25 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     },
 
     sendClaims: {
-      claim: (idempotencyKey, now) =>
-        insertOnce(sendClaims, { _id: idempotencyKey, claimedAt: now, outcome: null, isPublished: false }),
+      claim: (idempotencyKey, now, reply) =>
+        insertOnce(sendClaims, {
+          _id: idempotencyKey,
+          claimedAt: now,
+          outcome: null,
+          isPublished: false,
+          state: 'queued',
+          reply,
+        }),
       get: (idempotencyKey) => sendClaims.findOne({ _id: idempotencyKey }),
+      startPosting: async (idempotencyKey, now) =>
+        (await sendClaims.findOneAndUpdate(
+          { _id: idempotencyKey, state: 'queued' },
+          { $set: { state: 'posting', postingAt: now } },
+        )) !== null,
+      queued: (claimedBefore, limit) =>
+        sendClaims.find({ state: 'queued', claimedAt: { $lte: claimedBefore } }, { sort: { claimedAt: 1 }, limit }),
       async recordOutcome(idempotencyKey, outcome) {
-        await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { outcome } });
+        await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { outcome, state: 'done' } });
       },
       async markPublished(idempotencyKey) {
         await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { isPublished: true } });

@@ -229,6 +229,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       });
       storedHealth.start();
       reconciler.start();
+      // replies an earlier run (or another instance) claimed but never posted
+      chat.start();
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     async stop() {
@@ -236,6 +238,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       started = [];
       await Promise.all(running.map((subscription) => subscription.stop()));
       await reconciler.stop();
+      await chat.stop();
       // replies already claimed are still posted (or dropped when too old), not lost mid-way
       await chat.drain();
       await storedHealth.stop();
