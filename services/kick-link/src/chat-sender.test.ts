@@ -23,7 +23,13 @@ import {
   type KickSentChat,
 } from './kick-client';
 import type { UserTokens } from './kick-tokens';
-import { createKickLinkRepository, type KickLinkRepository, type LinkDoc } from './repository';
+import {
+  createKickLinkRepository,
+  type KickLinkRepository,
+  type LinkDoc,
+  type SendClaimDoc,
+  type StoredReply,
+} from './repository';
 
 const channel = '4377088';
 const ownerUserId = 'u-streamer';
@@ -466,5 +472,162 @@ describe('own lines', () => {
     await world.send('something else');
 
     expect(await world.ownLines.isOwn(line({ messageId: 'typed', content: '$hello' }))).toBe(false);
+  });
+});
+
+describe('replies that outlive their instance', () => {
+  /** What handle() stores before the reply waits in its channel's queue. */
+  const aQueuedClaim = (repo: KickLinkRepository, key: string, content: string, extra: Partial<StoredReply> = {}) =>
+    repo.sendClaims.claim(key, clock.now(), {
+      broadcasterUserId: channel,
+      ownerUserId,
+      content,
+      origin: ChatOrigin.COMMAND,
+      sourceReceivedAt: clock.now(),
+      occurredAt: clock.now(),
+      ...extra,
+    });
+
+  test('when kick-link stops with replies waiting, then a new instance posts each of them once', async () => {
+    const stopped = await aWorld({ mode: 'user' });
+    const receivedAt = clock.now();
+    await aQueuedClaim(stopped.repo, 'reply:a', 'first', { replyToMessageId: 'm-1', replyToUsername: 'viewer' });
+    await aQueuedClaim(stopped.repo, 'reply:b', 'second');
+    clock.advance(6000);
+
+    const fresh = await aWorld({ mode: 'user' });
+    fresh.sender.start();
+    await fresh.sender.stop();
+    await fresh.sender.drain();
+    // a later pass and a redelivery of the same chat.send find nothing left to post
+    await fresh.sender.recover();
+    await fresh.sender.drain();
+    await fresh.send('first', { idempotencyKey: 'reply:a' });
+
+    expect(fresh.posted.map((p) => p.message)).toEqual([
+      { type: 'user', broadcasterUserId: channel, content: 'first', replyToMessageId: 'm-1' },
+      { type: 'user', broadcasterUserId: channel, content: 'second', replyToMessageId: undefined },
+    ]);
+    expect(fresh.published).toEqual([
+      {
+        idempotencyKey: 'reply:a',
+        broadcasterUserId: channel,
+        ownerUserId,
+        isSent: true,
+        error: '',
+        messageId: 'msg-1',
+        content: 'first',
+        replyToMessageId: 'm-1',
+        replyToUsername: 'viewer',
+        sentAt: clock.now(),
+        origin: ChatOrigin.COMMAND,
+        sourceReceivedAt: seconds(receivedAt),
+      },
+      expect.objectContaining({ idempotencyKey: 'reply:b', isSent: true, messageId: 'msg-2', content: 'second' }),
+    ]);
+    expect((await fresh.repo.sendClaims.get('reply:a'))?.state).toBe('done');
+  });
+
+  test('when a claim is already posting, then recovery never posts it', async () => {
+    const stopped = await aWorld({ mode: 'user' });
+    await aQueuedClaim(stopped.repo, 'reply:mid-call', 'maybe posted');
+    // the instance died during its call to Kick
+    expect(await stopped.repo.sendClaims.startPosting('reply:mid-call', clock.now())).toBe(true);
+    clock.advance(6000);
+
+    const fresh = await aWorld({ mode: 'user' });
+    await fresh.sender.recover();
+    await fresh.sender.drain();
+
+    expect(fresh.posted).toEqual([]);
+    expect(fresh.published).toEqual([]);
+    expect((await fresh.repo.sendClaims.get('reply:mid-call'))?.state).toBe('posting');
+  });
+
+  test('when two instances recover together, then each reply is posted once', async () => {
+    const stopped = await aWorld({ mode: 'user' });
+    for (const content of ['one', 'two', 'three']) await aQueuedClaim(stopped.repo, `reply:${content}`, content);
+    clock.advance(6000);
+
+    const a = await aWorld({ mode: 'user' });
+    const b = await aWorld({ mode: 'user' });
+    await Promise.all([a.sender.recover(), b.sender.recover()]);
+    await Promise.all([a.sender.drain(), b.sender.drain()]);
+
+    const posted = [...a.posted, ...b.posted].map((p) => p.message.content).sort();
+    expect(posted).toEqual(['one', 'three', 'two']);
+    const published = [...a.published, ...b.published].map((p) => p.idempotencyKey).sort();
+    expect(published).toEqual(['reply:one', 'reply:three', 'reply:two']);
+  });
+
+  test('when a queued claim is older than 30 s, then it is dropped and counted, not posted', async () => {
+    const stopped = await aWorld({ mode: 'user' });
+    await aQueuedClaim(stopped.repo, 'reply:stale', 'too late');
+    clock.advance(31_000);
+
+    const fresh = await aWorld({ mode: 'user' });
+    await fresh.sender.recover();
+    await fresh.sender.drain();
+
+    expect(fresh.posted).toEqual([]);
+    expect(fresh.published).toEqual([
+      expect.objectContaining({ idempotencyKey: 'reply:stale', isSent: false, error: tooOldMessage, content: 'too late' }),
+    ]);
+    expect(fresh.replies).toEqual([{ channel, kind: 'streamer-user', result: 'dropped', error: tooOldMessage }]);
+    expect((await fresh.repo.sendClaims.get('reply:stale'))?.state).toBe('done');
+  });
+
+  test('when a queued claim is younger than the grace, or was stored without a state, then recovery leaves it', async () => {
+    const running = await aWorld({ mode: 'user' });
+    await platform.store
+      .collection<SendClaimDoc>('chat-send-claims')
+      .insertOne({ _id: 'reply:before-states', claimedAt: clock.now(), outcome: null, isPublished: false });
+    clock.advance(6000);
+    await aQueuedClaim(running.repo, 'reply:just-queued', 'still in its queue');
+    clock.advance(1000);
+
+    const other = await aWorld({ mode: 'user' });
+    await other.sender.recover();
+    await other.sender.drain();
+
+    expect(other.posted).toEqual([]);
+    expect((await other.repo.sendClaims.get('reply:just-queued'))?.state).toBe('queued');
+  });
+
+  test('when a reply waits in its own instance longer than the grace, then that instance posts it once', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // a queue of two: had recovery queued them a second time, the copies would overflow it
+    const world = await aWorld({ mode: 'user', sleep: () => held, maxQueuedPerChannel: 2 });
+    world.answers.push(new KickApiError(503, 'Service Unavailable'));
+    const first = world.sender.handle({
+      eventId: randomUUID(),
+      idempotencyKey: 'reply:backing-off',
+      broadcasterUserId: channel,
+      ownerUserId,
+      content: 'backing off',
+      origin: ChatOrigin.COMMAND,
+      sourceReceivedAt: seconds(clock.now()),
+    } as TopicMessage<'chat.send'>);
+    await first;
+    await world.sender.handle({
+      eventId: randomUUID(),
+      idempotencyKey: 'reply:waiting',
+      broadcasterUserId: channel,
+      ownerUserId,
+      content: 'waiting behind it',
+      origin: ChatOrigin.COMMAND,
+      sourceReceivedAt: seconds(clock.now()),
+    } as TopicMessage<'chat.send'>);
+    clock.advance(6000);
+
+    await world.sender.recover();
+    release();
+    await world.sender.drain();
+
+    expect(world.posted.map((p) => p.message.content)).toEqual(['backing off', 'backing off', 'waiting behind it']);
+    expect(world.replies.map((r) => r.result)).toEqual(['sent', 'sent']);
   });
 });
