@@ -571,7 +571,12 @@ describe('replies that outlive their instance', () => {
 
     expect(fresh.posted).toEqual([]);
     expect(fresh.published).toEqual([
-      expect.objectContaining({ idempotencyKey: 'reply:stale', isSent: false, error: tooOldMessage, content: 'too late' }),
+      expect.objectContaining({
+        idempotencyKey: 'reply:stale',
+        isSent: false,
+        error: tooOldMessage,
+        content: 'too late',
+      }),
     ]);
     expect(fresh.replies).toEqual([{ channel, kind: 'streamer-user', result: 'dropped', error: tooOldMessage }]);
     expect((await fresh.repo.sendClaims.get('reply:stale'))?.state).toBe('done');

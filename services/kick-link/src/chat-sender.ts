@@ -523,7 +523,13 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     const channel = reply.broadcasterUserId;
     const kind = await senderKindOf(await repo.senderStates.get(channel));
     health.reply(channel, kind, 'dropped', error);
-    await settle(reply, { isSent: false, error, messageId: '', content: cutToLimit(reply.content), sentAt: clock.now() });
+    await settle(reply, {
+      isSent: false,
+      error,
+      messageId: '',
+      content: cutToLimit(reply.content),
+      sentAt: clock.now(),
+    });
   }
 
   async function run(reply: Reply): Promise<void> {
@@ -579,7 +585,10 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
           log.warn({ broadcasterUserId: reply.broadcasterUserId, idempotencyKey: reply.key }, tooOldMessage);
           await drop(reply, tooOldMessage);
         } else {
-          log.info({ broadcasterUserId: reply.broadcasterUserId, idempotencyKey: reply.key }, 'a queued reply recovered');
+          log.info(
+            { broadcasterUserId: reply.broadcasterUserId, idempotencyKey: reply.key },
+            'a queued reply recovered',
+          );
           await enqueue(reply);
         }
       } catch (err) {
