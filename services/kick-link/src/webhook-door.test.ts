@@ -1,4 +1,4 @@
-import { createSign, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { kickstandTopics, type KickstandTopics } from '@kickstand/platform/bus';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import { processMetrics } from '@kickstand/platform/metrics';
@@ -12,6 +12,7 @@ import {
 import type { DeadLetterView } from './dead-letter-routes';
 import type { LinkDoc } from './repository';
 import { createKickLinkService } from './service';
+import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './signed-delivery';
 
 /**
  * The webhook door against deliveries signed here (a key pair of the test stands in for Kick's:
@@ -19,11 +20,7 @@ import { createKickLinkService } from './service';
  * real Kick (kick-api.md §8.10) can be sent byte for byte.
  */
 
-const kickKeys = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+const kickKeys = generateKickKeyPair();
 const clock = createFakeClock(new Date('2026-03-02T18:04:11Z'));
 const broadcasterId = 4377088;
 const ownerUserId = 'u-streamer';
@@ -97,37 +94,21 @@ async function deliver(
   options: { version?: string; timestamp?: string; sign?: 'kick' | 'stranger'; raw?: string; messageId?: string } = {},
 ): Promise<Sent> {
   const messageId = options.messageId ?? aMessageId();
-  const timestamp =
-    options.timestamp ??
-    clock
-      .now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, 'Z');
+  const timestamp = options.timestamp ?? kickTimestamp(clock.now());
   const raw = options.raw ?? JSON.stringify(body);
   const key = options.sign === 'stranger' ? strangerKey : kickKeys.privateKey;
-  const signature = createSign('RSA-SHA256').update(`${messageId}.${timestamp}.${raw}`).sign(key, 'base64');
-  const response = await fetch(`${baseUrl}/api/kick/webhook`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'kick-event-message-id': messageId,
-      'kick-event-subscription-id': '01JK7Z8Q4W2M6B3T5N9R1C0SUB',
-      'kick-event-signature': signature,
-      'kick-event-message-timestamp': timestamp,
-      'kick-event-type': type,
-      'kick-event-version': options.version ?? '1',
-    },
-    body: raw,
+  const response = await postSignedDelivery(`${baseUrl}/api/kick/webhook`, key, {
+    type,
+    raw,
+    messageId,
+    timestamp,
+    version: options.version,
   });
   const text = await response.text();
   return { status: response.status, json: text ? (JSON.parse(text) as unknown) : undefined, messageId };
 }
 
-const strangerKey = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-}).privateKey;
+const strangerKey = generateKickKeyPair().privateKey;
 
 const adminToken = () => platform.signToken({ userId: 'admin-1', username: 'root', role: 'SUPER_ADMIN' });
 const userToken = () => platform.signToken({ userId: ownerUserId, username: 'streamer', role: 'USER' });

@@ -1,4 +1,4 @@
-import { createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import {
 import type { KickstandTopics } from '@kickstand/platform/bus';
 import type { LinkDoc } from './repository';
 import { createKickLinkService } from './service';
+import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './signed-delivery';
 
 /**
  * The webhook door on a bus that can be down (Kafka in distributed mode): a delivery is answered
@@ -24,11 +25,7 @@ import { createKickLinkService } from './service';
  * The bus here is the in-process one behind a switch that makes its publish fail on demand.
  */
 
-const kickKeys = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+const kickKeys = generateKickKeyPair();
 const clock = createFakeClock(new Date('2026-03-02T18:04:11Z'));
 const broadcasterId = 4377088;
 const ownerUserId = 'u-streamer';
@@ -153,10 +150,7 @@ async function deliverChat(
   content: string,
   messageId = aMessageId(),
 ): Promise<{ status: number; retryAfter: string | null; messageId: string }> {
-  const timestamp = clock
-    .now()
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z');
+  const timestamp = kickTimestamp(clock.now());
   const raw = JSON.stringify({
     message_id: `chat-${messageId}`,
     broadcaster: {
@@ -181,21 +175,11 @@ async function deliverChat(
     emotes: [],
     created_at: timestamp,
   });
-  const signature = createSign('RSA-SHA256')
-    .update(`${messageId}.${timestamp}.${raw}`)
-    .sign(kickKeys.privateKey, 'base64');
-  const response = await fetch(`${baseUrl}/api/kick/webhook`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'kick-event-message-id': messageId,
-      'kick-event-subscription-id': '01JK7Z8Q4W2M6B3T5N9R1C0SUB',
-      'kick-event-signature': signature,
-      'kick-event-message-timestamp': timestamp,
-      'kick-event-type': 'chat.message.sent',
-      'kick-event-version': '1',
-    },
-    body: raw,
+  const response = await postSignedDelivery(`${baseUrl}/api/kick/webhook`, kickKeys.privateKey, {
+    type: 'chat.message.sent',
+    raw,
+    messageId,
+    timestamp,
   });
   await response.arrayBuffer();
   return { status: response.status, retryAfter: response.headers.get('retry-after'), messageId };
