@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync, type WriteStream } 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { kafkaGroupId } from '@kickstand/platform/bus';
 import { mongoDriverOptions } from '@kickstand/platform/store';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
@@ -161,6 +162,8 @@ if (!brokers || !mongoUrl) {
     const streamers: { name: string; token: string }[] = [];
     /** How many members one bot-runner has in the shared group (one per topic it reads with it). */
     let membersOfOneInstance = 0;
+    /** The Kafka group of the bot-runners' chat readers (one member per instance). */
+    const chatReaders = `${runId}.${kafkaGroupId('bot-runner', 'chat.received')}`;
 
     async function botRunnerGroupMembers(): Promise<number> {
       const admin = new Kafka({
@@ -170,7 +173,7 @@ if (!brokers || !mongoUrl) {
       }).admin();
       await admin.connect();
       try {
-        return (await admin.describeGroups([`${runId}.bot-runner`])).groups[0]?.members.length ?? 0;
+        return (await admin.describeGroups([chatReaders])).groups[0]?.members.length ?? 0;
       } finally {
         await admin.disconnect();
       }
@@ -612,7 +615,7 @@ if (!brokers || !mongoUrl) {
           'command.changed': 3,
         });
         // what is left after the SIGTERM and the SIGKILL: the first instance's members, as at the start
-        const [group] = (await admin.describeGroups([`${runId}.bot-runner`])).groups;
+        const [group] = (await admin.describeGroups([chatReaders])).groups;
         expect(group?.state).toBe('Stable');
         expect(group?.members.length).toBe(membersOfOneInstance);
       } finally {

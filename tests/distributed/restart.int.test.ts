@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { MongoClient } from 'mongodb';
-import { instanceGroup } from '@kickstand/platform/bus';
+import { instanceGroup, kafkaGroupId } from '@kickstand/platform/bus';
 import { mongoDriverOptions } from '@kickstand/platform/store';
 
 /**
@@ -82,7 +82,13 @@ if (!brokers || !mongoUrl) {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    const groups = [`${runId}.bot-runner`, `${runId}.${instanceGroup('bot-runner', 'bot-runner-1')}`];
+    // bot-runner's Kafka groups: one per topic of its shared group, and its instance's bot.status reader
+    const groups = [
+      ...['user.changed', 'kick.account', 'command.changed', 'chat.subscription', 'chat.received'].map(
+        (topic) => `${runId}.${kafkaGroupId('bot-runner', topic)}`,
+      ),
+      `${runId}.${kafkaGroupId(instanceGroup('bot-runner', 'bot-runner-1'), 'bot.status')}`,
+    ];
     let port = 0;
     let admin: Admin;
     const processes: Running[] = [];

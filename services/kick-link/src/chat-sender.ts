@@ -188,7 +188,7 @@ export function isReplyTargetRefusal(error: KickApiError): boolean {
 export const isRetryable = (error: KickApiError) => error.status === 429 || error.status >= 500;
 
 export const quotaMessage = "Kick's daily chat limit for this app is used up; replies resume tomorrow";
-export const tooOldMessage = 'The reply was dropped: Kick did not take it within 30 seconds';
+export const tooOldMessage = 'The reply was dropped: Kick did not take it within 2 minutes';
 export const queueFullMessage = 'The reply was dropped: too many replies were waiting for this channel';
 export const notPostedMessage = 'Kick did not post the message';
 
@@ -267,7 +267,7 @@ export interface RecoveryTiming {
 export const defaultRecoveryTiming: RecoveryTiming = { graceMs: 5000, intervalMs: 5000, batch: 200 };
 
 export const defaultReplyPolicy: ReplyPolicy = {
-  maxAgeMs: 30_000,
+  maxAgeMs: 120_000,
   maxAttempts: 5,
   initialBackoffMs: 1000,
   maxBackoffMs: 8000,

@@ -2,7 +2,7 @@ import type { DashboardsHandle } from './dashboards-client';
 import type { Deployment } from './deployment';
 import { deliveryRequest, type SignedDelivery } from './kick-delivery';
 import { countLogLines, logSize, type LogCount } from './log-file';
-import { presign } from './presign';
+import { plannedStart, presign } from './presign';
 import { machineBusySeconds, startUsageWindow, type ProcessUsage, type WatchedProcess } from './process-stats';
 import { createRawHttpPool } from './raw-http';
 import { rounded, Samples, type LatencySummary } from './stats';
@@ -34,6 +34,12 @@ export interface PhaseSettings {
   isDirect?: boolean;
   /** After the last delivery, how long replies still on their way are waited for; 15 unless told (the drill waits out a backlog). */
   replyWaitSeconds?: number;
+  /**
+   * Stop waiting once no reply came for this long (3 s unless told). The drill waits its whole
+   * replyWaitSeconds instead: after a Kafka outage the consumer groups rejoin before any reply
+   * moves again, and a reply that comes late is not a lost one.
+   */
+  replyQuietSeconds?: number;
 }
 
 export interface PhaseResult {
@@ -125,6 +131,8 @@ export async function runChatPhase(context: {
   /** Dashboards per channel index (with dashboards connected). */
   dashboardsPerChannel?: readonly number[];
   progress: (line: string) => void;
+  /** Told the epoch ms at which the first delivery goes out (the warm-up's start). */
+  onStart?: (epochMs: number) => void;
 }): Promise<PhaseResult> {
   const { deployment, channels, settings, progress } = context;
   const plan: PlannedMessage[] = planPhase({
@@ -136,7 +144,8 @@ export async function runChatPhase(context: {
     seed: settings.seed,
   });
   progress(`  signing ${plan.length} deliveries…`);
-  const signed = await presign(plan, channels, context.signingKeyPem);
+  const startsAtEpochMs = plannedStart(plan.length);
+  const signed = await presign(plan, channels, context.signingKeyPem, startsAtEpochMs);
   progress(
     `  signed in ${signed.signingSeconds.toFixed(1)} s; sending ${settings.rate}/s for ${settings.warmupSeconds} + ${settings.durationSeconds} s`,
   );
@@ -200,7 +209,9 @@ export async function runChatPhase(context: {
   let machineAtStart: ReturnType<typeof machineBusySeconds> | undefined;
   // more than this far behind the schedule, the rate is not sustainable: the phase ends early
   const maxBacklog = Math.max(100, settings.rate * maxBehindSeconds);
-  const t0 = performance.now() + 100;
+  // on the planned start, which the deliveries' created_at count from (later if signing took longer)
+  const t0 = performance.now() + Math.max(100, startsAtEpochMs - Date.now());
+  context.onStart?.(Date.now() + (t0 - performance.now()));
   const windowStartAt = t0 + settings.warmupSeconds * 1000;
   let answeredInWindow = 0;
   let answeredOkInWindow = 0;
@@ -298,7 +309,7 @@ export async function runChatPhase(context: {
   while (
     performance.now() < waitUntil &&
     expectedIndexes.some((i) => replyCount[i] === 0) &&
-    performance.now() - lastReplyAt < 3000
+    performance.now() - lastReplyAt < (settings.replyQuietSeconds ?? 3) * 1000
   ) {
     await sleep(200);
   }

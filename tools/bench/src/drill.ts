@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createTokenSigner } from '@kickstand/platform/auth';
 import { runChatPhase, type PhaseResult } from './chat-load';
 import { repoRoot, startDeployment, type BenchKeys, type Deployment } from './deployment';
-import { findProcesses, useEngines } from './engines';
+import { useEngines } from './engines';
 import { setUpChannels, waitForBots } from './setup';
 import type { BenchChannel } from './workload';
 
@@ -16,15 +16,16 @@ import type { BenchChannel } from './workload';
  *
  *   +15 s  kick-link SIGKILLed, started again at once
  *   +35 s  the gateway SIGKILLed, started again at once
- *   +55 s  Kafka stopped for 30 s (SIGSTOP / SIGCONT of its local process; or the shell commands in
- *          DRILL_KAFKA_STOP and DRILL_KAFKA_START, e.g. `docker compose pause kafka`)
+ *   +55 s  Kafka stopped for 30 s (SIGSTOP / SIGCONT of the local broker the drill started; or the
+ *          shell commands in DRILL_KAFKA_STOP and DRILL_KAFKA_START, e.g. `docker compose pause kafka`)
  *
  * Like real Kick, the generator never sends a delivery again. A delivery answered 2xx is one Kick
  * counts as delivered: each such command must get exactly one reply at the sandbox. Deliveries not
  * answered 2xx (refused connections while a process is down, 502 from the gateway, 503) are
  * reported, not counted as lost: Kick saw them fail. Exit code 0 only with 0 lost and 0 duplicated.
  *
- * DRILL_RATE (20 a second), DRILL_SECONDS (110) and DRILL_CHANNELS (20) change the load.
+ * DRILL_RATE (20 a second), DRILL_SECONDS (110) and DRILL_CHANNELS (20) change the load;
+ * DRILL_LOG_LEVEL (warn) Kickstand's log level, to follow a lost command through the logs.
  */
 
 const log = (line: string) => console.log(line);
@@ -58,7 +59,7 @@ interface KafkaSwitch {
   start(): void;
 }
 
-function kafkaSwitch(): KafkaSwitch | undefined {
+function kafkaSwitch(ownKafkaPid: number | undefined): KafkaSwitch | undefined {
   const { DRILL_KAFKA_STOP: stop, DRILL_KAFKA_START: start } = process.env;
   if (stop && start) {
     return {
@@ -67,12 +68,12 @@ function kafkaSwitch(): KafkaSwitch | undefined {
       start: () => execSync(start, { stdio: 'inherit' }),
     };
   }
-  const pids = findProcesses('kafka.Kafka');
-  if (pids.length === 0) return undefined;
+  // only the broker the drill started itself: never someone else's Kafka on this machine
+  if (ownKafkaPid === undefined) return undefined;
   return {
-    how: `SIGSTOP / SIGCONT of pid ${pids.join(', ')}`,
-    stop: () => pids.forEach((pid) => process.kill(pid, 'SIGSTOP')),
-    start: () => pids.forEach((pid) => process.kill(pid, 'SIGCONT')),
+    how: `SIGSTOP / SIGCONT of pid ${ownKafkaPid}`,
+    stop: () => process.kill(ownKafkaPid, 'SIGSTOP'),
+    start: () => process.kill(ownKafkaPid, 'SIGCONT'),
   };
 }
 
@@ -94,7 +95,7 @@ async function disrupt(deployment: Deployment, kafka: KafkaSwitch | undefined, s
   await deployment.crash('gateway');
   note('gateway answers again');
   if (!kafka) {
-    note('Kafka stop skipped: no local kafka.Kafka process and no DRILL_KAFKA_STOP / DRILL_KAFKA_START');
+    note('Kafka stop skipped: the drill did not start Kafka itself and no DRILL_KAFKA_STOP / DRILL_KAFKA_START');
     return events;
   }
   await at(55);
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
       mongoUrl: engines.mongoUrl,
       topicPrefix: `${runId}.`,
       mongoDbPrefix: `${runId}-`,
-      logLevel: 'warn',
+      logLevel: process.env.DRILL_LOG_LEVEL ?? 'warn',
     });
     deployment = running;
     const channels: BenchChannel[] = await setUpChannels({
@@ -157,15 +158,11 @@ async function main(): Promise<void> {
     );
     if (problems.length > 0) throw new Error(`bots not ready: ${problems.slice(0, 5).join('; ')}`);
 
-    kafka = kafkaSwitch();
+    kafka = kafkaSwitch(engines.ownKafkaPid);
     log(`drill: ${rate} deliveries a second for ${seconds} s over ${channelCount} channels, disruptions as they come`);
-    // the load starts once its deliveries are signed: the phase says so in its progress line
+    // the disruptions count from the end of the load's 5 s warm-up
     let loadStarted: (atMs: number) => void = () => undefined;
     const loadStartedAt = new Promise<number>((resolve) => (loadStarted = resolve));
-    const progress = (line: string) => {
-      log(line);
-      if (line.startsWith('  signed in')) loadStarted(Date.now() + 100 + 5_000); // its 100 ms start and 5 s warm-up
-    };
     const [result, events] = await Promise.all([
       runChatPhase({
         deployment: running,
@@ -180,9 +177,11 @@ async function main(): Promise<void> {
           seed: 16,
           connections: 64,
           replyWaitSeconds: 120,
+          replyQuietSeconds: 120,
         },
         watched: [],
-        progress,
+        progress: log,
+        onStart: (epochMs) => loadStarted(epochMs + 5_000),
       }),
       loadStartedAt.then((startedAt) => disrupt(running, kafka, startedAt)),
     ]);

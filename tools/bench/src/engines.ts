@@ -16,6 +16,8 @@ export interface Engines {
   mongoUrl: string;
   /** Kafka's and SecantusDB's processes on this machine, when found: their CPU is part of the system. */
   processes: WatchedProcess[];
+  /** The Kafka broker's pid when the bench started it here (the drill pauses it); undefined for someone else's. */
+  ownKafkaPid?: number;
   stop(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function useEngines(progress: (line: string) => void): Promise<Engi
     kafkaBrokers,
     mongoUrl,
     processes: engineProcesses(),
+    ownKafkaPid: Number(readFileSync(path.join(repoRoot, '.kafka', 'kafka.pid'), 'utf8').trim()) || undefined,
     stop: async () => {
       progress('stopping the local Kafka and SecantusDB the bench started…');
       execFileSync('bash', [path.join(repoRoot, 'tools/kafka/down.sh')], { stdio: 'inherit' });

@@ -10,7 +10,26 @@ import type { BenchChannel, PlannedMessage } from './workload';
  * own. Kick signs on its own machines, so the generator signs a phase's deliveries before the
  * phase, on every core, and only writes bytes while it runs. The timestamp header is the signing
  * time: at most a few minutes before the delivery arrives, within the product's ±5 minute window.
+ *
+ * Each message's `created_at` is the time it is planned to be sent (`startsAtEpochMs` + its
+ * `atMs`), as Kick stamps when the viewer typed it: the product judges cooldowns on it, so a
+ * created_at shared by a whole phase would make every repeated command of a backlog look like
+ * one typed in the same second. The phase must then start at `startsAtEpochMs` (see
+ * `plannedStart`).
  */
+
+/** Signing costs about this much CPU per delivery (RSA-2048). */
+const signingCpuMsPerDelivery = 0.7;
+
+/**
+ * When a phase of `count` deliveries can start once signed: on a whole second (so a delivery sent
+ * on time arrives within its created_at's second, as Kick's do), after twice the expected signing
+ * time and one second more.
+ */
+export function plannedStart(count: number, nowMs = Date.now()): number {
+  const signingMs = (count * signingCpuMsPerDelivery) / Math.max(1, availableParallelism());
+  return Math.ceil((nowMs + 2 * signingMs + 1000) / 1000) * 1000;
+}
 
 export interface PresignedPhase {
   deliveries: SignedDelivery[];
@@ -23,6 +42,7 @@ export async function presign(
   plan: readonly PlannedMessage[],
   channels: readonly BenchChannel[],
   privateKeyPem: string,
+  startsAtEpochMs: number,
 ): Promise<PresignedPhase> {
   const started = performance.now();
   const ulid = createUlidSource();
@@ -42,7 +62,7 @@ export async function presign(
         broadcaster: { userId: channel.kickUserId, username: channel.kickUsername },
         sender: { userId: message.senderUserId, username: message.senderUsername },
         content: message.content,
-        createdAt: timestamp,
+        createdAt: rfc3339Seconds(startsAtEpochMs + message.atMs),
       }),
     };
   });

@@ -98,6 +98,19 @@ export function isInstanceGroup(group: string): boolean {
   return instanceGroupPattern.test(group);
 }
 
+/**
+ * The Kafka consumer group of one topic read by one bus group: `<group>.<topic>`. Each topic gets
+ * its own Kafka group, so the consumers of a service's other topics never take part in its
+ * rebalances: a member that rejoins (a restart, a crash, every session after a broker outage)
+ * stops only the readers of its own topic, and only for as long as that topic's members take to
+ * rejoin. One Kafka group for all of a service's topics made every such event a rebalance of all
+ * its consumers at once; after a 30 s broker pause those rebalances chained for minutes (issue 16's
+ * drill) and kafkajs crashed in them (its offset bookkeeping of topics a member no longer owns).
+ */
+export function kafkaGroupId(group: string, topic: string): string {
+  return `${group}.${topic}`;
+}
+
 /** `<group>.dlq`; for a group of one instance, the service's `<service>.instances.dlq`. */
 export function deadLetterTopic(group: string): string {
   const instance = instanceGroupPattern.exec(group);

@@ -4,6 +4,7 @@ export {
   defaultRetryPolicy,
   instanceGroup,
   isInstanceGroup,
+  kafkaGroupId,
   type Bus,
   type DeadLetter,
   type DeliveryInfo,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Kafka } from 'kafkajs';
 import type { StartedTestContainer } from 'testcontainers';
-import { instanceGroup } from './bus';
+import { instanceGroup, kafkaGroupId } from './bus';
 import { busContract, contractRetryPolicy, testTopics, type ContractBus } from './bus.contract';
 import { createKafkaBus, type KafkaConsumerTuning } from './kafka-bus';
 
@@ -187,7 +187,7 @@ if (source === 'none') {
         await admin.connect();
         try {
           const [offsets] = await admin.fetchOffsets({
-            groupId: `${topicPrefix}${group}`,
+            groupId: `${topicPrefix}${kafkaGroupId(group, 'test.count')}`,
             topics: [`${topicPrefix}test.count`],
           });
           expect(offsets?.partitions.map((partition) => partition.offset)).toEqual(offsets?.partitions.map(() => '-1'));
@@ -209,6 +209,38 @@ if (source === 'none') {
         });
         for (const key of keys) await bus.publish('test.count', key, { value: 2 });
         // Assert
+        await waitFor(() => seen.length >= keys.length);
+        await delay(1000);
+        expect(seen).toEqual(keys.map(() => 2));
+        await subscription.stop();
+      });
+
+      test("when a service that had one Kafka group for all its topics upgrades, then the topic's new group goes on where the old one stopped", async () => {
+        // Arrange: the old group (named like the bus group) has committed the end of test.count;
+        // then, while the service is being upgraded, more is published
+        const id = randomUUID().slice(0, 8);
+        const group = `upgraded-${id}`;
+        const keys = Array.from({ length: 6 }, (_, i) => `${id}-${i}`);
+        for (const key of keys) await bus.publish('test.count', key, { value: 1 });
+        const admin = new Kafka({ clientId: 'kafka-bus-int-test-admin', brokers }).admin();
+        await admin.connect();
+        try {
+          const ends = await admin.fetchTopicOffsets(`${topicPrefix}test.count`);
+          await admin.setOffsets({
+            groupId: `${topicPrefix}${group}`,
+            topic: `${topicPrefix}test.count`,
+            partitions: ends.map(({ partition, high }) => ({ partition, offset: high })),
+          });
+        } finally {
+          await admin.disconnect();
+        }
+        for (const key of keys) await bus.publish('test.count', key, { value: 2 });
+        const seen: number[] = [];
+        // Act
+        const subscription = await bus.subscribe('test.count', group, async (message, info) => {
+          if (info.key.startsWith(id)) seen.push(message.value);
+        });
+        // Assert: what came after the old group's offsets, nothing before
         await waitFor(() => seen.length >= keys.length);
         await delay(1000);
         expect(seen).toEqual(keys.map(() => 2));

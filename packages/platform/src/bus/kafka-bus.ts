@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
 import {
-  AssignerProtocol,
   Kafka,
   Partitioners,
   logLevel,
@@ -11,7 +10,6 @@ import {
   type IHeaders,
   type KafkaMessage,
   type LogEntry,
-  type PartitionAssigner,
   type Producer,
   type SASLOptions,
 } from 'kafkajs';
@@ -21,6 +19,7 @@ import {
   deadLetterTopic,
   defaultRetryPolicy,
   isInstanceGroup,
+  kafkaGroupId,
   type Bus,
   type DeadLetter,
   type MessageHandler,
@@ -37,7 +36,9 @@ import {
  *   from them, with `partitions(topic)` partitions; the broker's auto-creation is never relied on.
  *   Creation waits until every partition has a leader, and "not ready yet" answers (several
  *   processes creating the same topic at once, a topic a moment old) are tried again for 30 s.
- * - One kafkajs consumer per subscribe call, consumer group = the bus group. Messages are handled
+ * - One kafkajs consumer per subscribe call, in the Kafka group `<bus group>.<topic>`
+ *   (`kafkaGroupId`: one Kafka group per topic, so a rebalance stops the readers of one topic
+ *   only). Messages are handled
  *   with `eachBatch` and `eachBatchAutoResolve: false`: an offset is resolved only once its
  *   handler succeeded or the message went to `<group>.dlq`, and kafkajs commits the resolved
  *   offsets after each batch. A stop or a rebalance in the middle of a message therefore leaves
@@ -50,9 +51,6 @@ import {
  * - kafkajs 2.2.4 races during rebalances: a batch that began before a rebalance neither resolves
  *   offsets nor heartbeats once it is over, and a consumer that kafkajs stops for good (a
  *   "non-retriable" TypeError of its own) is replaced by a new one in the same group (see subscribe).
- * - Partitions of one group are spread by a subscription-aware assigner (see
- *   `subscriptionAwareAssigner`), because kafkajs's own round-robin assigner breaks a group whose
- *   members subscribe to different topics.
  * - A group of one instance (`instanceGroup`, a fan-out reader) commits no offsets, so the broker
  *   drops it once its member is gone; its dead letters share the service's `<service>.instances.dlq`.
  * - `topicPrefix` goes in front of every topic and group name on the broker, so test runs that
@@ -241,7 +239,6 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     adminQueue = result.catch(() => undefined);
     return result;
   }
-  const assigner = subscriptionAwareAssigner(withAdmin);
   let isStopped = false;
 
   const onBroker = (name: string): string => `${prefix}${name}`;
@@ -337,32 +334,43 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   function consumerFor(groupId: string): Consumer {
     return kafka.consumer({
       groupId,
-      partitionAssigners: [assigner],
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 1000,
       ...options.consumer,
     });
   }
 
-  /**
-   * For a group that has never committed an offset on this topic: where each partition ends right
-   * now. Its consumer skips (and commits past) everything before, so a new group starts at
-   * subscribe time: what is published after subscribe() resolved is delivered, what came before is
-   * not, as on the in-process bus. (Starting kafkajs at "latest" instead would resolve the end
-   * only at the first fetch, after the join, and miss what came in between; kafkajs's seek and
-   * admin.setOffsets, the other ways to pin a start, crash on a rebalance during the first fetch
-   * and never commit, respectively.)
-   */
-  async function endOffsetsIfNewGroup(groupId: string, topic: string): Promise<Map<number, bigint> | undefined> {
+  async function committedOffsets(groupId: string, topic: string): Promise<Map<number, bigint> | undefined> {
     const [offsets] = await untilReady(`reading ${groupId}'s offsets`, () =>
       withAdmin((client) => client.fetchOffsets({ groupId, topics: [topic] })),
     );
-    const isNewGroup = (offsets?.partitions ?? []).every((partition) => Number(partition.offset) < 0);
-    if (!isNewGroup) return undefined;
+    const committed = (offsets?.partitions ?? []).filter((partition) => Number(partition.offset) >= 0);
+    if (committed.length === 0) return undefined;
+    return new Map(committed.map(({ partition, offset }) => [partition, BigInt(offset)]));
+  }
+
+  /**
+   * Where a group that has never committed an offset on this topic starts. Before groups were kept
+   * per topic, one group per service read all its topics (`legacyGroupId`): where that group
+   * stopped is where this one goes on, so an upgrade neither replays nor skips anything. A group
+   * that is new in every sense starts where each partition ends right now: its consumer skips (and
+   * commits past) everything before, so what is published after subscribe() resolved is
+   * delivered, what came before is not, as on the in-process bus. (Starting kafkajs at "latest"
+   * instead would resolve the end only at the first fetch, after the join, and miss what came in
+   * between; kafkajs's seek and admin.setOffsets, the other ways to pin a start, crash on a
+   * rebalance during the first fetch and never commit, respectively.)
+   */
+  async function startOfNewGroup(
+    groupId: string,
+    legacyGroupId: string,
+    topic: string,
+  ): Promise<Map<number, bigint> | undefined> {
+    if (await committedOffsets(groupId, topic)) return undefined;
+    const legacy = (await committedOffsets(legacyGroupId, topic)) ?? new Map<number, bigint>();
     const ends = await untilReady(`reading ${topic}'s end offsets`, () =>
       withAdmin((client) => client.fetchTopicOffsets(topic)),
     );
-    return new Map(ends.map(({ partition, high }) => [partition, BigInt(high)]));
+    return new Map(ends.map(({ partition, high }) => [partition, legacy.get(partition) ?? BigInt(high)]));
   }
 
   /** Connects, subscribes and runs a consumer; resolves once it has joined and been assigned. */
@@ -400,7 +408,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       whenAborted();
       // Partitions without a committed offset start at their beginning: in a group that exists,
       // nothing published while all its members were away is lost (as on the in-process bus);
-      // a brand-new group skips what predates it (see endOffsetsIfNewGroup).
+      // a brand-new group skips what predates it (see startOfNewGroup).
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
       whenAborted();
       await consumer.run(run);
@@ -448,8 +456,8 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       if (!schema) throw unknownTopic(topic);
       await Promise.all([ensureTopic(topic), ensureTopic(deadLetterTopic(group))]);
       const brokerTopic = onBroker(topic);
-      const groupId = onBroker(group);
-      const skipBefore = fromBeginning ? undefined : await endOffsetsIfNewGroup(groupId, brokerTopic);
+      const groupId = onBroker(kafkaGroupId(group, topic));
+      const skipBefore = fromBeginning ? undefined : await startOfNewGroup(groupId, onBroker(group), brokerTopic);
 
       const worker = createWorker({
         topic,
@@ -763,56 +771,6 @@ function readDeadLetter(group: string, message: KafkaMessage): DeadLetter {
     error: header(deadLetterHeaders.error),
     attempts: Number(header(deadLetterHeaders.attempts)),
   };
-}
-
-/**
- * kafkajs's round-robin assigner spreads the partitions of the leader's own topics over every
- * member of the group, whatever each member subscribed to. With one consumer per subscribe call,
- * a group that reads two topics (auth reads kick.account, command.changed and bot.status) would
- * get partitions handed to members that drop them. This one spreads each topic's partitions,
- * round robin, over the members that subscribed to that topic only.
- */
-function subscriptionAwareAssigner(
-  withAdmin: <T>(action: (client: Admin) => Promise<T>) => Promise<T>,
-): PartitionAssigner {
-  const name = 'KickstandSubscriptionRoundRobin';
-  const version = 0;
-  return () => ({
-    name,
-    version,
-    protocol({ topics }) {
-      return { name, metadata: AssignerProtocol.MemberMetadata.encode({ version, topics, userData: Buffer.alloc(0) }) };
-    },
-    async assign({ members }) {
-      const subscribers = new Map<string, string[]>();
-      for (const { memberId, memberMetadata } of members) {
-        for (const topic of AssignerProtocol.MemberMetadata.decode(memberMetadata)?.topics ?? []) {
-          subscribers.set(topic, [...(subscribers.get(topic) ?? []), memberId]);
-        }
-      }
-      const metadata = await withAdmin((client) => client.fetchTopicMetadata({ topics: [...subscribers.keys()] }));
-      const assignments = new Map<string, Record<string, number[]>>();
-      for (const { name: topic, partitions } of metadata.topics) {
-        const memberIds = [...(subscribers.get(topic) ?? [])].sort();
-        const partitionIds = partitions.map((partition) => partition.partitionId).sort((a, b) => a - b);
-        partitionIds.forEach((partitionId, index) => {
-          const memberId = memberIds[index % memberIds.length];
-          if (memberId === undefined) return;
-          const assignment = assignments.get(memberId) ?? {};
-          assignment[topic] = [...(assignment[topic] ?? []), partitionId];
-          assignments.set(memberId, assignment);
-        });
-      }
-      return members.map(({ memberId }) => ({
-        memberId,
-        memberAssignment: AssignerProtocol.MemberAssignment.encode({
-          version,
-          assignment: assignments.get(memberId) ?? {},
-          userData: Buffer.alloc(0),
-        }),
-      }));
-    },
-  });
 }
 
 /** Routes kafkajs's own logging to pino instead of the console. */

@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { ChatReceived } from '@kickstand/proto';
-import { deadLetterTopic, instanceGroup, isInstanceGroup } from './bus';
+import { deadLetterTopic, instanceGroup, isInstanceGroup, kafkaGroupId } from './bus';
 import { kickstandTopics } from './topics';
 import type { KickstandTopicName, TopicMessage } from './topics';
 
@@ -45,6 +45,15 @@ describe('kickstandTopics', () => {
     const message: TopicMessage<typeof topic> = create(kickstandTopics[topic], { messageId: 'm-1' });
     const decoded: ChatReceived = fromBinary(kickstandTopics[topic], toBinary(kickstandTopics[topic], message));
     expect(decoded.messageId).toBe('m-1');
+  });
+});
+
+describe('Kafka consumer groups', () => {
+  test('when a service group reads a topic, then its Kafka group is named after both (KEDA reads bot-runner.chat.received)', () => {
+    expect(kafkaGroupId('bot-runner', 'chat.received')).toBe('bot-runner.chat.received');
+    expect(kafkaGroupId(instanceGroup('bot-runner', 'pod-1'), 'bot.status')).toBe(
+      'bot-runner.instance.pod-1.bot.status',
+    );
   });
 });
 
