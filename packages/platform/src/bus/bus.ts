@@ -104,8 +104,10 @@ export function isInstanceGroup(group: string): boolean {
  * rebalances: a member that rejoins (a restart, a crash, every session after a broker outage)
  * stops only the readers of its own topic, and only for as long as that topic's members take to
  * rejoin. One Kafka group for all of a service's topics made every such event a rebalance of all
- * its consumers at once; after a 30 s broker pause those rebalances chained for minutes (issue 16's
- * drill) and kafkajs crashed in them (its offset bookkeeping of topics a member no longer owns).
+ * its consumers at once. In issue 16's drill (a 30 s Kafka pause under load) that meant ~20 s of
+ * chained rebalances and kafkajs crashing in them ("Cannot read properties of undefined", its
+ * bookkeeping of a topic the member no longer owns); with a group per topic the rebalances were
+ * over within a second and that crash did not occur.
  */
 export function kafkaGroupId(group: string, topic: string): string {
   return `${group}.${topic}`;
