@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { commandKey, type Random } from '@kickstand/commands';
+import { commandKey, type Random } from '@kickstand/chat-language';
 import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
 import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { systemRandom, type Random } from '@kickstand/commands';
-import { builtInCommandNames } from '@kickstand/games';
+import { builtInCommandNames, systemRandom, type Random } from '@kickstand/chat-language';
 import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { processMetrics } from '@kickstand/platform/metrics';
@@ -23,7 +22,7 @@ export interface BotRunnerOptions {
   cooldownMs?: number;
   /** Names this instance's bot.status group (`bot-runner.instance.<instanceId>`); a random UUID by default. */
   instanceId?: string;
-  /** The built-in game commands left to the games service; `builtInCommandNames` of @kickstand/games by default. */
+  /** The built-in game commands left to the games service; `builtInCommandNames` of @kickstand/chat-language by default. */
   builtInNames?: ReadonlySet<string>;
   /** How often messages left in an outbox (a bus outage) are retried; 30 s by default. */
   outboxRetryMs?: number;

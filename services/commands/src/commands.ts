@@ -1,3 +1,4 @@
+import { commandKey } from '@kickstand/chat-language';
 import type { Clock } from '@kickstand/platform/clock';
 import { AppError } from '@kickstand/platform/errors';
 import { DuplicateKeyError } from '@kickstand/platform/store';
@@ -42,11 +43,6 @@ const namePattern = /^[A-Za-z0-9_-]+$/;
 export function normalizeCommandName(typed: string): string {
   const trimmed = typed.trim();
   return trimmed.startsWith('$') ? trimmed.slice(1) : trimmed;
-}
-
-/** Names are unique per streamer regardless of letter case: this is the key they are matched by. */
-export function commandKey(name: string): string {
-  return name.toLowerCase();
 }
 
 /** The first rule of spec §5 a (normalized) name breaks, in the spec's order; undefined when none. */

@@ -6,21 +6,7 @@ import { createCommandChangePublisher, subscribeCommandEvents } from './events';
 import { createCommandsRepository } from './repository';
 import { commandRoutes } from './routes';
 
-// For bot-runner: `import { parseChatCommand, renderResponse } from '@kickstand/commands'`.
-export { commandPrefix, parseChatCommand, type ChatCommand } from './chat-command';
-export {
-  chatMessageMaxLength,
-  randomRange,
-  randomVariableMax,
-  renderResponse,
-  responseVariables,
-  systemRandom,
-  truncateForChat,
-  type Random,
-  type ResponseContext,
-  type ResponseVariable,
-} from './response-template';
-export { commandKey, defaultCommand, maxCommandsPerUser, type Command } from './commands';
+export { defaultCommand, maxCommandsPerUser, type Command } from './commands';
 
 /** Custom commands per streamer: the /api/commands routes, user.changed in, command.changed out. */
 export function createCommandsService(deps: PlatformDeps): Service {

@@ -8,7 +8,7 @@ import { advanceGame, nextDueMs, playCommand, type ChannelStep, type GameIntent 
 import { replyTo, type ChatInput } from './games/outbox';
 import { msOf, type OutboxRelay } from './events';
 import type { OpenDotaClient } from './opendota-client';
-import type { Random } from './random';
+import type { Random } from '@kickstand/chat-language';
 import type { ChannelDoc, GamesRepository } from './repository';
 
 export interface Play {

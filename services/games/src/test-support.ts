@@ -16,7 +16,7 @@ import { timestampOf } from './events';
 import { createGamesRepository } from './repository';
 import { createGamesService, type GamesService, type GamesServiceOptions } from './service';
 import type { ChatInput } from './games/outbox';
-import type { Random } from './random';
+import type { Random } from '@kickstand/chat-language';
 
 /**
  * A Random for tests: the queued values come out first (each must lie in the asked range), then
