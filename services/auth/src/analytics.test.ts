@@ -3,7 +3,7 @@ import type { DeadLetter } from '@kickstand/platform/bus';
 import { ChangeKind } from '@kickstand/proto';
 import { daysEndingAt, seenKeyOf, summariseUsage } from './analytics';
 import { timestampOf } from './timestamps';
-import { eventually, settle, startAuthForTest, type ApiResponse, type TestAuth } from './test-utils';
+import { eventually, settle, startAuthForTest, type ApiResponse, type TestAuth } from './testing/test-utils';
 
 // startAuthForTest's fake clock stands at 2026-03-01T12:00:00Z
 const today = '2026-03-01';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeadLetter, KickstandBus } from '@kickstand/platform/bus';
 import { BotConnectionStatus, ChangeKind, KickAccountChangeKind, UserChangeKind } from '@kickstand/proto';
 import { timestampOf } from './timestamps';
-import { eventually, settle, startAuthForTest, type TestAuth } from './test-utils';
+import { eventually, settle, startAuthForTest, type TestAuth } from './testing/test-utils';
 import type { UserDoc } from './repository';
 
 const t0 = new Date('2026-02-10T08:00:00Z');

@@ -14,7 +14,7 @@ import {
   type OwnLines,
 } from './chat-sender';
 import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
-import type { ChatSentInit, KickLinkPublisher } from './events';
+import type { ChatSentInit, KickLinkPublisher } from './publisher';
 import {
   KickApiError,
   KickUnreachableError,

@@ -4,7 +4,7 @@ import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { BotAccountDirectory } from './bot-account';
 import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
-import type { KickLinkPublisher } from './events';
+import type { KickLinkPublisher } from './publisher';
 import {
   KickApiError,
   KickUnreachableError,

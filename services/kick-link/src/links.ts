@@ -6,7 +6,7 @@ import type { Logger } from '@kickstand/platform/log';
 import { DuplicateKeyError } from '@kickstand/platform/store';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { botAccountScopes, type BotAccountDirectory, type BotAccountView } from './bot-account';
-import type { KickLinkPublisher } from './events';
+import type { KickLinkPublisher } from './publisher';
 import type { KickClient, KickUserTokens } from './kick-client';
 import { openTokens, sealTokens } from './kick-tokens';
 import { browserKeyHash, isSameBrowser, newBrowserKey, type BrowserKeys } from './oauth-browser';

@@ -12,10 +12,10 @@ import {
   type RecordedBus,
   type TestPlatform,
 } from '@kickstand/platform/testing';
-import { timestampOf } from './events';
-import { createGamesRepository } from './repository';
-import { createGamesService, type GamesService, type GamesServiceOptions } from './service';
-import type { ChatInput } from './games/outbox';
+import { timestampOf } from '../events';
+import { createGamesRepository } from '../repository';
+import { createGamesService, type GamesService, type GamesServiceOptions } from '../service';
+import type { ChatInput } from '../games/outbox';
 import type { Random } from '@kickstand/chat-language';
 
 /**

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { KickstandBus } from '@kickstand/platform/bus';
+import type { Clock } from '@kickstand/platform/clock';
+import type { ChatOrigin, ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
+import type { LinkDoc } from './repository';
+import { timestampOf, type ChatReceivedInit, type KickEventInit, type TimestampInit } from './webhook-payloads';
+
+// ---------------------------------------------------------------------------------------------
+// Out: kick.account, chat.subscription, chat.received, kick.event, chat.sent, audit.recorded
+// ---------------------------------------------------------------------------------------------
+
+export interface ChatSubscriptionChange {
+  userId: string;
+  broadcasterUserId: string;
+  state: ChatSubscriptionState;
+  error?: string;
+  requestId?: string;
+}
+
+export interface ChatSentInit {
+  idempotencyKey: string;
+  broadcasterUserId: string;
+  ownerUserId: string;
+  isSent: boolean;
+  error: string;
+  messageId: string;
+  content: string;
+  replyToMessageId?: string;
+  replyToUsername?: string;
+  sentAt: Date;
+  origin: ChatOrigin;
+  sourceReceivedAt?: TimestampInit;
+}
+
+export interface AuditRecord {
+  actorUserId: string;
+  actorUsername: string;
+  action: string;
+  targetId: string;
+  targetUsername: string;
+  details: Record<string, string>;
+}
+
+export interface KickLinkPublisher {
+  kickAccount(kind: KickAccountChangeKind, link: LinkDoc): Promise<void>;
+  chatSubscription(change: ChatSubscriptionChange): Promise<void>;
+  chatReceived(message: ChatReceivedInit): Promise<void>;
+  kickEvent(message: KickEventInit): Promise<void>;
+  chatSent(outcome: ChatSentInit): Promise<void>;
+  audit(record: AuditRecord): Promise<void>;
+}
+
+export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLinkPublisher {
+  const now = () => timestampOf(clock.now());
+  return {
+    kickAccount: (kind, link) =>
+      bus.publish('kick.account', link._id, {
+        eventId: randomUUID(),
+        occurredAt: now(),
+        userId: link._id,
+        kind,
+        kickUserId: link.kickUserId,
+        kickUsername: link.kickUsername,
+        kickEmail: link.kickEmail,
+        profilePicture: link.profilePicture,
+        linkedAt: timestampOf(link.linkedAt),
+      }),
+    chatSubscription: (change) =>
+      bus.publish('chat.subscription', change.userId, {
+        eventId: randomUUID(),
+        occurredAt: now(),
+        userId: change.userId,
+        broadcasterUserId: change.broadcasterUserId || '0',
+        state: change.state,
+        error: change.error ?? '',
+        requestId: change.requestId ?? '',
+      }),
+    chatReceived: (message) => bus.publish('chat.received', message.broadcasterUserId, message),
+    kickEvent: (message) => bus.publish('kick.event', message.broadcasterUserId, message),
+    chatSent: (outcome) =>
+      bus.publish('chat.sent', outcome.broadcasterUserId, {
+        // derived from the key: a republish after a crash carries the same id, consumers drop it
+        eventId: `chat.sent:${outcome.idempotencyKey}`,
+        occurredAt: now(),
+        idempotencyKey: outcome.idempotencyKey,
+        broadcasterUserId: outcome.broadcasterUserId,
+        ownerUserId: outcome.ownerUserId,
+        isSent: outcome.isSent,
+        error: outcome.error,
+        messageId: outcome.messageId,
+        content: outcome.content,
+        replyToMessageId: outcome.replyToMessageId,
+        replyToUsername: outcome.replyToUsername,
+        sentAt: timestampOf(outcome.sentAt),
+        origin: outcome.origin,
+        sourceReceivedAt: outcome.sourceReceivedAt,
+      }),
+    audit: (record) =>
+      bus.publish('audit.recorded', record.targetId, {
+        eventId: randomUUID(),
+        occurredAt: now(),
+        actorUserId: record.actorUserId,
+        actorUsername: record.actorUsername,
+        action: record.action,
+        targetType: 'user',
+        targetId: record.targetId,
+        targetUsername: record.targetUsername,
+        details: record.details,
+      }),
+  };
+}
