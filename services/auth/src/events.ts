@@ -1,10 +1,10 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Logger } from '@kickstand/platform/log';
-import { ChangeKind, KickAccountChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
+import { ChangeKind, KickAccountChangeKind, UserChangeKind, UserRole, timestampFromDate } from '@kickstand/proto';
 import type { Analytics } from './analytics';
 import type { AuditLog } from './audit-log';
 import type { AuthRepository, KickAccountChange, PendingUserChange } from './repository';
-import { dateOf, timestampOf } from './timestamps';
+import { dateOf } from './timestamps';
 
 /** Instances of auth share one consumer group, so each event updates the read model once. */
 export const consumerGroup = 'auth';
@@ -49,7 +49,7 @@ export function createUserChangePublisher({
     for (const change of user?.outbox ?? []) {
       await bus.publish('user.changed', userId, {
         eventId: change.eventId,
-        occurredAt: timestampOf(change.occurredAt),
+        occurredAt: timestampFromDate(change.occurredAt),
         userId,
         kind: kindOf[change.kind],
         username: change.username,

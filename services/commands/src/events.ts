@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KickstandBus, Subscription } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
-import { ChangeKind, UserChangeKind, UserRole, type UserChanged } from '@kickstand/proto';
+import { ChangeKind, UserChangeKind, UserRole, type UserChanged, timestampFromDate } from '@kickstand/proto';
 import type { Command, CommandChanges, Commands } from './commands';
 
 /** Instances of this service share the group, so each user.changed is handled by one of them. */
@@ -15,7 +15,7 @@ export function createCommandChangePublisher(bus: KickstandBus, clock: Clock): C
   const publish = (kind: ChangeKind, userId: string, command: Command) =>
     bus.publish('command.changed', userId, {
       eventId: randomUUID(),
-      occurredAt: timestampOf(clock.now()),
+      occurredAt: timestampFromDate(clock.now()),
       userId,
       kind,
       command: command.command,
@@ -25,13 +25,6 @@ export function createCommandChangePublisher(bus: KickstandBus, clock: Clock): C
     added: (userId, command) => publish(ChangeKind.ADDED, userId, command),
     removed: (userId, command) => publish(ChangeKind.REMOVED, userId, command),
   };
-}
-
-/** A google.protobuf.Timestamp init, written out (@bufbuild/protobuf is proto's dependency, not ours). */
-function timestampOf(date: Date): { seconds: bigint; nanos: number } {
-  const ms = date.getTime();
-  const seconds = Math.floor(ms / 1000);
-  return { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
 }
 
 /**

@@ -1,23 +1,11 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Logger } from '@kickstand/platform/log';
-import { ChatOrigin, Game, GameEventKind } from '@kickstand/proto';
+import { ChatOrigin, Game, GameEventKind, timestampFromMs } from '@kickstand/proto';
 import type { ChatLineEntry, GameEventEntry, GameEventKindName, OutboxEntry } from './games/outbox';
 import type { GamesRepository } from './repository';
 
 /** Instances of this service share the group: each channel's chat reaches one of them. */
 export const gamesConsumerGroup = 'games';
-
-/** A google.protobuf.Timestamp init, written out (@bufbuild/protobuf is proto's dependency, not ours). */
-export function timestampOf(ms: number): { seconds: bigint; nanos: number } {
-  const seconds = Math.floor(ms / 1000);
-  return { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
-}
-
-/** The epoch ms of a decoded google.protobuf.Timestamp, or undefined when it is unset. */
-export function msOf(timestamp: { seconds: bigint; nanos: number } | undefined): number | undefined {
-  if (!timestamp) return undefined;
-  return Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000);
-}
 
 const kinds: Record<GameEventKindName, GameEventKind> = {
   started: GameEventKind.STARTED,
@@ -31,7 +19,7 @@ export function publishChatLine(bus: KickstandBus, broadcasterUserId: string, en
   return bus.publish('chat.send', broadcasterUserId, {
     // the same input gives the same event id and key, so a second relay is recognisable downstream
     eventId: `chat-send:${entry.id}`,
-    occurredAt: timestampOf(entry.createdAtMs),
+    occurredAt: timestampFromMs(entry.createdAtMs),
     idempotencyKey: entry.id,
     broadcasterUserId,
     ownerUserId: entry.ownerUserId,
@@ -39,14 +27,14 @@ export function publishChatLine(bus: KickstandBus, broadcasterUserId: string, en
     origin: ChatOrigin.GAME,
     ...(entry.replyToMessageId !== undefined ? { replyToMessageId: entry.replyToMessageId } : {}),
     ...(entry.replyToUsername !== undefined ? { replyToUsername: entry.replyToUsername } : {}),
-    ...(entry.sourceReceivedAtMs !== undefined ? { sourceReceivedAt: timestampOf(entry.sourceReceivedAtMs) } : {}),
+    ...(entry.sourceReceivedAtMs !== undefined ? { sourceReceivedAt: timestampFromMs(entry.sourceReceivedAtMs) } : {}),
   });
 }
 
 export function publishGameEvent(bus: KickstandBus, broadcasterUserId: string, entry: GameEventEntry): Promise<void> {
   return bus.publish('game.event', broadcasterUserId, {
     eventId: entry.id,
-    occurredAt: timestampOf(entry.createdAtMs),
+    occurredAt: timestampFromMs(entry.createdAtMs),
     ownerUserId: entry.ownerUserId,
     broadcasterUserId,
     gameId: entry.gameId,
@@ -55,7 +43,7 @@ export function publishGameEvent(bus: KickstandBus, broadcasterUserId: string, e
     summary: entry.summary,
     actorUsername: entry.actorUsername ?? '',
     actorUserId: entry.actorUserId ?? '0',
-    endsAt: timestampOf(entry.endsAtMs),
+    endsAt: timestampFromMs(entry.endsAtMs),
     leaderboard: entry.leaderboard.map((row) => ({ rank: row.rank, username: row.username, value: row.value })),
     details: entry.raidBoss
       ? { case: 'raidBoss', value: { ...entry.raidBoss } }

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { KickstandBus } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import type { ChatOrigin, ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
+import { timestampFromDate, type Timestamp } from '@kickstand/proto';
 import type { LinkDoc } from './repository';
-import { timestampOf, type ChatReceivedInit, type KickEventInit, type TimestampInit } from './webhook-payloads';
+import type { ChatReceivedInit, KickEventInit } from './webhook-payloads';
 
 // ---------------------------------------------------------------------------------------------
 // Out: kick.account, chat.subscription, chat.received, kick.event, chat.sent, audit.recorded
@@ -29,7 +30,7 @@ export interface ChatSentInit {
   replyToUsername?: string;
   sentAt: Date;
   origin: ChatOrigin;
-  sourceReceivedAt?: TimestampInit;
+  sourceReceivedAt?: Timestamp;
 }
 
 export interface AuditRecord {
@@ -51,7 +52,7 @@ export interface KickLinkPublisher {
 }
 
 export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLinkPublisher {
-  const now = () => timestampOf(clock.now());
+  const now = () => timestampFromDate(clock.now());
   return {
     kickAccount: (kind, link) =>
       bus.publish('kick.account', link._id, {
@@ -63,7 +64,7 @@ export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLi
         kickUsername: link.kickUsername,
         kickEmail: link.kickEmail,
         profilePicture: link.profilePicture,
-        linkedAt: timestampOf(link.linkedAt),
+        linkedAt: timestampFromDate(link.linkedAt),
       }),
     chatSubscription: (change) =>
       bus.publish('chat.subscription', change.userId, {
@@ -91,7 +92,7 @@ export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLi
         content: outcome.content,
         replyToMessageId: outcome.replyToMessageId,
         replyToUsername: outcome.replyToUsername,
-        sentAt: timestampOf(outcome.sentAt),
+        sentAt: timestampFromDate(outcome.sentAt),
         origin: outcome.origin,
         sourceReceivedAt: outcome.sourceReceivedAt,
       }),
