@@ -18,9 +18,6 @@ export type { SuperAdminSettings } from './super-admin';
 export type { LoginThrottleSettings } from './login-throttle';
 export type { AuthServiceOptions } from './options';
 
-/** How often user.changed messages left in the outbox (a bus outage, admin:create) are retried. */
-const outboxRetryMs = 30_000;
-
 /**
  * Users, passwords, JWT issuing, the admin user list, the read model behind it, the audit log, and
  * the admin dashboard's figures and command usage.
@@ -59,7 +56,6 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
   });
 
   let subscriptions: { stop(): Promise<void> } | undefined;
-  let outboxTimer: NodeJS.Timeout | undefined;
 
   return {
     app,
@@ -69,13 +65,11 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
       // the dummy hash that unknown-email logins verify against is made now, not on the first such login
       await passwords.verifyNothing('');
       subscriptions = await subscribeReadModel(deps.bus, readModelHandlers({ repo, audit, analytics, log: deps.log }));
-      await changes.flushAll();
-      outboxTimer = setInterval(() => void changes.flushAll(), outboxRetryMs);
-      outboxTimer.unref();
+      await changes.start();
     },
     // stop only what start started: in single-machine mode the bus and the store are shared
     stop: async () => {
-      clearInterval(outboxTimer);
+      changes.stop();
       await subscriptions?.stop();
       subscriptions = undefined;
     },

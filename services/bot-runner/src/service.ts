@@ -38,6 +38,7 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
     publish: createEntryPublisher(deps.bus),
     clock: deps.clock,
     log: deps.log,
+    ...(options.outboxRetryMs !== undefined ? { outboxRetryMs: options.outboxRetryMs } : {}),
   });
   const cooldownMs = options.cooldownMs ?? commandCooldownMs;
   const instanceId = options.instanceId ?? randomUUID();
@@ -68,7 +69,6 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
   });
 
   let subscriptions: Subscription[] = [];
-  let outboxTimer: NodeJS.Timeout | undefined;
 
   return {
     app,
@@ -76,15 +76,12 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       // the view's own subscription first, then the stored state: no change falls in between
       subscriptions = await subscribeView(deps.bus, instanceId, eventDeps);
       await loadBotsView(repo, view);
-      await runner.flushAll();
+      await runner.startOutbox();
       subscriptions.push(...(await subscribeBotRunnerEvents(deps.bus, eventDeps)));
-      outboxTimer = setInterval(() => void runner.flushAll(), options.outboxRetryMs ?? 30_000);
-      outboxTimer.unref();
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     stop: async () => {
-      clearInterval(outboxTimer);
-      outboxTimer = undefined;
+      runner.stopOutbox();
       const started = subscriptions;
       subscriptions = [];
       await Promise.all(started.map((subscription) => subscription.stop()));

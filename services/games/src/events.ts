@@ -1,8 +1,9 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Logger } from '@kickstand/platform/log';
+import { createOutboxRelay } from '@kickstand/platform/outbox';
 import { ChatOrigin, Game, GameEventKind, timestampFromMs } from '@kickstand/proto';
 import type { ChatLineEntry, GameEventEntry, GameEventKindName, OutboxEntry } from './games/outbox';
-import type { GamesRepository } from './repository';
+import type { ChannelDoc, GamesRepository } from './repository';
 
 /** Instances of this service share the group: each channel's chat reaches one of them. */
 export const gamesConsumerGroup = 'games';
@@ -54,49 +55,33 @@ export function publishGameEvent(bus: KickstandBus, broadcasterUserId: string, e
 }
 
 export interface OutboxRelay {
-  /** Publishes what the channel's outbox holds, in order, pulling each entry once published. */
+  /** Publishes what the channel's outbox holds, in order, pulling each entry once published. Never throws. */
   flush(broadcasterUserId: string): Promise<void>;
   /** Publishes a line that changes no state (a hero or MMR answer) straight away. */
   publishNow(broadcasterUserId: string, entry: OutboxEntry): Promise<void>;
 }
 
 /**
- * The outbox relay. An entry is published, then pulled: a crash in between publishes it again
- * after the restart, with the same idempotency key / event id, which kick-link and consumers
- * dedupe on. Within this process the flushes of one channel run one at a time, so the chat
- * handler and the scheduler never relay the same entry twice.
+ * The platform's outbox relay over the channels' `outbox`. An entry is published, then pulled: a
+ * crash in between publishes it again after the restart, with the same idempotency key / event
+ * id, which kick-link and consumers dedupe on. The flushes of one channel run one at a time in
+ * this process, so the chat handler and the scheduler never relay the same entry twice; what a
+ * failed flush leaves is relayed by the scheduler (a channel with an outbox is due).
  */
-export function createOutboxRelay(deps: { bus: KickstandBus; repo: GamesRepository; log: Logger }): OutboxRelay {
-  const { bus, repo } = deps;
-  const queues = new Map<string, Promise<void>>();
-
+export function createGamesOutboxRelay(deps: { bus: KickstandBus; repo: GamesRepository; log: Logger }): OutboxRelay {
+  const { bus, repo, log } = deps;
   const publish = (broadcasterUserId: string, entry: OutboxEntry) =>
     entry.type === 'chat'
       ? publishChatLine(bus, broadcasterUserId, entry)
       : publishGameEvent(bus, broadcasterUserId, entry);
-
-  async function flushNow(broadcasterUserId: string): Promise<void> {
-    const channel = await repo.findChannel(broadcasterUserId);
-    for (const entry of channel?.outbox ?? []) {
-      await publish(broadcasterUserId, entry);
-      await repo.pullOutboxEntry(broadcasterUserId, entry.id);
-    }
-  }
-
-  return {
-    flush: (broadcasterUserId) => {
-      const previous = queues.get(broadcasterUserId) ?? Promise.resolve();
-      const next = previous.catch(() => undefined).then(() => flushNow(broadcasterUserId));
-      queues.set(broadcasterUserId, next);
-      void next
-        .finally(() => {
-          if (queues.get(broadcasterUserId) === next) queues.delete(broadcasterUserId);
-        })
-        .catch(() => undefined);
-      return next;
-    },
-    publishNow: publish,
-  };
+  const relay = createOutboxRelay<ChannelDoc, OutboxEntry>({
+    collection: repo.outboxCollection,
+    idField: 'id',
+    publish: (channel, entry) => publish(channel._id, entry),
+    log,
+    name: 'games',
+  });
+  return { flush: relay.flush, publishNow: publish };
 }
 
 export interface GamesHandlers {

@@ -3,7 +3,7 @@ import { systemRandom, type Random } from '@kickstand/chat-language';
 import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
-import { createOutboxRelay, subscribeGamesEvents } from './events';
+import { createGamesOutboxRelay, subscribeGamesEvents } from './events';
 import { dotaHeroes, type Hero } from './games/dota';
 import { createOpenDotaClient, defaultOpenDotaUrl } from './opendota-client';
 import { createPlay } from './play';
@@ -40,7 +40,7 @@ export interface GamesService extends Service {
 /** Raid boss, guess my balance and Dota 2 lookups: chat.received in, chat.send and game.event out. */
 export function createGamesService(deps: PlatformDeps, options: GamesServiceOptions = {}): GamesService {
   const repo = createGamesRepository(deps.store);
-  const relay = createOutboxRelay({ bus: deps.bus, repo, log: deps.log });
+  const relay = createGamesOutboxRelay({ bus: deps.bus, repo, log: deps.log });
   const play = createPlay({
     repo,
     relay,

@@ -14,7 +14,7 @@ import {
   type KickClient,
   type KickSentChat,
 } from './kick-client';
-import { createKeyedLock } from './keyed-lock';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import {
   botAccountId,
@@ -346,7 +346,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   const policy: ReplyPolicy = { ...defaultReplyPolicy, ...deps.policy };
   const sleep = deps.sleep ?? defaultSleep;
   const random = deps.random ?? Math.random;
-  const lock = createKeyedLock();
+  const lock = createKeyedQueue();
   const queued = new Map<string, number>();
   const running = new Set<Promise<void>>();
   /** Keys queued here and not settled yet: recovery leaves them to this instance's queue. */

@@ -1,7 +1,7 @@
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { KickApiError, type KickClient, type KickUserTokens } from './kick-client';
-import { createKeyedLock } from './keyed-lock';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import type { KickLinkRepository, LinkDoc, TokenHolders } from './repository';
 import type { TokenCipher } from './token-crypto';
 
@@ -89,7 +89,7 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
     markNeedsRelink: (id, version) => repo.links.markNeedsRelink(id, version),
   };
   // one refresh per link at a time in this process; the version guard covers other processes
-  const lock = createKeyedLock();
+  const lock = createKeyedQueue();
 
   const isDue = (link: LinkDoc) => link.accessExpiresAt.getTime() - clock.now().getTime() < refreshAheadSeconds * 1000;
 
