@@ -140,6 +140,7 @@ describe('unlink when Kick fails', () => {
       subscriptions,
       owners,
       publisher,
+      outbox: { publishFrom: async () => true },
       clock: platform.clock,
       log: platform.log,
       oauthStateSeconds: 600,

@@ -16,6 +16,14 @@ export interface ChatSubscriptionChange {
   state: ChatSubscriptionState;
   error?: string;
   requestId?: string;
+  /** Set when it comes from an outbox: the same message published again keeps its id. */
+  sent?: OutboxSent;
+}
+
+/** The id and time of a message kept in an outbox (a random id and now otherwise). */
+export interface OutboxSent {
+  eventId: string;
+  occurredAt: Date;
 }
 
 export interface ChatSentInit {
@@ -43,7 +51,7 @@ export interface AuditRecord {
 }
 
 export interface KickLinkPublisher {
-  kickAccount(kind: KickAccountChangeKind, link: LinkDoc): Promise<void>;
+  kickAccount(kind: KickAccountChangeKind, link: LinkDoc, sent?: OutboxSent): Promise<void>;
   chatSubscription(change: ChatSubscriptionChange): Promise<void>;
   chatReceived(message: ChatReceivedInit): Promise<void>;
   kickEvent(message: KickEventInit): Promise<void>;
@@ -54,10 +62,10 @@ export interface KickLinkPublisher {
 export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLinkPublisher {
   const now = () => timestampFromDate(clock.now());
   return {
-    kickAccount: (kind, link) =>
+    kickAccount: (kind, link, sent) =>
       bus.publish('kick.account', link._id, {
-        eventId: randomUUID(),
-        occurredAt: now(),
+        eventId: sent?.eventId ?? randomUUID(),
+        occurredAt: sent ? timestampFromDate(sent.occurredAt) : now(),
         userId: link._id,
         kind,
         kickUserId: link.kickUserId,
@@ -68,8 +76,8 @@ export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLi
       }),
     chatSubscription: (change) =>
       bus.publish('chat.subscription', change.userId, {
-        eventId: randomUUID(),
-        occurredAt: now(),
+        eventId: change.sent?.eventId ?? randomUUID(),
+        occurredAt: change.sent ? timestampFromDate(change.sent.occurredAt) : now(),
         userId: change.userId,
         broadcasterUserId: change.broadcasterUserId || '0',
         state: change.state,

@@ -11,9 +11,9 @@ import type { Collection, Document } from '../store';
  * and every `retryMs`) publishes them again, with the same event id, which consumers dedupe on.
  */
 
-/** A document that carries the messages its last changes still have to publish. */
+/** A document that carries the messages its last changes still have to publish (none when absent). */
 export interface OutboxDocument<Entry> extends Document {
-  outbox: Entry[];
+  outbox?: Entry[];
 }
 
 export interface OutboxRelayOptions<Doc extends OutboxDocument<Entry>, Entry> {
@@ -59,7 +59,7 @@ export function createOutboxRelay<Doc extends OutboxDocument<Entry>, Entry>(
 
   async function publishFrom(doc: Doc): Promise<boolean> {
     try {
-      for (const entry of doc.outbox) {
+      for (const entry of doc.outbox ?? []) {
         await publish(doc, entry);
         await collection.updateOne({ _id: doc._id }, { $pull: { outbox: { [idField]: entry[idField] } } });
       }
@@ -82,7 +82,7 @@ export function createOutboxRelay<Doc extends OutboxDocument<Entry>, Entry>(
       log.error({ err, outbox: name, id }, 'could not read an outbox');
       return;
     }
-    if (doc && doc.outbox.length > 0) await publishFrom(doc);
+    if (doc?.outbox && doc.outbox.length > 0) await publishFrom(doc);
   }
 
   const flush = (id: string) => queue.run(id, () => flushUnqueued(id));
