@@ -32,6 +32,12 @@ const serverFromWeb = {
     'The SPA imports only @kickstand/api-contract, @kickstand/proto types and @kickstand/platform/socket-events (docs/layout.md).',
 };
 
+/** An import of an app: apps import the rest, never the reverse. */
+const appImport = {
+  regex: '^@kickstand/single-machine(/|$)',
+  message: 'Imports run one way: apps → gateway/services → packages → proto (docs/layout.md); nothing imports an app.',
+};
+
 const restrict = (...patterns) => ['error', { patterns }];
 
 module.exports = tseslint.config(
@@ -81,17 +87,16 @@ module.exports = tseslint.config(
   },
   // Who may import whom. In flat config the last matching block sets a rule, so each block lists
   // all that its files may not import.
-  { files: ['**/*.{ts,tsx,js,mjs,cjs}'], rules: { 'no-restricted-imports': restrict(sandbox) } },
+  { files: ['**/*.{ts,tsx,js,mjs,cjs}'], rules: { 'no-restricted-imports': restrict(sandbox, appImport) } },
   {
     files: ['services/*/src/**', 'gateway/src/**', 'packages/*/src/**'],
-    ignores: ['packages/single-machine/**'],
-    rules: { 'no-restricted-imports': restrict(sandbox, serviceImport) },
+    rules: { 'no-restricted-imports': restrict(sandbox, serviceImport, appImport) },
   },
-  { files: ['web/src/**'], rules: { 'no-restricted-imports': restrict(sandbox, serverFromWeb) } },
+  { files: ['web/src/**'], rules: { 'no-restricted-imports': restrict(sandbox, serverFromWeb, appImport) } },
   // The narrow exceptions: the single-machine app hosts the sandbox; the sandbox's own code; the
   // test harnesses that start it (in testing/ folders, never compiled into dist).
   {
-    files: ['packages/single-machine/src/**', 'tools/kick-sandbox/**', 'services/kick-link/src/testing/**'],
+    files: ['apps/*/src/**', 'tools/kick-sandbox/**', 'services/kick-link/src/testing/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

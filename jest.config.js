@@ -44,7 +44,7 @@ module.exports = {
     nodeProject('proto'),
     nodeProject('packages/platform'),
     nodeProject('packages/chat-language'),
-    nodeProject('packages/single-machine'),
+    nodeProject('apps/single-machine'),
     nodeProject('gateway'),
     ...services.map((s) => nodeProject(`services/${s}`)),
     nodeProject('tools/kick-sandbox'),

@@ -47,6 +47,11 @@ describe('the layout rules', () => {
     ['the SPA imports server code', 'web/src/x.ts', "import { createKafkaBus } from '@kickstand/platform/bus';"],
     ['the SPA imports a service', 'web/src/x.ts', "import { commandCatalog } from '@kickstand/games';"],
     [
+      'a service imports the single-machine app',
+      'services/games/src/x.ts',
+      "import { startSingleMachine } from '@kickstand/single-machine';",
+    ],
+    [
       'a service imports the sandbox',
       'services/kick-link/src/x.ts',
       "import { createKickSandbox } from '@kickstand/kick-sandbox';",
@@ -70,7 +75,7 @@ describe('the layout rules', () => {
     ],
     [
       'the single-machine app imports a service and the sandbox',
-      'packages/single-machine/src/x.ts',
+      'apps/single-machine/src/x.ts',
       "import { createKickSandbox } from '@kickstand/kick-sandbox';\nimport { createGamesService } from '@kickstand/games';",
     ],
     [
