@@ -6,7 +6,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
 COPY packages/platform/package.json packages/platform/
-COPY packages/single-machine/package.json packages/single-machine/
+COPY packages/chat-language/package.json packages/chat-language/
+COPY apps/single-machine/package.json apps/single-machine/
 COPY gateway/package.json gateway/
 COPY services/auth/package.json services/auth/
 COPY services/commands/package.json services/commands/

@@ -13,7 +13,7 @@ const entries = {
   games: 'services/games/dist/main.js',
   realtime: 'services/realtime/dist/main.js',
   'kick-sandbox': 'tools/kick-sandbox/dist/main.js',
-  'single-machine': 'packages/single-machine/dist/main.js',
+  'single-machine': 'apps/single-machine/dist/main.js',
 };
 
 const name = process.argv[2];

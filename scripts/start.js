@@ -5,4 +5,4 @@ const path = require('node:path');
 const { buildIfNeeded, root } = require('./build-if-needed');
 
 buildIfNeeded('npm start');
-require(path.join(root, 'packages', 'single-machine', 'dist', 'main.js'));
+require(path.join(root, 'apps', 'single-machine', 'dist', 'main.js'));

@@ -1,5 +1,5 @@
 import { UserChangeKind, UserRole } from '@kickstand/proto';
-import { startAuthForTest, unique, type ApiResponse, type SeedUser, type TestAuth } from './test-utils';
+import { startAuthForTest, unique, type ApiResponse, type SeedUser, type TestAuth } from './testing/test-utils';
 import type { UserDoc } from './repository';
 
 const expectError = (response: ApiResponse, status: number, error: string) => {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DeadLetter } from '@kickstand/platform/bus';
-import { ChangeKind } from '@kickstand/proto';
+import { ChangeKind, timestampFromDate } from '@kickstand/proto';
 import { daysEndingAt, seenKeyOf, summariseUsage } from './analytics';
-import { timestampOf } from './timestamps';
-import { eventually, settle, startAuthForTest, type ApiResponse, type TestAuth } from './test-utils';
+import { eventually, settle, startAuthForTest, type ApiResponse, type TestAuth } from './testing/test-utils';
 
 // startAuthForTest's fake clock stands at 2026-03-01T12:00:00Z
 const today = '2026-03-01';
@@ -78,7 +77,7 @@ describe('auth admin figures', () => {
   const executed = (command: string, executedAt: Date, eventId = randomUUID(), owner = 'user-1') =>
     auth.bus.publish('command.executed', owner, {
       eventId,
-      occurredAt: timestampOf(executedAt),
+      occurredAt: timestampFromDate(executedAt),
       ownerUserId: owner,
       broadcasterUserId: '4377088',
       command,
@@ -86,7 +85,7 @@ describe('auth admin figures', () => {
       invokedByUserId: '1001',
       messageId: randomUUID(),
       response: 'hi',
-      executedAt: timestampOf(executedAt),
+      executedAt: timestampFromDate(executedAt),
     });
 
   describe('GET /api/admin/stats', () => {
@@ -101,7 +100,7 @@ describe('auth admin figures', () => {
       ] as const) {
         await auth.bus.publish('command.changed', user._id, {
           eventId: randomUUID(),
-          occurredAt: timestampOf(dayAt(today, '10:00:00')),
+          occurredAt: timestampFromDate(dayAt(today, '10:00:00')),
           userId: user._id,
           kind: ChangeKind.ADDED,
           command,
@@ -135,7 +134,7 @@ describe('auth admin figures', () => {
       const change = (kind: ChangeKind, second: number) =>
         auth.bus.publish('command.changed', streamer._id, {
           eventId: randomUUID(),
-          occurredAt: timestampOf(new Date(dayAt(today, '10:00:00').getTime() + second * 1000)),
+          occurredAt: timestampFromDate(new Date(dayAt(today, '10:00:00').getTime() + second * 1000)),
           userId: streamer._id,
           kind,
           command: 'hello',
@@ -242,7 +241,10 @@ describe('auth admin figures', () => {
     });
 
     test('when a message has no event id or no command, then it is dropped without a retry', async () => {
-      await auth.bus.publish('command.executed', 'x', { command: 'ghost', executedAt: timestampOf(dayAt(today)) });
+      await auth.bus.publish('command.executed', 'x', {
+        command: 'ghost',
+        executedAt: timestampFromDate(dayAt(today)),
+      });
       await executed('', dayAt(today));
       await settle(200);
       expect((await get('/api/admin/analytics?days=1')).body.data.topCommands).toEqual([]);

@@ -9,7 +9,7 @@ import {
   portSchema,
 } from '@kickstand/platform/config';
 import { passwordProblem } from './passwords';
-import type { AuthServiceOptions } from './service';
+import type { AuthServiceOptions } from './options';
 import { usernameLength, usernamePattern } from './users';
 
 const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DeadLetter, KickstandBus } from '@kickstand/platform/bus';
-import { BotConnectionStatus, ChangeKind, KickAccountChangeKind, UserChangeKind } from '@kickstand/proto';
-import { timestampOf } from './timestamps';
-import { eventually, settle, startAuthForTest, type TestAuth } from './test-utils';
+import {
+  BotConnectionStatus,
+  ChangeKind,
+  KickAccountChangeKind,
+  UserChangeKind,
+  timestampFromDate,
+} from '@kickstand/proto';
+import { eventually, settle, startAuthForTest, type TestAuth } from './testing/test-utils';
 import type { UserDoc } from './repository';
 
 const t0 = new Date('2026-02-10T08:00:00Z');
@@ -40,20 +45,20 @@ describe('auth read model and audit log from the bus', () => {
   ) =>
     auth.bus.publish('kick.account', user._id, {
       eventId: randomUUID(),
-      occurredAt: timestampOf(occurredAt),
+      occurredAt: timestampFromDate(occurredAt),
       userId: user._id,
       kind,
       kickUserId: '4377088',
       kickUsername: fields.kickUsername ?? 'streamer_one',
       kickEmail: fields.kickEmail ?? 'one@kick.example',
       profilePicture: fields.profilePicture ?? 'https://files.kick.example/one.png',
-      linkedAt: timestampOf(fields.linkedAt ?? occurredAt),
+      linkedAt: timestampFromDate(fields.linkedAt ?? occurredAt),
     });
 
   const botStatus = (user: UserDoc, botEnabled: boolean, occurredAt: Date) =>
     auth.bus.publish('bot.status', user._id, {
       eventId: randomUUID(),
-      occurredAt: timestampOf(occurredAt),
+      occurredAt: timestampFromDate(occurredAt),
       userId: user._id,
       broadcasterUserId: '4377088',
       isRunning: false,
@@ -66,7 +71,7 @@ describe('auth read model and audit log from the bus', () => {
   const commandChanged = (user: UserDoc, kind: ChangeKind, command: string, occurredAt: Date, eventId = randomUUID()) =>
     auth.bus.publish('command.changed', user._id, {
       eventId,
-      occurredAt: timestampOf(occurredAt),
+      occurredAt: timestampFromDate(occurredAt),
       userId: user._id,
       kind,
       command,
@@ -128,12 +133,12 @@ describe('auth read model and audit log from the bus', () => {
       const user = await auth.seedUser();
       const message = {
         eventId: randomUUID(),
-        occurredAt: timestampOf(at(10)),
+        occurredAt: timestampFromDate(at(10)),
         userId: user._id,
         kind: KickAccountChangeKind.LINKED,
         kickUserId: '1',
         kickUsername: 'twice',
-        linkedAt: timestampOf(at(10)),
+        linkedAt: timestampFromDate(at(10)),
       };
       await auth.bus.publish('kick.account', user._id, message);
       await auth.bus.publish('kick.account', user._id, message);
@@ -221,7 +226,7 @@ describe('auth read model and audit log from the bus', () => {
       const target = await auth.seedUser();
       const message = {
         eventId,
-        occurredAt: timestampOf(at(42)),
+        occurredAt: timestampFromDate(at(42)),
         actorUserId: 'admin-1',
         actorUsername: 'boss',
         action: 'bot.disabled',

@@ -1,10 +1,11 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Logger } from '@kickstand/platform/log';
-import { ChangeKind, KickAccountChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
+import { createOutboxRelay } from '@kickstand/platform/outbox';
+import { ChangeKind, KickAccountChangeKind, UserChangeKind, UserRole, timestampFromDate } from '@kickstand/proto';
 import type { Analytics } from './analytics';
 import type { AuditLog } from './audit-log';
-import type { AuthRepository, KickAccountChange, PendingUserChange } from './repository';
-import { dateOf, timestampOf } from './timestamps';
+import type { AuthRepository, KickAccountChange, PendingUserChange, UserDoc } from './repository';
+import { dateOf } from './timestamps';
 
 /** Instances of auth share one consumer group, so each event updates the read model once. */
 export const consumerGroup = 'auth';
@@ -16,8 +17,12 @@ export const consumerGroup = 'auth';
 export interface UserChangePublisher {
   /** Publishes the user's pending changes in order, removing each once the bus took it. Never throws. */
   flush(userId: string): Promise<void>;
-  /** Every user's pending changes: at start (left by a crash, a bus outage or admin:create) and now and then. */
-  flushAll(): Promise<void>;
+  /**
+   * Every user's pending changes now (left by a crash, a bus outage or admin:create), then every
+   * `retryMs`; stop() ends the retries.
+   */
+  start(): Promise<void>;
+  stop(): void;
 }
 
 const kindOf: Record<PendingUserChange['kind'], UserChangeKind> = {
@@ -27,63 +32,38 @@ const kindOf: Record<PendingUserChange['kind'], UserChangeKind> = {
   SIGNED_OUT: UserChangeKind.SIGNED_OUT,
 };
 
+/** user.changed through the platform's outbox relay over the users' `outbox` arrays. */
 export function createUserChangePublisher({
   repo,
   bus,
   log,
+  retryMs,
 }: {
   repo: AuthRepository;
   bus: KickstandBus;
   log: Logger;
+  retryMs?: number;
 }): UserChangePublisher {
-  // one flush at a time in this process, so one user's changes leave in the order they were made
-  let queue: Promise<void> = Promise.resolve();
-  const serially = (run: () => Promise<void>): Promise<void> => {
-    const next = queue.then(run, run);
-    queue = next.catch(() => undefined);
-    return next;
-  };
-
-  async function publishPending(userId: string): Promise<void> {
-    const user = await repo.users.findById(userId);
-    for (const change of user?.outbox ?? []) {
-      await bus.publish('user.changed', userId, {
+  const relay = createOutboxRelay<UserDoc, PendingUserChange>({
+    collection: repo.outboxCollection,
+    idField: 'eventId',
+    name: 'user.changed',
+    log,
+    ...(retryMs !== undefined ? { retryMs } : {}),
+    publish: (user, change) =>
+      bus.publish('user.changed', user._id, {
         eventId: change.eventId,
-        occurredAt: timestampOf(change.occurredAt),
-        userId,
+        occurredAt: timestampFromDate(change.occurredAt),
+        userId: user._id,
         kind: kindOf[change.kind],
         username: change.username,
         role: change.role === 'SUPER_ADMIN' ? UserRole.SUPER_ADMIN : UserRole.USER,
         isActive: change.isActive,
         // the version now, not when the change was queued: versions only go up, so it is the truth
-        tokenVersion: user?.tokenVersion ?? 0,
-      });
-      await repo.users.removePendingChange(userId, change.eventId);
-    }
-  }
-
-  async function flush(userId: string): Promise<void> {
-    try {
-      await serially(() => publishPending(userId));
-    } catch (err) {
-      // the state change is stored and the message stays in the outbox: flushAll sends it later
-      log.error({ err, userId }, 'could not publish user.changed; it stays in the outbox and is retried');
-    }
-  }
-
-  return {
-    flush,
-    async flushAll() {
-      let users;
-      try {
-        users = await repo.users.withPendingChanges();
-      } catch (err) {
-        log.error({ err }, 'could not read the user.changed outbox');
-        return;
-      }
-      for (const user of users) await flush(user._id);
-    },
-  };
+        tokenVersion: user.tokenVersion ?? 0,
+      }),
+  });
+  return { flush: relay.flush, start: relay.start, stop: relay.stop };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import {
   tooManyAttemptsMessage,
   type LoginThrottleSettings,
 } from './login-throttle';
-import { newAccount, startAuthForTest, unique, type ApiResponse, type TestAuth } from './test-utils';
+import { newAccount, startAuthForTest, unique, type ApiResponse, type TestAuth } from './testing/test-utils';
 
 const addressA = { 'x-forwarded-for': '198.51.100.7' };
 const addressB = { 'x-forwarded-for': '203.0.113.20' };

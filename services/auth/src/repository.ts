@@ -290,12 +290,6 @@ export function createAuthRepository(store: Store) {
           { $set: { role: 'SUPER_ADMIN', isActive: true, updatedAt: change.occurredAt }, $push: { outbox: change } },
         ),
 
-      /** Users with user.changed messages still to publish. */
-      withPendingChanges: () => users.find({ 'outbox.0': { $exists: true } }),
-
-      removePendingChange: (userId: string, eventId: string) =>
-        users.updateOne({ _id: userId }, { $pull: { outbox: { eventId } } }),
-
       /** False when the user is unknown or a newer bot.status was applied already. */
       async applyBotEnabled(userId: string, isEnabled: boolean, at: Date): Promise<boolean> {
         const result = await users.updateOne(
@@ -424,5 +418,7 @@ export function createAuthRepository(store: Store) {
 
     /** The sign-in throttle's counters (store-rate-limiter.ts owns their shape; a TTL index expires them). */
     rateLimitCollection: rateLimits,
+    /** The users, for the platform's outbox relay (user.changed waits in each user's `outbox`). */
+    outboxCollection: users,
   };
 }

@@ -9,7 +9,7 @@ import {
   validPassword,
   type ApiResponse,
   type TestAuth,
-} from './test-utils';
+} from './testing/test-utils';
 
 const expectError = (response: ApiResponse, status: number, error: string) => {
   expect({ status: response.status, body: response.body }).toEqual({

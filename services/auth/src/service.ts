@@ -6,33 +6,17 @@ import { createAnalytics } from './analytics';
 import { createAuditLog } from './audit-log';
 import { createUserChangePublisher, readModelHandlers, subscribeReadModel } from './events';
 import { createPasswordHasher } from './passwords';
-import { createLoginThrottle, defaultLoginThrottle, type LoginThrottleSettings } from './login-throttle';
+import { createLoginThrottle, defaultLoginThrottle } from './login-throttle';
 import { createAuthRepository } from './repository';
 import { platformRoutes } from './routes';
-import { ensureSuperAdmin, type SuperAdminSettings } from './super-admin';
+import type { AuthServiceOptions } from './options';
+import { ensureSuperAdmin } from './super-admin';
 import { createUsers, isWrongCredentials } from './users';
 
 export { authOptionsFromSettings, authSettingsSchema, type AuthSettings } from './config';
 export type { SuperAdminSettings } from './super-admin';
 export type { LoginThrottleSettings } from './login-throttle';
-
-export interface AuthServiceOptions {
-  /** RS256 private key (PEM) that signs sign-in tokens; the platform's verifiers hold the public key. */
-  jwtPrivateKey: string;
-  tokenTtlSeconds: number;
-  /** Created (or promoted) at start: SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD / SUPER_ADMIN_USERNAME. */
-  superAdmin?: SuperAdminSettings;
-  /**
-   * Single-machine mode: when no super administrator exists and `superAdmin` is not given, one is
-   * made with a random password, saved in this file (mode 0600).
-   */
-  generatedAdminFile?: string;
-  /** How failed sign-ins are slowed down (login-throttle.ts); `defaultLoginThrottle` by default. */
-  loginThrottle?: LoginThrottleSettings;
-}
-
-/** How often user.changed messages left in the outbox (a bus outage, admin:create) are retried. */
-const outboxRetryMs = 30_000;
+export type { AuthServiceOptions } from './options';
 
 /**
  * Users, passwords, JWT issuing, the admin user list, the read model behind it, the audit log, and
@@ -72,7 +56,6 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
   });
 
   let subscriptions: { stop(): Promise<void> } | undefined;
-  let outboxTimer: NodeJS.Timeout | undefined;
 
   return {
     app,
@@ -82,13 +65,11 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
       // the dummy hash that unknown-email logins verify against is made now, not on the first such login
       await passwords.verifyNothing('');
       subscriptions = await subscribeReadModel(deps.bus, readModelHandlers({ repo, audit, analytics, log: deps.log }));
-      await changes.flushAll();
-      outboxTimer = setInterval(() => void changes.flushAll(), outboxRetryMs);
-      outboxTimer.unref();
+      await changes.start();
     },
     // stop only what start started: in single-machine mode the bus and the store are shared
     stop: async () => {
-      clearInterval(outboxTimer);
+      changes.stop();
       await subscriptions?.stop();
       subscriptions = undefined;
     },

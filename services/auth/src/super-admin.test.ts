@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eventually } from '@kickstand/platform/testing';
 import { UserChangeKind, UserRole } from '@kickstand/proto';
 import { passwordProblem } from './passwords';
-import { captureLog, newAccount, startAuthForTest, type TestAuth } from './test-utils';
+import { captureLog, newAccount, startAuthForTest, type TestAuth } from './testing/test-utils';
 
 const login = (auth: TestAuth, email: string, password: string) =>
   auth.request('POST', '/api/platform/login', { body: { email, password } });

@@ -168,7 +168,8 @@ export interface UsersDeps {
   clock: Clock;
   log: Logger;
   audit: AuditLog;
-  changes: UserChangePublisher;
+  /** Publishes what a write left in the user's outbox. */
+  changes: Pick<UserChangePublisher, 'flush'>;
 }
 
 export type Users = ReturnType<typeof createUsers>;

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { commandKey } from '@kickstand/commands';
+import { commandKey } from '@kickstand/chat-language';
 import { AppError } from '@kickstand/platform/errors';
 
 /**

@@ -1,4 +1,4 @@
-import { commandKey, parseChatCommand, renderResponse, type Random } from '@kickstand/commands';
+import { commandKey, parseChatCommand, renderResponse, type Random } from '@kickstand/chat-language';
 
 /**
  * Command dispatch, pure: a chat line (with the time its viewer sent it), what the bot knows of the

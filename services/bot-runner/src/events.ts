@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { commandKey, type Random } from '@kickstand/commands';
+import { commandKey, type Random } from '@kickstand/chat-language';
 import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
 import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
@@ -12,6 +12,8 @@ import {
   ChatSubscriptionState,
   KickAccountChangeKind,
   UserChangeKind,
+  timestampFromDate,
+  timestampMs,
 } from '@kickstand/proto';
 import {
   applyCommandChange,
@@ -43,15 +45,6 @@ import type { BotRunner, PublishEntry } from './runner';
 export const botRunnerConsumerGroup = 'bot-runner';
 export const botRunnerViewGroup = (instanceId: string): string => instanceGroup(botRunnerConsumerGroup, instanceId);
 
-type Timestamp = NonNullable<TopicMessage<'chat.received'>['receivedAt']>;
-
-/** A Date as the init shape of a protobuf Timestamp. */
-export function timestampOf(date: Date): { seconds: bigint; nanos: number } {
-  const ms = date.getTime();
-  const seconds = Math.floor(ms / 1000);
-  return { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Out: the outbox entries as proto messages
 // ---------------------------------------------------------------------------------------------
@@ -65,7 +58,7 @@ const connectionStatusOf: Record<ConnectionStatus, BotConnectionStatus> = {
 /** Each entry keeps its id as the message's event_id, so a message published twice is deduped downstream. */
 export function createEntryPublisher(bus: KickstandBus): PublishEntry {
   return async (userId: string, entry: OutboxEntry) => {
-    const header = { eventId: entry.id, occurredAt: timestampOf(entry.occurredAt) };
+    const header = { eventId: entry.id, occurredAt: timestampFromDate(entry.occurredAt) };
     switch (entry.topic) {
       case 'bot.status':
         await bus.publish('bot.status', userId, {
@@ -218,11 +211,6 @@ export interface DispatchDeps {
   log: Logger;
 }
 
-/** The epoch ms of a decoded protobuf Timestamp, undefined when unset. */
-function msOf(timestamp: Timestamp | undefined): number | undefined {
-  return timestamp ? Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1e6) : undefined;
-}
-
 function chatLineOf(message: TopicMessage<'chat.received'>, now: Date): ChatLine {
   return {
     messageId: message.messageId,
@@ -234,8 +222,8 @@ function chatLineOf(message: TopicMessage<'chat.received'>, now: Date): ChatLine
     content: message.content,
     isFromBot: message.isFromBot,
     sentAtMs: messageTimeMs({
-      createdAtMs: msOf(message.createdAt),
-      receivedAtMs: msOf(message.receivedAt),
+      createdAtMs: message.createdAt && timestampMs(message.createdAt),
+      receivedAtMs: message.receivedAt && timestampMs(message.receivedAt),
       nowMs: now.getTime(),
     }),
   };
@@ -276,7 +264,7 @@ export const onChatReceived =
     if (!progress.isChatSendPublished) {
       await deps.bus.publish('chat.send', line.broadcasterUserId, {
         eventId: randomUUID(),
-        occurredAt: timestampOf(progress.executedAt),
+        occurredAt: timestampFromDate(progress.executedAt),
         idempotencyKey: replyIdempotencyKey(line.messageId),
         broadcasterUserId: line.broadcasterUserId,
         ownerUserId: answer.ownerUserId,
@@ -284,10 +272,10 @@ export const onChatReceived =
         replyToMessageId: line.messageId,
         replyToUsername: line.senderUsername,
         origin: ChatOrigin.COMMAND,
-        sourceReceivedAt: copyTimestamp(message.receivedAt),
+        sourceReceivedAt: message.receivedAt,
       });
       progress.isChatSendPublished = true;
-      const receivedAtMs = msOf(message.receivedAt);
+      const receivedAtMs = message.receivedAt && timestampMs(message.receivedAt);
       if (receivedAtMs !== undefined) {
         processMetrics().commandLatency.observe(
           { service: 'bot-runner' },
@@ -298,7 +286,7 @@ export const onChatReceived =
     if (!progress.isExecutedPublished) {
       await deps.bus.publish('command.executed', answer.ownerUserId, {
         eventId: randomUUID(),
-        occurredAt: timestampOf(progress.executedAt),
+        occurredAt: timestampFromDate(progress.executedAt),
         ownerUserId: answer.ownerUserId,
         broadcasterUserId: line.broadcasterUserId,
         command: answer.command,
@@ -306,15 +294,11 @@ export const onChatReceived =
         invokedByUserId: line.senderUserId,
         messageId: line.messageId,
         response: progress.content,
-        executedAt: timestampOf(progress.executedAt),
+        executedAt: timestampFromDate(progress.executedAt),
       });
       progress.isExecutedPublished = true;
     }
   };
-
-function copyTimestamp(timestamp: Timestamp | undefined): { seconds: bigint; nanos: number } | undefined {
-  return timestamp ? { seconds: timestamp.seconds, nanos: timestamp.nanos } : undefined;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Subscribing

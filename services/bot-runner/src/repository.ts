@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
+import { DuplicateKeyError, type Collection, type Document, type Store } from '@kickstand/platform/store';
 import type { BotState, BotStatusSnapshot } from './bots';
 
 /**
@@ -40,13 +40,12 @@ export interface BotsRepository {
   get(userId: string): Promise<BotDoc | null>;
   /** Every bot, to load the in-memory read model at start. */
   all(): Promise<BotDoc[]>;
-  /** The bots whose outbox still holds messages. */
-  withPendingOutbox(): Promise<BotDoc[]>;
   /** The first document of a user; null when another writer created it first. */
   insert(userId: string, state: BotState, outbox: OutboxEntry[], at: Date): Promise<BotDoc | null>;
   /** Writes the next state if the document is still at `version`; null when it is not. */
   replace(userId: string, version: number, state: BotState, outbox: OutboxEntry[], at: Date): Promise<BotDoc | null>;
-  removeFromOutbox(userId: string, entryId: string): Promise<void>;
+  /** The bots, for the platform's outbox relay (the messages a change causes wait in `outbox`). */
+  outboxCollection: Collection<BotDoc>;
   /** Atomically adds one run and returns the new count (1 for the first run). */
   incrementCount(userId: string, key: string): Promise<number>;
   resetCount(userId: string, key: string): Promise<void>;
@@ -59,7 +58,6 @@ export function createBotsRepository(store: Store): BotsRepository {
   return {
     get: (userId) => bots.findOne({ _id: userId }),
     all: () => bots.find({}),
-    withPendingOutbox: () => bots.find({ 'outbox.0': { $exists: true } }),
     insert: async (userId, state, outbox, at) => {
       try {
         return await bots.insertOne({ _id: userId, ...state, version: 1, outbox, updatedAt: at });
@@ -78,9 +76,7 @@ export function createBotsRepository(store: Store): BotsRepository {
         },
         { returnDocument: 'after' },
       ),
-    removeFromOutbox: async (userId, entryId) => {
-      await bots.updateOne({ _id: userId }, { $pull: { outbox: { id: entryId } } });
-    },
+    outboxCollection: bots,
     incrementCount: async (userId, key) => {
       const doc = await counts.findOneAndUpdate(
         { _id: countId(userId, key) },

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '@kickstand/platform/clock';
 import { unavailable } from '@kickstand/platform/errors';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import type { Logger } from '@kickstand/platform/log';
+import { createOutboxRelay } from '@kickstand/platform/outbox';
 import {
   newBotState,
   refusalError,
@@ -45,8 +47,9 @@ export interface BotRunner {
   apply(userId: string, decide: (state: BotState) => BotDecision): Promise<{ decision: BotDecision; state: BotState }>;
   /** Reloads one user's document into the view (another instance changed it). */
   refresh(userId: string): Promise<void>;
-  /** Publishes what every outbox still holds: at start and now and then. Never throws. */
-  flushAll(): Promise<void>;
+  /** Publishes what every outbox still holds now (resolves when done), then every `outboxRetryMs`. Never throws. */
+  startOutbox(): Promise<void>;
+  stopOutbox(): void;
 }
 
 const maxWriteAttempts = 5;
@@ -57,27 +60,29 @@ export function createBotRunner({
   publish,
   clock,
   log,
+  outboxRetryMs,
 }: {
   repo: BotsRepository;
   view: BotsView;
   publish: PublishEntry;
   clock: Clock;
   log: Logger;
+  /** How often messages left in an outbox (a bus outage) are retried; 30 s by default. */
+  outboxRetryMs?: number;
 }): BotRunner {
-  const serially = createKeyedQueue();
-
-  /** Publishes the document's pending messages in order, pulling each once the bus took it. Never throws. */
-  async function flush(doc: BotDoc): Promise<void> {
-    try {
-      for (const entry of doc.outbox) {
-        await publish(doc._id, entry);
-        await repo.removeFromOutbox(doc._id, entry.id);
-      }
-    } catch (err) {
-      // the change is stored and its messages stay in the outbox: flushAll sends them later
-      log.error({ err, userId: doc._id }, 'could not publish the bot messages; they stay in the outbox');
-    }
-  }
+  const queue = createKeyedQueue();
+  const serially = <T>(userId: string, run: () => Promise<T>) => queue.run(userId, run);
+  // the relay shares the queue: a write and the publishing of its messages never interleave with another of the user
+  const relay = createOutboxRelay<BotDoc, OutboxEntry>({
+    collection: repo.outboxCollection,
+    idField: 'id',
+    publish: (doc, entry) => publish(doc._id, entry),
+    log,
+    name: 'bot-runner',
+    queue,
+    ...(outboxRetryMs !== undefined ? { retryMs: outboxRetryMs } : {}),
+  });
+  const flush = relay.publishFrom;
 
   function apply(
     userId: string,
@@ -137,21 +142,8 @@ export function createBotRunner({
       const doc = await repo.get(userId);
       if (doc) view.apply(doc);
     },
-    flushAll: async () => {
-      let docs: BotDoc[];
-      try {
-        docs = await repo.withPendingOutbox();
-      } catch (err) {
-        log.error({ err }, 'could not read the bot outboxes');
-        return;
-      }
-      for (const doc of docs) {
-        await serially(doc._id, async () => {
-          const fresh = await repo.get(doc._id);
-          if (fresh) await flush(fresh);
-        });
-      }
-    },
+    startOutbox: relay.start,
+    stopOutbox: relay.stop,
   };
 }
 
@@ -190,19 +182,4 @@ function outboxFor(before: BotState, decision: Extract<BotDecision, { kind: 'cha
     });
   }
   return entries;
-}
-
-/** Runs the calls for one key one after another (and calls for different keys side by side). */
-function createKeyedQueue(): <T>(key: string, run: () => Promise<T>) => Promise<T> {
-  const tails = new Map<string, Promise<unknown>>();
-  return (key, run) => {
-    const previous = tails.get(key) ?? Promise.resolve();
-    const next = previous.then(run, run);
-    const tail = next.catch(() => undefined);
-    tails.set(key, tail);
-    void tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return next;
-  };
 }

@@ -20,8 +20,8 @@ import {
   KickAccountChangeKind,
   UserChangeKind,
   UserRole,
+  timestampFromDate,
 } from '@kickstand/proto';
-import { timestampOf } from './events';
 import { createBotsRepository } from './repository';
 import { createBotRunnerService, type BotRunnerOptions } from './service';
 
@@ -134,7 +134,7 @@ const storedBot = (userId: string, harness = h) => createBotsRepository(harness.
 function publishUserChanged(streamer: Streamer, kind: UserChangeKind, isActive = true, harness = h) {
   return harness.platform.bus.publish('user.changed', streamer.id, {
     eventId: randomUUID(),
-    occurredAt: timestampOf(harness.clock.now()),
+    occurredAt: timestampFromDate(harness.clock.now()),
     userId: streamer.id,
     kind,
     username: streamer.username,
@@ -146,7 +146,7 @@ function publishUserChanged(streamer: Streamer, kind: UserChangeKind, isActive =
 function publishKickAccount(streamer: Streamer, kind: KickAccountChangeKind, harness = h) {
   return harness.platform.bus.publish('kick.account', streamer.id, {
     eventId: randomUUID(),
-    occurredAt: timestampOf(harness.clock.now()),
+    occurredAt: timestampFromDate(harness.clock.now()),
     userId: streamer.id,
     kind,
     kickUserId: streamer.broadcasterId,
@@ -157,7 +157,7 @@ function publishKickAccount(streamer: Streamer, kind: KickAccountChangeKind, har
 function publishCommandChanged(streamer: Streamer, kind: ChangeKind, command: string, response = '', harness = h) {
   return harness.platform.bus.publish('command.changed', streamer.id, {
     eventId: randomUUID(),
-    occurredAt: timestampOf(harness.clock.now()),
+    occurredAt: timestampFromDate(harness.clock.now()),
     userId: streamer.id,
     kind,
     command,
@@ -173,7 +173,7 @@ function publishSubscription(
 ) {
   return harness.platform.bus.publish('chat.subscription', streamer.id, {
     eventId: randomUUID(),
-    occurredAt: timestampOf(harness.clock.now()),
+    occurredAt: timestampFromDate(harness.clock.now()),
     userId: streamer.id,
     broadcasterUserId: streamer.broadcasterId,
     state,
@@ -204,7 +204,7 @@ async function chat(streamer: Streamer, content: string, options: ChatOptions = 
   const sender = options.sender ?? 'viewer_one';
   await harness.platform.bus.publish('chat.received', options.key ?? streamer.broadcasterId, {
     eventId: randomUUID(),
-    occurredAt: timestampOf(harness.clock.now()),
+    occurredAt: timestampFromDate(harness.clock.now()),
     kickMessageId: `01K${randomUUID()}`,
     messageId,
     broadcasterUserId: streamer.broadcasterId,
@@ -218,8 +218,8 @@ async function chat(streamer: Streamer, content: string, options: ChatOptions = 
       identity: { usernameColor: '#FFFFFF', badges: [{ text: 'Subscriber', type: 'subscriber', count: 3 }] },
     },
     content,
-    receivedAt: timestampOf(options.receivedAt ?? harness.clock.now()),
-    ...(options.createdAt ? { createdAt: timestampOf(options.createdAt) } : {}),
+    receivedAt: timestampFromDate(options.receivedAt ?? harness.clock.now()),
+    ...(options.createdAt ? { createdAt: timestampFromDate(options.createdAt) } : {}),
     isFromBot: options.isFromBot ?? false,
   });
   return messageId;
@@ -733,7 +733,7 @@ describe('chat.received → command dispatch', () => {
       replyToMessageId: messageId,
       replyToUsername: 'viewer_one',
       origin: ChatOrigin.COMMAND,
-      sourceReceivedAt: timestampOf(receivedAt),
+      sourceReceivedAt: timestampFromDate(receivedAt),
     });
     await eventually(() => expect(executedFor(streamer)).toHaveLength(1));
     expect(executedFor(streamer)[0]).toMatchObject({
@@ -744,7 +744,7 @@ describe('chat.received → command dispatch', () => {
       invokedByUserId: '777',
       messageId,
       response: 'Hello! This is a test command. The bot is working correctly!',
-      executedAt: timestampOf(h.clock.now()),
+      executedAt: timestampFromDate(h.clock.now()),
     });
     expect(h.recorded.publishedWithKeys('command.executed').at(-1)?.key).toBe(streamer.id);
     expect(sendsTo(streamer)).toHaveLength(1);

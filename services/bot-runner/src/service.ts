@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { systemRandom, type Random } from '@kickstand/commands';
-import { builtInCommandNames } from '@kickstand/games';
+import { builtInCommandNames, systemRandom, type Random } from '@kickstand/chat-language';
 import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { processMetrics } from '@kickstand/platform/metrics';
@@ -23,7 +22,7 @@ export interface BotRunnerOptions {
   cooldownMs?: number;
   /** Names this instance's bot.status group (`bot-runner.instance.<instanceId>`); a random UUID by default. */
   instanceId?: string;
-  /** The built-in game commands left to the games service; `builtInCommandNames` of @kickstand/games by default. */
+  /** The built-in game commands left to the games service; `builtInCommandNames` of @kickstand/chat-language by default. */
   builtInNames?: ReadonlySet<string>;
   /** How often messages left in an outbox (a bus outage) are retried; 30 s by default. */
   outboxRetryMs?: number;
@@ -39,6 +38,7 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
     publish: createEntryPublisher(deps.bus),
     clock: deps.clock,
     log: deps.log,
+    ...(options.outboxRetryMs !== undefined ? { outboxRetryMs: options.outboxRetryMs } : {}),
   });
   const cooldownMs = options.cooldownMs ?? commandCooldownMs;
   const instanceId = options.instanceId ?? randomUUID();
@@ -69,7 +69,6 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
   });
 
   let subscriptions: Subscription[] = [];
-  let outboxTimer: NodeJS.Timeout | undefined;
 
   return {
     app,
@@ -77,15 +76,12 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       // the view's own subscription first, then the stored state: no change falls in between
       subscriptions = await subscribeView(deps.bus, instanceId, eventDeps);
       await loadBotsView(repo, view);
-      await runner.flushAll();
+      await runner.startOutbox();
       subscriptions.push(...(await subscribeBotRunnerEvents(deps.bus, eventDeps)));
-      outboxTimer = setInterval(() => void runner.flushAll(), options.outboxRetryMs ?? 30_000);
-      outboxTimer.unref();
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     stop: async () => {
-      clearInterval(outboxTimer);
-      outboxTimer = undefined;
+      runner.stopOutbox();
       const started = subscriptions;
       subscriptions = [];
       await Promise.all(started.map((subscription) => subscription.stop()));

@@ -1,7 +1,10 @@
+import { commandKey } from '@kickstand/chat-language';
 import type { Clock } from '@kickstand/platform/clock';
-import { AppError } from '@kickstand/platform/errors';
-import { DuplicateKeyError } from '@kickstand/platform/store';
-import type { CommandDoc, CommandsRepository } from './repository';
+import { randomUUID } from 'node:crypto';
+import { AppError, unavailable } from '@kickstand/platform/errors';
+import type { KeyedQueue } from '@kickstand/platform/keyed-queue';
+import type { OutboxRelay } from '@kickstand/platform/outbox';
+import type { CommandSetDoc, CommandsRepository, PendingCommandChange, StoredCommand } from './repository';
 
 /** A custom command as the dashboard and the events show it: the name without `$`, and the response. */
 export interface Command {
@@ -44,11 +47,6 @@ export function normalizeCommandName(typed: string): string {
   return trimmed.startsWith('$') ? trimmed.slice(1) : trimmed;
 }
 
-/** Names are unique per streamer regardless of letter case: this is the key they are matched by. */
-export function commandKey(name: string): string {
-  return name.toLowerCase();
-}
-
 /** The first rule of spec §5 a (normalized) name breaks, in the spec's order; undefined when none. */
 export function commandNameProblem(name: string): string | undefined {
   if (name === '') return commandMessages.nameRequired;
@@ -75,12 +73,6 @@ const commandNotFound = (name: string) =>
 const commandLimitReached = () =>
   new AppError({ code: 'command-limit-reached', status: 409, message: commandMessages.limitReached });
 
-/** Where command.changed goes out (events.ts); called after the store write. */
-export interface CommandChanges {
-  added(userId: string, command: Command): Promise<void>;
-  removed(userId: string, command: Command): Promise<void>;
-}
-
 export interface Commands {
   /** The streamer's commands, ordered by name regardless of letter case. */
   list(userId: string): Promise<Command[]>;
@@ -94,84 +86,116 @@ export interface Commands {
   removeAllOf(userId: string): Promise<void>;
 }
 
-const toCommand = (doc: CommandDoc): Command => ({ command: doc.name, response: doc.response });
+/** What a change decides: the next commands and the messages they cause; null when nothing changes. */
+type Decision = { commands: StoredCommand[]; changes: PendingCommandChange[] } | null;
 
+const maxWriteAttempts = 5;
+
+const toCommand = (stored: StoredCommand): Command => ({ command: stored.name, response: stored.response });
+const byName = (a: StoredCommand, b: StoredCommand) =>
+  a.nameLower < b.nameLower ? -1 : a.nameLower > b.nameLower ? 1 : 0;
+
+/**
+ * The use cases. Each change reads the streamer's set, decides (or throws the spec's error), writes
+ * the next commands with their command.changed messages on the version it read, and then has the
+ * outbox relay publish them. Within this process one streamer's changes run one at a time (the
+ * queue the relay shares); between instances the version decides and a stale write is retried.
+ */
 export function createCommands({
   repo,
-  changes,
+  outbox,
+  queue,
   clock,
 }: {
   repo: CommandsRepository;
-  changes: CommandChanges;
+  outbox: Pick<OutboxRelay<CommandSetDoc>, 'publishFrom'>;
+  queue: KeyedQueue;
   clock: Clock;
 }): Commands {
-  async function insert(userId: string, command: Command): Promise<CommandDoc> {
-    return repo.insert({
-      userId,
-      name: command.command,
-      nameLower: commandKey(command.command),
-      response: command.response,
-      createdAt: clock.now(),
+  const change = (kind: PendingCommandChange['kind'], stored: StoredCommand): PendingCommandChange => ({
+    eventId: randomUUID(),
+    kind,
+    command: stored.name,
+    response: stored.response,
+    occurredAt: clock.now(),
+  });
+
+  function apply(userId: string, decide: (commands: readonly StoredCommand[]) => Decision): Promise<void> {
+    return queue.run(userId, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const set = await repo.load(userId);
+        const decision = decide(set.commands);
+        if (!decision) {
+          if (set.outbox.length > 0) await outbox.publishFrom(set);
+          return;
+        }
+        const written = await repo.save(userId, set.version, decision.commands, decision.changes);
+        if (written) {
+          await outbox.publishFrom(written);
+          return;
+        }
+        if (attempt >= maxWriteAttempts)
+          throw unavailable('commands-write-conflict', 'Your commands are busy. Try again.', 1);
+      }
     });
   }
 
+  const stored = (command: Command): StoredCommand => ({
+    name: command.command,
+    nameLower: commandKey(command.command),
+    response: command.response,
+    createdAt: clock.now(),
+  });
+
   return {
-    list: async (userId) => (await repo.list(userId)).map(toCommand),
+    list: async (userId) => [...(await repo.load(userId)).commands].sort(byName).map(toCommand),
 
     add: async (userId, input) => {
       const name = normalizeCommandName(input.command);
       const nameProblem = commandNameProblem(name);
       if (nameProblem) throw invalidCommand(nameProblem);
-      if (await repo.findByKey(userId, commandKey(name))) throw commandExists(name);
-      const problem = responseProblem(input.response);
-      if (problem) throw invalidCommand(problem);
-      // Checked, then written: a burst of parallel requests from one streamer can pass the limit by a
-      // few, which is harmless; a name taken in the meantime is still caught by the unique index.
-      if ((await repo.count(userId)) >= maxCommandsPerUser) throw commandLimitReached();
-      let saved: CommandDoc;
-      try {
-        saved = await insert(userId, { command: name, response: input.response });
-      } catch (error) {
-        if (error instanceof DuplicateKeyError) throw commandExists(name);
-        throw error;
-      }
-      const command = toCommand(saved);
-      await changes.added(userId, command);
-      return command;
+      const added = stored({ command: name, response: input.response });
+      await apply(userId, (commands) => {
+        if (commands.some((command) => command.nameLower === added.nameLower)) throw commandExists(name);
+        const problem = responseProblem(input.response);
+        if (problem) throw invalidCommand(problem);
+        if (commands.length >= maxCommandsPerUser) throw commandLimitReached();
+        return { commands: [...commands, added], changes: [change('ADDED', added)] };
+      });
+      return toCommand(added);
     },
 
     remove: async (userId, input) => {
       const name = normalizeCommandName(input.command);
       const nameProblem = commandNameProblem(name);
       if (nameProblem) throw invalidCommand(nameProblem);
-      const found = await repo.findByKey(userId, commandKey(name));
-      // a parallel removal may win between the read and the delete: then it is gone for this one too
-      if (!found || !(await repo.removeById(found._id))) throw commandNotFound(name);
-      const command = toCommand(found);
-      await changes.removed(userId, command);
-      return command;
+      const key = commandKey(name);
+      let removed: StoredCommand | undefined;
+      await apply(userId, (commands) => {
+        removed = commands.find((command) => command.nameLower === key);
+        if (!removed) throw commandNotFound(name);
+        return { commands: commands.filter((command) => command !== removed), changes: [change('REMOVED', removed)] };
+      });
+      if (!removed) throw commandNotFound(name);
+      return toCommand(removed);
     },
 
     seedDefault: async (userId) => {
       if (await repo.isSeeded(userId)) return;
-      // The effect first, then the mark: a crash in between makes a replay do it again, and the
-      // unique index makes that second insert a no-op.
-      try {
-        await insert(userId, defaultCommand);
-      } catch (error) {
-        if (!(error instanceof DuplicateKeyError)) throw error;
-      }
-      // Published from what is stored, also on a replay: the first attempt may have crashed before publishing.
-      const stored = await repo.findByKey(userId, commandKey(defaultCommand.command));
-      if (stored) await changes.added(userId, toCommand(stored));
+      // The effect and its message first, then the mark: a crash in between makes a replay do it
+      // again, which finds the command there and only announces it once more.
+      await apply(userId, (commands) => {
+        const existing = commands.find((command) => command.nameLower === commandKey(defaultCommand.command));
+        if (existing) return { commands: [...commands], changes: [change('ADDED', existing)] };
+        const seeded = stored(defaultCommand);
+        return { commands: [...commands, seeded], changes: [change('ADDED', seeded)] };
+      });
       await repo.markSeeded(userId, clock.now());
     },
 
-    removeAllOf: async (userId) => {
-      // One at a time, each delete followed by its event, so a replay after a crash finishes the rest.
-      for (const doc of await repo.list(userId)) {
-        if (await repo.removeById(doc._id)) await changes.removed(userId, toCommand(doc));
-      }
-    },
+    removeAllOf: (userId) =>
+      apply(userId, (commands) =>
+        commands.length === 0 ? null : { commands: [], changes: commands.map((command) => change('REMOVED', command)) },
+      ),
   };
 }

@@ -1,37 +1,43 @@
-import { randomUUID } from 'node:crypto';
 import type { KickstandBus, Subscription } from '@kickstand/platform/bus';
-import type { Clock } from '@kickstand/platform/clock';
-import { ChangeKind, UserChangeKind, UserRole, type UserChanged } from '@kickstand/proto';
-import type { Command, CommandChanges, Commands } from './commands';
+import type { KeyedQueue } from '@kickstand/platform/keyed-queue';
+import type { Logger } from '@kickstand/platform/log';
+import { createOutboxRelay, type OutboxRelay } from '@kickstand/platform/outbox';
+import { ChangeKind, UserChangeKind, UserRole, type UserChanged, timestampFromDate } from '@kickstand/proto';
+import type { Commands } from './commands';
+import type { CommandSetDoc, CommandsRepository, PendingCommandChange } from './repository';
 
 /** Instances of this service share the group, so each user.changed is handled by one of them. */
 export const commandsConsumerGroup = 'commands';
 
 /**
  * Out: command.changed, keyed by the owner's user id, carrying the name and the response, so that
- * bot-runner can keep its own read model from the events alone.
+ * bot-runner can keep its own read model from the events alone. What a change left in the set's
+ * outbox goes through the platform's outbox relay, sharing the queue the changes run in.
  */
-export function createCommandChangePublisher(bus: KickstandBus, clock: Clock): CommandChanges {
-  const publish = (kind: ChangeKind, userId: string, command: Command) =>
-    bus.publish('command.changed', userId, {
-      eventId: randomUUID(),
-      occurredAt: timestampOf(clock.now()),
-      userId,
-      kind,
-      command: command.command,
-      response: command.response,
-    });
-  return {
-    added: (userId, command) => publish(ChangeKind.ADDED, userId, command),
-    removed: (userId, command) => publish(ChangeKind.REMOVED, userId, command),
-  };
-}
-
-/** A google.protobuf.Timestamp init, written out (@bufbuild/protobuf is proto's dependency, not ours). */
-function timestampOf(date: Date): { seconds: bigint; nanos: number } {
-  const ms = date.getTime();
-  const seconds = Math.floor(ms / 1000);
-  return { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
+export function createCommandChangeRelay(deps: {
+  repo: CommandsRepository;
+  bus: KickstandBus;
+  log: Logger;
+  queue: KeyedQueue;
+  retryMs?: number;
+}): OutboxRelay<CommandSetDoc> {
+  return createOutboxRelay<CommandSetDoc, PendingCommandChange>({
+    collection: deps.repo.outboxCollection,
+    idField: 'eventId',
+    name: 'command.changed',
+    log: deps.log,
+    queue: deps.queue,
+    ...(deps.retryMs !== undefined ? { retryMs: deps.retryMs } : {}),
+    publish: (set, change) =>
+      deps.bus.publish('command.changed', set._id, {
+        eventId: change.eventId,
+        occurredAt: timestampFromDate(change.occurredAt),
+        userId: set._id,
+        kind: change.kind === 'ADDED' ? ChangeKind.ADDED : ChangeKind.REMOVED,
+        command: change.command,
+        response: change.response,
+      }),
+  });
 }
 
 /**

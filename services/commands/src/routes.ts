@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import { parseBody } from '@kickstand/platform/http';
 import { commandMessages, type Commands } from './commands';
-import { responseVariables } from './response-template';
+import { responseVariables } from '@kickstand/chat-language';
 
 // Strict: an unknown field or a value that is not a string (e.g. `{"$gt":""}`) is a 400 and never
 // reaches a query. A missing field is an empty string, so the domain answers with the spec's message.

@@ -10,8 +10,8 @@ import {
   type TestPlatform,
 } from '@kickstand/platform/testing';
 import { ChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
-import type { KickstandTopics } from '@kickstand/platform/bus';
-import { createCommandsRepository } from './repository';
+import type { KickstandBus, KickstandTopics } from '@kickstand/platform/bus';
+import { createCommandsRepository, type LegacyCommandDoc } from './repository';
 import { createCommandsService } from './service';
 
 interface Answer {
@@ -214,10 +214,11 @@ describe('POST /api/commands', () => {
 
   test('when the streamer already has 500 commands, then the 501st is refused with 409 and the limit message', async () => {
     const streamer = aStreamer();
-    const repo = createCommandsRepository(platform.store);
+    // stored the way earlier versions did, one document per command: the first request reads them into the set
+    const legacy = platform.store.collection<LegacyCommandDoc>('commands');
     for (let i = 0; i < 499; i++) {
       const name = `c${i}`;
-      await repo.insert({ userId: streamer.id, name, nameLower: name, response: 'r', createdAt: new Date() });
+      await legacy.insertOne({ userId: streamer.id, name, nameLower: name, response: 'r', createdAt: new Date() });
     }
 
     const fiveHundredth = await streamer.post('/api/commands', { command: 'last', response: 'r' });
@@ -481,7 +482,7 @@ describe('user.changed', () => {
 
     // a deleted user's token is refused, so the store is read directly
     const repo = createCommandsRepository(platform.store);
-    await eventually(async () => expect(await repo.list(streamer.id)).toEqual([]));
+    await eventually(async () => expect((await repo.load(streamer.id)).commands).toEqual([]));
     const removed = changesOf(streamer.id).filter(({ message }) => message.kind === ChangeKind.REMOVED);
     expect(removed.map(({ message }) => message.command).sort()).toEqual(['one', 'two']);
     expect((await other.get('/api/commands')).body.data).toEqual([{ command: 'one', response: 'x' }]);
@@ -494,11 +495,71 @@ describe('user.changed', () => {
     await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
     await waitUntilHandled(streamer.id);
 
-    expect(await createCommandsRepository(platform.store).list(streamer.id)).toEqual([]);
+    expect((await createCommandsRepository(platform.store).load(streamer.id)).commands).toEqual([]);
     // nor does the deleted user's token work again
     expect(await streamer.get('/api/commands')).toEqual({
       status: 401,
       body: { success: false, error: 'Your account has been deactivated' },
     });
+  });
+});
+
+describe('command.changed and a bus outage', () => {
+  /** The recording bus, refusing command.changed while `isDown`, as Kafka does when it cannot be reached. */
+  function aFlakyBus() {
+    const state = { isDown: true };
+    const bus: KickstandBus = {
+      publish: (topic, key, message) =>
+        state.isDown && topic === 'command.changed'
+          ? Promise.reject(new Error('the bus is down'))
+          : recorded.bus.publish(topic, key, message),
+      subscribe: (topic, group, handler) => recorded.bus.subscribe(topic, group, handler),
+      subscribeDeadLetters: (group, handler) => recorded.bus.subscribeDeadLetters(group, handler),
+      ping: () => recorded.bus.ping(),
+      joining: () => recorded.bus.joining(),
+      stop: () => recorded.bus.stop(),
+    };
+    return { bus, state };
+  }
+
+  test('when the bus refuses the change, then the command is stored and a new instance publishes ADDED once', async () => {
+    const streamer = aStreamer();
+    const flaky = aFlakyBus();
+    const failing = await startHttpService(createCommandsService({ ...platform, bus: flaky.bus }), { port: 0 });
+    const token = platform.signToken({ userId: streamer.id, username: `name-${streamer.id}`, role: 'USER' });
+    try {
+      const response = await fetch(`http://127.0.0.1:${failing.port}/api/commands`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ command: 'hello', response: 'hi' }),
+      });
+      expect(response.status).toBe(201);
+      expect(changesOf(streamer.id)).toEqual([]);
+    } finally {
+      await failing.stop();
+    }
+
+    // the next instance to start (here: after the bus came back) relays what the outbox kept
+    flaky.state.isDown = false;
+    const next = await startHttpService(createCommandsService({ ...platform, bus: flaky.bus }), { port: 0 });
+    await next.stop();
+
+    expect(changesOf(streamer.id).map(({ message }) => [message.kind, message.command, message.response])).toEqual([
+      [ChangeKind.ADDED, 'hello', 'hi'],
+    ]);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'hello', response: 'hi' }]);
+  });
+
+  test('when commands are added and removed, then their messages leave in the order of the changes', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'hello', response: 'one' });
+    await streamer.delete('/api/commands', { command: 'HELLO' });
+    await streamer.post('/api/commands', { command: 'Hello', response: 'two' });
+
+    expect(changesOf(streamer.id).map(({ message }) => [message.kind, message.command, message.response])).toEqual([
+      [ChangeKind.ADDED, 'hello', 'one'],
+      [ChangeKind.REMOVED, 'hello', 'one'],
+      [ChangeKind.ADDED, 'Hello', 'two'],
+    ]);
   });
 });

@@ -1,35 +1,20 @@
 import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { createCommands } from './commands';
-import { createCommandChangePublisher, subscribeCommandEvents } from './events';
+import { createCommandChangeRelay, subscribeCommandEvents } from './events';
 import { createCommandsRepository } from './repository';
 import { commandRoutes } from './routes';
 
-// For bot-runner: `import { parseChatCommand, renderResponse } from '@kickstand/commands'`.
-export { commandPrefix, parseChatCommand, type ChatCommand } from './chat-command';
-export {
-  chatMessageMaxLength,
-  randomRange,
-  randomVariableMax,
-  renderResponse,
-  responseVariables,
-  systemRandom,
-  truncateForChat,
-  type Random,
-  type ResponseContext,
-  type ResponseVariable,
-} from './response-template';
-export { commandKey, defaultCommand, maxCommandsPerUser, type Command } from './commands';
+export { defaultCommand, maxCommandsPerUser, type Command } from './commands';
 
 /** Custom commands per streamer: the /api/commands routes, user.changed in, command.changed out. */
 export function createCommandsService(deps: PlatformDeps): Service {
   const repo = createCommandsRepository(deps.store);
-  const commands = createCommands({
-    repo,
-    changes: createCommandChangePublisher(deps.bus, deps.clock),
-    clock: deps.clock,
-  });
+  const queue = createKeyedQueue();
+  const outbox = createCommandChangeRelay({ repo, bus: deps.bus, log: deps.log, queue });
+  const commands = createCommands({ repo, outbox, queue, clock: deps.clock });
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
@@ -41,11 +26,13 @@ export function createCommandsService(deps: PlatformDeps): Service {
   return {
     app,
     start: async () => {
-      await repo.createIndexes();
+      // what a crash or a bus outage left in the outboxes goes first, then every 30 s
+      await outbox.start();
       subscriptions = await subscribeCommandEvents(deps.bus, commands);
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     stop: async () => {
+      outbox.stop();
       const started = subscriptions;
       subscriptions = [];
       await Promise.all(started.map((subscription) => subscription.stop()));

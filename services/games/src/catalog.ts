@@ -1,6 +1,7 @@
 /**
- * The catalogue of built-in chat commands: the one place that the bot (bot-runner leaves these
- * names alone), the games service (`GET /api/games/catalog`) and the public commands page read.
+ * The catalogue of built-in chat commands, as the games service (`GET /api/games/catalog`) and the
+ * public commands page show them. Their names are the `$` language's `builtInCommandNames`
+ * (@kickstand/chat-language), which bot-runner leaves alone; catalog.test.ts keeps the two equal.
  */
 
 export interface CatalogCommand {
@@ -90,10 +91,3 @@ export const commandCatalog: CommandCatalog = {
     { name: 'Interactive', commands: [] },
   ],
 };
-
-/** Lower-case built-in command names without the `$` prefix (game, attack, gmb, hero, mmr, rank). */
-export const builtInCommandNames: ReadonlySet<string> = new Set(
-  commandCatalog.categories.flatMap((category) =>
-    category.commands.map((command) => command.name.replace(/^\$/, '').toLowerCase()),
-  ),
-);

@@ -1,4 +1,5 @@
-import { builtInCommandNames, gameDurationLimits } from './catalog';
+import { builtInCommandNames, commandKey, commandPrefix } from '@kickstand/chat-language';
+import { gameDurationLimits } from './catalog';
 import { parseAmount } from './games/guess-balance';
 
 /** What a chat line asks of the games service; null when the line is not one of its commands. */
@@ -33,9 +34,9 @@ const gameAliases: Record<string, 'raid-boss' | 'guess-balance'> = {
  */
 export function parseChatIntent(content: string): ChatIntent | null {
   const trimmed = content.trim();
-  if (!trimmed.startsWith('$')) return null;
-  const [first = '', ...args] = trimmed.slice(1).split(/\s+/);
-  const name = first.toLowerCase();
+  if (!trimmed.startsWith(commandPrefix)) return null;
+  const [first = '', ...args] = trimmed.slice(commandPrefix.length).split(/\s+/);
+  const name = commandKey(first);
   if (!builtInCommandNames.has(name)) return null;
   switch (name) {
     case 'game':

@@ -1,23 +1,12 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Logger } from '@kickstand/platform/log';
-import { ChatOrigin, Game, GameEventKind } from '@kickstand/proto';
+import { createOutboxRelay } from '@kickstand/platform/outbox';
+import { ChatOrigin, Game, GameEventKind, timestampFromMs } from '@kickstand/proto';
 import type { ChatLineEntry, GameEventEntry, GameEventKindName, OutboxEntry } from './games/outbox';
-import type { GamesRepository } from './repository';
+import type { ChannelDoc, GamesRepository } from './repository';
 
 /** Instances of this service share the group: each channel's chat reaches one of them. */
 export const gamesConsumerGroup = 'games';
-
-/** A google.protobuf.Timestamp init, written out (@bufbuild/protobuf is proto's dependency, not ours). */
-export function timestampOf(ms: number): { seconds: bigint; nanos: number } {
-  const seconds = Math.floor(ms / 1000);
-  return { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
-}
-
-/** The epoch ms of a decoded google.protobuf.Timestamp, or undefined when it is unset. */
-export function msOf(timestamp: { seconds: bigint; nanos: number } | undefined): number | undefined {
-  if (!timestamp) return undefined;
-  return Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000);
-}
 
 const kinds: Record<GameEventKindName, GameEventKind> = {
   started: GameEventKind.STARTED,
@@ -31,7 +20,7 @@ export function publishChatLine(bus: KickstandBus, broadcasterUserId: string, en
   return bus.publish('chat.send', broadcasterUserId, {
     // the same input gives the same event id and key, so a second relay is recognisable downstream
     eventId: `chat-send:${entry.id}`,
-    occurredAt: timestampOf(entry.createdAtMs),
+    occurredAt: timestampFromMs(entry.createdAtMs),
     idempotencyKey: entry.id,
     broadcasterUserId,
     ownerUserId: entry.ownerUserId,
@@ -39,14 +28,14 @@ export function publishChatLine(bus: KickstandBus, broadcasterUserId: string, en
     origin: ChatOrigin.GAME,
     ...(entry.replyToMessageId !== undefined ? { replyToMessageId: entry.replyToMessageId } : {}),
     ...(entry.replyToUsername !== undefined ? { replyToUsername: entry.replyToUsername } : {}),
-    ...(entry.sourceReceivedAtMs !== undefined ? { sourceReceivedAt: timestampOf(entry.sourceReceivedAtMs) } : {}),
+    ...(entry.sourceReceivedAtMs !== undefined ? { sourceReceivedAt: timestampFromMs(entry.sourceReceivedAtMs) } : {}),
   });
 }
 
 export function publishGameEvent(bus: KickstandBus, broadcasterUserId: string, entry: GameEventEntry): Promise<void> {
   return bus.publish('game.event', broadcasterUserId, {
     eventId: entry.id,
-    occurredAt: timestampOf(entry.createdAtMs),
+    occurredAt: timestampFromMs(entry.createdAtMs),
     ownerUserId: entry.ownerUserId,
     broadcasterUserId,
     gameId: entry.gameId,
@@ -55,7 +44,7 @@ export function publishGameEvent(bus: KickstandBus, broadcasterUserId: string, e
     summary: entry.summary,
     actorUsername: entry.actorUsername ?? '',
     actorUserId: entry.actorUserId ?? '0',
-    endsAt: timestampOf(entry.endsAtMs),
+    endsAt: timestampFromMs(entry.endsAtMs),
     leaderboard: entry.leaderboard.map((row) => ({ rank: row.rank, username: row.username, value: row.value })),
     details: entry.raidBoss
       ? { case: 'raidBoss', value: { ...entry.raidBoss } }
@@ -66,49 +55,33 @@ export function publishGameEvent(bus: KickstandBus, broadcasterUserId: string, e
 }
 
 export interface OutboxRelay {
-  /** Publishes what the channel's outbox holds, in order, pulling each entry once published. */
+  /** Publishes what the channel's outbox holds, in order, pulling each entry once published. Never throws. */
   flush(broadcasterUserId: string): Promise<void>;
   /** Publishes a line that changes no state (a hero or MMR answer) straight away. */
   publishNow(broadcasterUserId: string, entry: OutboxEntry): Promise<void>;
 }
 
 /**
- * The outbox relay. An entry is published, then pulled: a crash in between publishes it again
- * after the restart, with the same idempotency key / event id, which kick-link and consumers
- * dedupe on. Within this process the flushes of one channel run one at a time, so the chat
- * handler and the scheduler never relay the same entry twice.
+ * The platform's outbox relay over the channels' `outbox`. An entry is published, then pulled: a
+ * crash in between publishes it again after the restart, with the same idempotency key / event
+ * id, which kick-link and consumers dedupe on. The flushes of one channel run one at a time in
+ * this process, so the chat handler and the scheduler never relay the same entry twice; what a
+ * failed flush leaves is relayed by the scheduler (a channel with an outbox is due).
  */
-export function createOutboxRelay(deps: { bus: KickstandBus; repo: GamesRepository; log: Logger }): OutboxRelay {
-  const { bus, repo } = deps;
-  const queues = new Map<string, Promise<void>>();
-
+export function createGamesOutboxRelay(deps: { bus: KickstandBus; repo: GamesRepository; log: Logger }): OutboxRelay {
+  const { bus, repo, log } = deps;
   const publish = (broadcasterUserId: string, entry: OutboxEntry) =>
     entry.type === 'chat'
       ? publishChatLine(bus, broadcasterUserId, entry)
       : publishGameEvent(bus, broadcasterUserId, entry);
-
-  async function flushNow(broadcasterUserId: string): Promise<void> {
-    const channel = await repo.findChannel(broadcasterUserId);
-    for (const entry of channel?.outbox ?? []) {
-      await publish(broadcasterUserId, entry);
-      await repo.pullOutboxEntry(broadcasterUserId, entry.id);
-    }
-  }
-
-  return {
-    flush: (broadcasterUserId) => {
-      const previous = queues.get(broadcasterUserId) ?? Promise.resolve();
-      const next = previous.catch(() => undefined).then(() => flushNow(broadcasterUserId));
-      queues.set(broadcasterUserId, next);
-      void next
-        .finally(() => {
-          if (queues.get(broadcasterUserId) === next) queues.delete(broadcasterUserId);
-        })
-        .catch(() => undefined);
-      return next;
-    },
-    publishNow: publish,
-  };
+  const relay = createOutboxRelay<ChannelDoc, OutboxEntry>({
+    collection: repo.outboxCollection,
+    idField: 'id',
+    publish: (channel, entry) => publish(channel._id, entry),
+    log,
+    name: 'games',
+  });
+  return { flush: relay.flush, publishNow: publish };
 }
 
 export interface GamesHandlers {

@@ -1,6 +1,6 @@
 import { createFakeClock } from '@kickstand/platform/testing';
 import { createOpenDotaClient } from './opendota-client';
-import { startOpenDotaStandIn, type OpenDotaStandIn } from './test-support';
+import { startOpenDotaStandIn, type OpenDotaStandIn } from './testing/test-support';
 
 let standIn: OpenDotaStandIn;
 beforeAll(async () => {

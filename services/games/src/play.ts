@@ -2,13 +2,14 @@ import type { TopicMessage } from '@kickstand/platform/bus';
 import { stripControlCharacters } from '@kickstand/platform/chat';
 import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
+import { timestampDate, timestampMs } from '@kickstand/proto';
 import { isBroadcaster, parseChatIntent } from './chat-commands';
 import { heroReply, mmrReply, type Hero } from './games/dota';
 import { advanceGame, nextDueMs, playCommand, type ChannelStep, type GameIntent } from './games/one-at-a-time';
 import { replyTo, type ChatInput } from './games/outbox';
-import { msOf, type OutboxRelay } from './events';
+import { type OutboxRelay } from './events';
 import type { OpenDotaClient } from './opendota-client';
-import type { Random } from './random';
+import type { Random } from '@kickstand/chat-language';
 import type { ChannelDoc, GamesRepository } from './repository';
 
 export interface Play {
@@ -103,7 +104,7 @@ export function createPlay(deps: PlayDeps): Play {
       await repo.recordBotStatus(message.userId, {
         isRunning: message.isRunning,
         broadcasterUserId: message.broadcasterUserId,
-        occurredAt: new Date(msOf(message.occurredAt) ?? clock.now().getTime()),
+        occurredAt: message.occurredAt ? timestampDate(message.occurredAt) : clock.now(),
       });
       log.debug({ userId: message.userId, isRunning: message.isRunning }, 'bot status recorded');
     },
@@ -135,8 +136,12 @@ export function chatInputOf(message: TopicMessage<'chat.received'>, nowMs: numbe
       isBroadcaster: isBroadcaster({ userId: sender?.userId ?? '', badgeTypes }, message.broadcasterUserId),
     },
   };
-  const receivedAtMs = msOf(message.receivedAt);
+  const receivedAtMs = message.receivedAt && timestampMs(message.receivedAt);
   if (receivedAtMs !== undefined) chat.receivedAtMs = receivedAtMs;
-  chat.sentAtMs = messageTimeMs({ createdAtMs: msOf(message.createdAt), receivedAtMs, nowMs });
+  chat.sentAtMs = messageTimeMs({
+    createdAtMs: message.createdAt && timestampMs(message.createdAt),
+    receivedAtMs,
+    nowMs,
+  });
   return chat;
 }

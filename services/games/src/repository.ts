@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
+import { DuplicateKeyError, type Collection, type Document, type Store } from '@kickstand/platform/store';
 import type { GameState } from './games/one-at-a-time';
 import type { OutboxEntry } from './games/outbox';
 
@@ -62,8 +62,8 @@ export interface GamesRepository {
     write: ChannelWrite,
     outbox: readonly OutboxEntry[],
   ): Promise<ChannelDoc | null>;
-  /** Removes one relayed entry (a no-op when it is already gone). */
-  pullOutboxEntry(broadcasterUserId: string, entryId: string): Promise<void>;
+  /** The channels, for the platform's outbox relay (what a game still has to say waits in `outbox`). */
+  outboxCollection: Collection<ChannelDoc>;
   /** Channels with a timer due by `now` or an outbox left to relay. */
   findDueChannels(now: Date, limit: number): Promise<ChannelDoc[]>;
   /**
@@ -130,9 +130,7 @@ export function createGamesRepository(store: Store): GamesRepository {
         },
       ),
 
-    pullOutboxEntry: async (broadcasterUserId, entryId) => {
-      await channels.updateOne({ _id: broadcasterUserId }, { $pull: { outbox: { id: entryId } } });
-    },
+    outboxCollection: channels,
 
     findDueChannels: (now, limit) =>
       channels.find(

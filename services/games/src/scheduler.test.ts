@@ -11,7 +11,7 @@ import {
   scriptedRandom,
   streamerOf,
   type GamesHarness,
-} from './test-support';
+} from './testing/test-support';
 
 // Every game here: HP 5,000 (scripted), then the highest value for every draw: the boss is
 // "Mother of Ash", the weapons Lightning (20-400), Fireball, Spear, Hammer, and each hit does 400.

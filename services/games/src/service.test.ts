@@ -18,7 +18,7 @@ import {
   type ChannelUnderTest,
   type GamesHarness,
   type OpenDotaStandIn,
-} from './test-support';
+} from './testing/test-support';
 
 let harness: GamesHarness;
 let standIn: OpenDotaStandIn;

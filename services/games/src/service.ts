@@ -1,23 +1,21 @@
 import { hostname } from 'node:os';
+import { systemRandom, type Random } from '@kickstand/chat-language';
 import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
-import { createOutboxRelay, subscribeGamesEvents } from './events';
+import { createGamesOutboxRelay, subscribeGamesEvents } from './events';
 import { dotaHeroes, type Hero } from './games/dota';
 import { createOpenDotaClient, defaultOpenDotaUrl } from './opendota-client';
 import { createPlay } from './play';
-import { systemRandom, type Random } from './random';
 import { createGamesRepository } from './repository';
 import { gamesRoutes } from './routes';
 import { createScheduler } from './scheduler';
 
-// For bot-runner and the web: `import { builtInCommandNames, commandCatalog } from '@kickstand/games'`.
-export { builtInCommandNames, commandCatalog, gameDurationLimits } from './catalog';
+export { commandCatalog, gameDurationLimits } from './catalog';
 export type { CatalogCategory, CatalogCommand, CommandCatalog } from './catalog';
 export { parseChatIntent, type ChatIntent } from './chat-commands';
 export type { GamesSettings, GamesSettingsBody } from './routes';
 export { defaultOpenDotaUrl } from './opendota-client';
-export { systemRandom, type Random } from './random';
 
 export interface GamesServiceOptions {
   /** Boss HP, weapons and damage; node:crypto by default, scripted in tests. */
@@ -42,7 +40,7 @@ export interface GamesService extends Service {
 /** Raid boss, guess my balance and Dota 2 lookups: chat.received in, chat.send and game.event out. */
 export function createGamesService(deps: PlatformDeps, options: GamesServiceOptions = {}): GamesService {
   const repo = createGamesRepository(deps.store);
-  const relay = createOutboxRelay({ bus: deps.bus, repo, log: deps.log });
+  const relay = createGamesOutboxRelay({ bus: deps.bus, repo, log: deps.log });
   const play = createPlay({
     repo,
     relay,

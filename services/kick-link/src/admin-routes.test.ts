@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@kickstand/platform/testing';
 import { ChatSubscriptionState, UserChangeKind, UserRole } from '@kickstand/proto';
-import { aKickName, startStack, type Stack } from './test-harness';
+import { aKickName, startStack, type Stack } from './testing/test-harness';
 
 let stack: Stack;
 let adminToken: string;

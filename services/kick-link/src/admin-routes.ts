@@ -5,7 +5,7 @@ import { AppError, badRequest, notFound } from '@kickstand/platform/errors';
 import { parseBody, parseParams } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
 import { ChatSubscriptionState } from '@kickstand/proto';
-import type { AuditRecord, KickLinkPublisher } from './events';
+import type { AuditRecord, KickLinkPublisher } from './publisher';
 import { KickApiError, type KickSubscription } from './kick-client';
 import type { KickLinkRepository, LinkDoc } from './repository';
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TopicMessage } from '@kickstand/platform/bus';
 import { createFakeClock, createTestPlatform, type FakeClock, type TestPlatform } from '@kickstand/platform/testing';
-import { ChatOrigin } from '@kickstand/proto';
+import { ChatOrigin, timestampFromDate } from '@kickstand/proto';
 import type { BotAccountDirectory, BotAccountView } from './bot-account';
 import {
   botRetryAfterMs,
@@ -14,7 +14,7 @@ import {
   type OwnLines,
 } from './chat-sender';
 import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
-import type { ChatSentInit, KickLinkPublisher } from './events';
+import type { ChatSentInit, KickLinkPublisher } from './publisher';
 import {
   KickApiError,
   KickUnreachableError,
@@ -69,8 +69,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await platform.close();
 });
-
-const seconds = (date: Date) => ({ seconds: BigInt(Math.floor(date.getTime() / 1000)), nanos: 0 });
 
 async function aWorld(
   options: {
@@ -175,7 +173,7 @@ async function aWorld(
         ownerUserId,
         content,
         origin: ChatOrigin.COMMAND,
-        sourceReceivedAt: seconds(clock.now()),
+        sourceReceivedAt: timestampFromDate(clock.now()),
         ...extra,
       } as TopicMessage<'chat.send'>);
       await sender.drain();
@@ -299,7 +297,7 @@ describe('retries and refusals', () => {
         ownerUserId,
         content,
         origin: ChatOrigin.COMMAND,
-        sourceReceivedAt: seconds(world.clock.now()),
+        sourceReceivedAt: timestampFromDate(world.clock.now()),
       }) as TopicMessage<'chat.send'>;
 
     await world.sender.handle(message('waits'));
@@ -323,7 +321,7 @@ describe('retries and refusals', () => {
       ownerUserId,
       content: 'once',
       origin: ChatOrigin.COMMAND,
-      sourceReceivedAt: seconds(world.clock.now()),
+      sourceReceivedAt: timestampFromDate(world.clock.now()),
     } as TopicMessage<'chat.send'>;
 
     await world.sender.handle(message);
@@ -359,7 +357,7 @@ describe('retries and refusals', () => {
     const world = await aWorld({ mode: 'user' });
     const receivedAt = new Date(world.clock.now().getTime() - 121_000);
 
-    await world.send('too late', { sourceReceivedAt: seconds(receivedAt) });
+    await world.send('too late', { sourceReceivedAt: timestampFromDate(receivedAt) });
 
     expect(world.posted).toEqual([]);
     expect(world.published[0]).toMatchObject({ isSent: false, error: tooOldMessage });
@@ -371,7 +369,7 @@ describe('retries and refusals', () => {
     const receivedAt = new Date(world.clock.now().getTime() - 119_500);
     world.answers.push(new KickApiError(503, 'Service Unavailable'));
 
-    await world.send('almost too late', { sourceReceivedAt: seconds(receivedAt) });
+    await world.send('almost too late', { sourceReceivedAt: timestampFromDate(receivedAt) });
 
     expect(world.posted).toHaveLength(1);
     expect(world.published[0]).toMatchObject({ isSent: false, error: tooOldMessage });
@@ -521,7 +519,7 @@ describe('replies that outlive their instance', () => {
         replyToUsername: 'viewer',
         sentAt: clock.now(),
         origin: ChatOrigin.COMMAND,
-        sourceReceivedAt: seconds(receivedAt),
+        sourceReceivedAt: timestampFromDate(receivedAt),
       },
       expect.objectContaining({ idempotencyKey: 'reply:b', isSent: true, messageId: 'msg-2', content: 'second' }),
     ]);
@@ -614,7 +612,7 @@ describe('replies that outlive their instance', () => {
       ownerUserId,
       content: 'backing off',
       origin: ChatOrigin.COMMAND,
-      sourceReceivedAt: seconds(clock.now()),
+      sourceReceivedAt: timestampFromDate(clock.now()),
     } as TopicMessage<'chat.send'>);
     await first;
     await world.sender.handle({
@@ -624,7 +622,7 @@ describe('replies that outlive their instance', () => {
       ownerUserId,
       content: 'waiting behind it',
       origin: ChatOrigin.COMMAND,
-      sourceReceivedAt: seconds(clock.now()),
+      sourceReceivedAt: timestampFromDate(clock.now()),
     } as TopicMessage<'chat.send'>);
     clock.advance(6000);
 

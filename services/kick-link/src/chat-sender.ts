@@ -2,9 +2,10 @@ import type { TopicMessage } from '@kickstand/platform/bus';
 import { cutChatLine, kickChatMaxLength } from '@kickstand/platform/chat';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
+import { timestampDate, timestampFromDate } from '@kickstand/proto';
 import type { BotAccountDirectory } from './bot-account';
 import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
-import type { KickLinkPublisher } from './events';
+import type { KickLinkPublisher } from './publisher';
 import {
   KickApiError,
   KickUnreachableError,
@@ -13,7 +14,7 @@ import {
   type KickClient,
   type KickSentChat,
 } from './kick-client';
-import { createKeyedLock } from './keyed-lock';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import {
   botAccountId,
@@ -24,7 +25,6 @@ import {
   type StoredReply,
 } from './repository';
 import type { ChatSenderMode } from './options';
-import { timestampOf } from './webhook-payloads';
 
 /** Kick's limit (kick-api.md §5.1), in characters (code points): the platform's one cut. */
 export const chatContentMaxLength = kickChatMaxLength;
@@ -298,10 +298,6 @@ export interface ChatSenderDeps {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function dateOf(timestamp: { seconds: bigint; nanos: number } | undefined): Date | undefined {
-  return timestamp && new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000));
-}
-
 /** A claimed reply: what chat.send asked for, as stored with its claim. */
 interface Reply extends StoredReply {
   key: string;
@@ -317,8 +313,8 @@ function replyOf(message: TopicMessage<'chat.send'>): Reply {
     ...(message.replyToMessageId === undefined ? {} : { replyToMessageId: message.replyToMessageId }),
     ...(message.replyToUsername === undefined ? {} : { replyToUsername: message.replyToUsername }),
     origin: message.origin,
-    sourceReceivedAt: dateOf(message.sourceReceivedAt) ?? null,
-    occurredAt: dateOf(message.occurredAt) ?? null,
+    sourceReceivedAt: message.sourceReceivedAt ? timestampDate(message.sourceReceivedAt) : null,
+    occurredAt: message.occurredAt ? timestampDate(message.occurredAt) : null,
   };
 }
 
@@ -350,7 +346,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   const policy: ReplyPolicy = { ...defaultReplyPolicy, ...deps.policy };
   const sleep = deps.sleep ?? defaultSleep;
   const random = deps.random ?? Math.random;
-  const lock = createKeyedLock();
+  const lock = createKeyedQueue();
   const queued = new Map<string, number>();
   const running = new Set<Promise<void>>();
   /** Keys queued here and not settled yet: recovery leaves them to this instance's queue. */
@@ -378,7 +374,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       replyToUsername: reply.replyToUsername,
       sentAt: outcome.sentAt,
       origin: reply.origin,
-      sourceReceivedAt: reply.sourceReceivedAt ? timestampOf(reply.sourceReceivedAt) : undefined,
+      sourceReceivedAt: reply.sourceReceivedAt ? timestampFromDate(reply.sourceReceivedAt) : undefined,
     });
     await repo.sendClaims.markPublished(reply.key);
   }

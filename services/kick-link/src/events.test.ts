@@ -8,7 +8,7 @@ import {
   UserChangeKind,
   UserRole,
 } from '@kickstand/proto';
-import { aKickName, startStack, type Stack } from './test-harness';
+import { aKickName, startStack, type Stack } from './testing/test-harness';
 
 let stack: Stack;
 

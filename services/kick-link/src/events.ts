@@ -1,129 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
-import {
-  BotControlAction,
-  ChatSubscriptionState,
-  KickAccountChangeKind,
-  UserChangeKind,
-  type ChatOrigin,
-} from '@kickstand/proto';
+import { BotControlAction, ChatSubscriptionState, UserChangeKind } from '@kickstand/proto';
 import type { ChatSender } from './chat-sender';
+import type { KickLinkPublisher } from './publisher';
 import { kickProblem } from './kick-client';
 import { NeedsRelinkError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import type { Links } from './links';
-import type { KickLinkRepository, LinkDoc } from './repository';
+import type { KickLinkRepository } from './repository';
 import { botEvents, chatEvent, type ChannelSubscriptions } from './subscriptions';
-import { timestampOf, type ChatReceivedInit, type KickEventInit, type TimestampInit } from './webhook-payloads';
 
 /** Instances of kick-link share the group: each instruction is carried out by one of them. */
 export const kickLinkConsumerGroup = 'kick-link';
-
-// ---------------------------------------------------------------------------------------------
-// Out: kick.account, chat.subscription, chat.received, kick.event, chat.sent, audit.recorded
-// ---------------------------------------------------------------------------------------------
-
-export interface ChatSubscriptionChange {
-  userId: string;
-  broadcasterUserId: string;
-  state: ChatSubscriptionState;
-  error?: string;
-  requestId?: string;
-}
-
-export interface ChatSentInit {
-  idempotencyKey: string;
-  broadcasterUserId: string;
-  ownerUserId: string;
-  isSent: boolean;
-  error: string;
-  messageId: string;
-  content: string;
-  replyToMessageId?: string;
-  replyToUsername?: string;
-  sentAt: Date;
-  origin: ChatOrigin;
-  sourceReceivedAt?: TimestampInit;
-}
-
-export interface AuditRecord {
-  actorUserId: string;
-  actorUsername: string;
-  action: string;
-  targetId: string;
-  targetUsername: string;
-  details: Record<string, string>;
-}
-
-export interface KickLinkPublisher {
-  kickAccount(kind: KickAccountChangeKind, link: LinkDoc): Promise<void>;
-  chatSubscription(change: ChatSubscriptionChange): Promise<void>;
-  chatReceived(message: ChatReceivedInit): Promise<void>;
-  kickEvent(message: KickEventInit): Promise<void>;
-  chatSent(outcome: ChatSentInit): Promise<void>;
-  audit(record: AuditRecord): Promise<void>;
-}
-
-export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLinkPublisher {
-  const now = () => timestampOf(clock.now());
-  return {
-    kickAccount: (kind, link) =>
-      bus.publish('kick.account', link._id, {
-        eventId: randomUUID(),
-        occurredAt: now(),
-        userId: link._id,
-        kind,
-        kickUserId: link.kickUserId,
-        kickUsername: link.kickUsername,
-        kickEmail: link.kickEmail,
-        profilePicture: link.profilePicture,
-        linkedAt: timestampOf(link.linkedAt),
-      }),
-    chatSubscription: (change) =>
-      bus.publish('chat.subscription', change.userId, {
-        eventId: randomUUID(),
-        occurredAt: now(),
-        userId: change.userId,
-        broadcasterUserId: change.broadcasterUserId || '0',
-        state: change.state,
-        error: change.error ?? '',
-        requestId: change.requestId ?? '',
-      }),
-    chatReceived: (message) => bus.publish('chat.received', message.broadcasterUserId, message),
-    kickEvent: (message) => bus.publish('kick.event', message.broadcasterUserId, message),
-    chatSent: (outcome) =>
-      bus.publish('chat.sent', outcome.broadcasterUserId, {
-        // derived from the key: a republish after a crash carries the same id, consumers drop it
-        eventId: `chat.sent:${outcome.idempotencyKey}`,
-        occurredAt: now(),
-        idempotencyKey: outcome.idempotencyKey,
-        broadcasterUserId: outcome.broadcasterUserId,
-        ownerUserId: outcome.ownerUserId,
-        isSent: outcome.isSent,
-        error: outcome.error,
-        messageId: outcome.messageId,
-        content: outcome.content,
-        replyToMessageId: outcome.replyToMessageId,
-        replyToUsername: outcome.replyToUsername,
-        sentAt: timestampOf(outcome.sentAt),
-        origin: outcome.origin,
-        sourceReceivedAt: outcome.sourceReceivedAt,
-      }),
-    audit: (record) =>
-      bus.publish('audit.recorded', record.targetId, {
-        eventId: randomUUID(),
-        occurredAt: now(),
-        actorUserId: record.actorUserId,
-        actorUsername: record.actorUsername,
-        action: record.action,
-        targetType: 'user',
-        targetId: record.targetId,
-        targetUsername: record.targetUsername,
-        details: record.details,
-      }),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // In: bot.control, chat.send (instructions) and user.changed (who exists, for the admin calls)

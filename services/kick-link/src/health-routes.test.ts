@@ -3,7 +3,7 @@ import { createSilentLogger } from '@kickstand/platform/log';
 import { createStoredDeliveryHealth } from './delivery-health-store';
 import type { DeliveryHealthView } from './delivery-health-view';
 import type { HealthList } from './health-routes';
-import { aKickName, startStack, type Stack } from './test-harness';
+import { aKickName, startStack, type Stack } from './testing/test-harness';
 
 // a stack of its own: the admin list shows every linked channel, so only this file's links are in it
 let stack: Stack;

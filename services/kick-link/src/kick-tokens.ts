@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { KickApiError, type KickClient, type KickUserTokens } from './kick-client';
-import { createKeyedLock } from './keyed-lock';
-import type { KickLinkRepository, LinkDoc, TokenHolders } from './repository';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
+import type { KickLinkRepository, LinkDoc, LinkMessage, TokenHolders } from './repository';
 import type { TokenCipher } from './token-crypto';
 
 /** The user has no Kick link (any more). */
@@ -22,6 +23,12 @@ export class NeedsRelinkError extends Error {
 }
 
 export const needsRelinkMessage = 'Your Kick account needs to be linked again';
+
+/** What a streamer's link that needs a new authorization owes (its outbox): the account's state and the chat subscription's. */
+export const needsRelinkMessages = (now: Date): LinkMessage[] => [
+  { id: randomUUID(), occurredAt: now, topic: 'kick.account', kind: 'NEEDS_RELINK' },
+  { id: randomUUID(), occurredAt: now, topic: 'chat.subscription', state: 'FAILED', error: needsRelinkMessage },
+];
 export const notLinkedMessage = 'No Kick account is linked';
 
 // ---------------------------------------------------------------------------------------------
@@ -86,10 +93,10 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
   const holders: TokenHolders = deps.holders ?? {
     byId: (id) => repo.links.byUser(id),
     saveTokens: (id, version, tokens) => repo.links.saveTokens(id, version, tokens),
-    markNeedsRelink: (id, version) => repo.links.markNeedsRelink(id, version),
+    markNeedsRelink: (id, version) => repo.links.markNeedsRelink(id, version, needsRelinkMessages(clock.now())),
   };
   // one refresh per link at a time in this process; the version guard covers other processes
-  const lock = createKeyedLock();
+  const lock = createKeyedQueue();
 
   const isDue = (link: LinkDoc) => link.accessExpiresAt.getTime() - clock.now().getTime() < refreshAheadSeconds * 1000;
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
 import { createBotAccountDirectory } from './bot-account';
 import { KickAccountChangeKind } from '@kickstand/proto';
-import type { KickLinkPublisher } from './events';
+import type { KickLinkPublisher } from './publisher';
 import { KickUnreachableError, type KickClient } from './kick-client';
 import { sealTokens } from './kick-tokens';
 import { createChannelOwners, createLinks, dashboardLocation, decideLink, missingScopes, statusOf } from './links';
@@ -140,6 +140,7 @@ describe('unlink when Kick fails', () => {
       subscriptions,
       owners,
       publisher,
+      outbox: { publishFrom: async () => true },
       clock: platform.clock,
       log: platform.log,
       oauthStateSeconds: 600,

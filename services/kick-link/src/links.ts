@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '@kickstand/platform/clock';
 import { notFound } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
+import type { OutboxRelay } from '@kickstand/platform/outbox';
 import { DuplicateKeyError } from '@kickstand/platform/store';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { botAccountScopes, type BotAccountDirectory, type BotAccountView } from './bot-account';
-import type { KickLinkPublisher } from './events';
+import type { KickLinkPublisher } from './publisher';
 import type { KickClient, KickUserTokens } from './kick-client';
 import { openTokens, sealTokens } from './kick-tokens';
 import { browserKeyHash, isSameBrowser, newBrowserKey, type BrowserKeys } from './oauth-browser';
@@ -221,6 +222,8 @@ export interface LinksDeps {
   subscriptions: ChannelSubscriptions;
   owners: ChannelOwners;
   publisher: KickLinkPublisher;
+  /** Publishes what a link's change left in its outbox (link-outbox.ts). */
+  outbox: Pick<OutboxRelay<LinkDoc>, 'publishFrom'>;
   clock: Clock;
   log: Logger;
   oauthStateSeconds: number;
@@ -228,7 +231,8 @@ export interface LinksDeps {
 }
 
 export function createLinks(deps: LinksDeps): Links {
-  const { repo, kick, cipher, subscriptions, owners, publisher, clock, log, oauthStateSeconds, botAccounts } = deps;
+  const { repo, kick, cipher, subscriptions, owners, publisher, outbox, clock, log, oauthStateSeconds, botAccounts } =
+    deps;
 
   async function revokeQuietly(tokens: { accessToken: string; refreshToken: string }, userId: string) {
     for (const [token, hint] of [
@@ -285,14 +289,18 @@ export function createLinks(deps: LinksDeps): Links {
     const now = clock.now();
     let link: LinkDoc;
     try {
-      link = await repo.links.save(userId, {
-        kickUserId: kickUser.userId,
-        kickUsername: kickUser.name,
-        kickEmail: kickUser.email,
-        profilePicture: kickUser.profilePicture,
-        linkedAt: decision.kind === 'relink' ? decision.current.linkedAt : now,
-        ...sealTokens(cipher(), userId, tokens, now),
-      });
+      link = await repo.links.save(
+        userId,
+        {
+          kickUserId: kickUser.userId,
+          kickUsername: kickUser.name,
+          kickEmail: kickUser.email,
+          profilePicture: kickUser.profilePicture,
+          linkedAt: decision.kind === 'relink' ? decision.current.linkedAt : now,
+          ...sealTokens(cipher(), userId, tokens, now),
+        },
+        [{ id: randomUUID(), occurredAt: now, topic: 'kick.account', kind: 'LINKED' }],
+      );
     } catch (error) {
       // another user linked the same account a moment ago: the unique index decides
       if (!(error instanceof DuplicateKeyError)) throw error;
@@ -300,7 +308,8 @@ export function createLinks(deps: LinksDeps): Links {
       return { kind: 'duplicate', kickUsername: kickUser.name };
     }
     owners.linked(link.kickUserId, userId);
-    await publisher.kickAccount(KickAccountChangeKind.LINKED, link);
+    // kick.account LINKED was written with the link: published now, or by a later flush if the bus fails
+    await outbox.publishFrom(link);
     log.info({ userId, kickUserId: link.kickUserId, kind: decision.kind }, 'Kick account linked');
     return { kind: 'linked' };
   }

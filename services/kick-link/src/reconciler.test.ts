@@ -12,7 +12,7 @@ import { createReconciler } from './reconciler';
 import { createKickLinkRepository } from './repository';
 import { createRunningBots } from './running-bots';
 import { createChannelSubscriptions } from './subscriptions';
-import { aKickName, startStack, testApp, type Stack } from './test-harness';
+import { aKickName, startStack, testApp, type Stack } from './testing/test-harness';
 
 let stack: Stack;
 

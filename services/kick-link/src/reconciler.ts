@@ -1,7 +1,7 @@
 import type { TopicMessage } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
-import { BotControlAction } from '@kickstand/proto';
+import { BotControlAction, timestampDate } from '@kickstand/proto';
 import type { StoredDeliveryHealth } from './delivery-health-store';
 import type { DeliveryHealthReporter } from './delivery-health';
 import { kickProblem, type KickClient } from './kick-client';
@@ -40,9 +40,6 @@ export interface Reconciler {
 }
 
 const batchSize = 100;
-
-const dateOf = (timestamp: { seconds: bigint; nanos: number }) =>
-  new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000));
 
 /**
  * Subscriptions that heal: every running bot's channel is compared with what it should have
@@ -136,7 +133,7 @@ export function createReconciler(deps: {
       const now = clock.now();
       await runningBots.record(message.userId, {
         isRunning: isStart,
-        occurredAt: message.occurredAt ? dateOf(message.occurredAt) : now,
+        occurredAt: message.occurredAt ? timestampDate(message.occurredAt) : now,
         broadcasterUserId: link?.kickUserId ?? '',
         reconcileAt: isStart ? new Date(now.getTime() + timing.afterStartMs) : null,
       });

@@ -19,7 +19,18 @@ export interface LinkDoc extends Document {
   /** Bumped by every token write; a refresh only lands on the version it started from. */
   version: number;
   tokensUpdatedAt: Date;
+  /**
+   * What the last changes of a streamer's link still have to publish (the platform's outbox relay):
+   * written in the same update as the change. Absent on the bot account and on older links.
+   */
+  outbox?: LinkMessage[];
 }
+
+/** A kick.account or chat.subscription a streamer's link change owes; `id` becomes the event id. */
+export type LinkMessage = { id: string; occurredAt: Date } & (
+  | { topic: 'kick.account'; kind: 'LINKED' | 'NEEDS_RELINK' }
+  | { topic: 'chat.subscription'; state: 'FAILED'; error: string }
+);
 
 export type LinkStatus = 'active' | 'needs-relink';
 
@@ -194,19 +205,24 @@ export interface KickLinkRepository {
     byKickUser(kickUserId: string): Promise<LinkDoc | null>;
     all(): Promise<LinkDoc[]>;
     /**
-     * Creates or replaces the user's link (status active, a new version). Throws DuplicateKeyError
-     * when another user holds this Kick account.
+     * Creates or replaces the user's link (status active, a new version) with the messages it owes.
+     * Throws DuplicateKeyError when another user holds this Kick account.
      */
-    save(userId: string, link: NewLink): Promise<LinkDoc>;
+    save(userId: string, link: NewLink, messages?: readonly LinkMessage[]): Promise<LinkDoc>;
     /** Stores refreshed tokens, only if nobody wrote since `expectedVersion`; null otherwise. */
     saveTokens(
       userId: string,
       expectedVersion: number,
       tokens: Pick<LinkDoc, 'accessToken' | 'refreshToken' | 'accessExpiresAt' | 'scopes' | 'tokensUpdatedAt'>,
     ): Promise<LinkDoc | null>;
-    /** Active → needs-relink; null when it was not active (someone else already did it, or relinked). */
-    markNeedsRelink(userId: string, expectedVersion: number): Promise<LinkDoc | null>;
+    /**
+     * Active → needs-relink, with the messages that owes; null when it was not active (someone else
+     * already did it, or relinked).
+     */
+    markNeedsRelink(userId: string, expectedVersion: number, messages: readonly LinkMessage[]): Promise<LinkDoc | null>;
     remove(userId: string): Promise<boolean>;
+    /** The links, for the platform's outbox relay. */
+    outboxCollection: Collection<LinkDoc>;
   };
   /** The platform's bot account (id `botAccountId`). */
   botAccount: TokenHolders & {
@@ -317,10 +333,10 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
       byUser: (userId) => links.findOne({ _id: userId }),
       byKickUser: (kickUserId) => links.findOne({ kickUserId }),
       all: () => links.find({}),
-      async save(userId, link) {
+      async save(userId, link, messages = []) {
         const saved = await links.findOneAndUpdate(
           { _id: userId },
-          { $set: { ...link, status: 'active' }, $inc: { version: 1 } },
+          { $set: { ...link, status: 'active' }, $inc: { version: 1 }, $push: { outbox: { $each: [...messages] } } },
           { upsert: true, returnDocument: 'after' },
         );
         if (!saved) throw new Error(`the link of user ${userId} was not saved`);
@@ -332,13 +348,14 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
           { $set: tokens, $inc: { version: 1 } },
           { returnDocument: 'after' },
         ),
-      markNeedsRelink: (userId, expectedVersion) =>
+      markNeedsRelink: (userId, expectedVersion, messages) =>
         links.findOneAndUpdate(
           { _id: userId, version: expectedVersion, status: 'active' },
-          { $set: { status: 'needs-relink' }, $inc: { version: 1 } },
+          { $set: { status: 'needs-relink' }, $inc: { version: 1 }, $push: { outbox: { $each: [...messages] } } },
           { returnDocument: 'after' },
         ),
       remove: async (userId) => (await links.deleteOne({ _id: userId })) > 0,
+      outboxCollection: links,
     },
 
     botAccount: {

@@ -3,7 +3,7 @@ import { eventually } from '@kickstand/platform/testing';
 import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { dashboardLocation } from './links';
 import type { LinkDoc } from './repository';
-import { aKickName, startStack, testApp, type Stack } from './test-harness';
+import { aKickName, startStack, testApp, type Stack } from './testing/test-harness';
 
 let stack: Stack;
 

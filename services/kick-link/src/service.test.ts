@@ -9,7 +9,7 @@ import { ChatOrigin } from '@kickstand/proto';
 import type { KickLinkOptions } from './options';
 import { createKickLinkService } from './service';
 import { tokenKeyFileIn } from './token-key';
-import { aKickName, startStack, testApp, type Stack } from './test-harness';
+import { aKickName, startStack, testApp, type Stack } from './testing/test-harness';
 
 const sandboxOptions = (stack: Stack): KickLinkOptions => ({
   kick: {

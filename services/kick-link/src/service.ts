@@ -12,7 +12,6 @@ import {
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { processMetrics } from '@kickstand/platform/metrics';
-import { ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
 import { adminWebhookRoutes } from './admin-routes';
 import { createBotAccountDirectory } from './bot-account';
 import { botAccountRoutes } from './bot-account-routes';
@@ -20,9 +19,11 @@ import { createChatSender, createOwnLines } from './chat-sender';
 import { deadLetterRoutes } from './dead-letter-routes';
 import { combineDeliveryHealth, createMetricsDeliveryHealth } from './delivery-health';
 import { createStoredDeliveryHealth } from './delivery-health-store';
-import { createKickLinkPublisher, onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
+import { onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
+import { createLinkOutbox } from './link-outbox';
+import { createKickLinkPublisher } from './publisher';
 import { createKickClient } from './kick-client';
-import { createAppTokens, createUserTokens, needsRelinkMessage } from './kick-tokens';
+import { createAppTokens, createUserTokens } from './kick-tokens';
 import { createChannelOwners, createLinks } from './links';
 import { browserCookieSettings } from './oauth-browser';
 import { resolveOptions, type KickLinkOptions } from './options';
@@ -67,6 +68,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   };
 
   const publisher = createKickLinkPublisher(bus, clock);
+  const linkOutbox = createLinkOutbox({ repo, publisher, log });
   const appTokens = createAppTokens({ kick, clock });
   const subscriptions = createChannelSubscriptions({ kick, appTokens });
   const owners = createChannelOwners({ repo, clock });
@@ -98,15 +100,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     clock,
     log,
     refreshAheadSeconds: resolved.refreshAheadSeconds,
-    async onNeedsRelink(link) {
-      await publisher.kickAccount(KickAccountChangeKind.NEEDS_RELINK, link);
-      await publisher.chatSubscription({
-        userId: link._id,
-        broadcasterUserId: link.kickUserId,
-        state: ChatSubscriptionState.FAILED,
-        error: needsRelinkMessage,
-      });
-    },
+    // kick.account NEEDS_RELINK and chat.subscription FAILED were written with the status
+    onNeedsRelink: async (link) => void (await linkOutbox.publishFrom(link)),
   });
   const botAccounts = createBotAccountDirectory({ repo, clock });
   const botTokens = createUserTokens({
@@ -130,6 +125,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     subscriptions,
     owners,
     publisher,
+    outbox: linkOutbox,
     clock,
     log,
     oauthStateSeconds: resolved.oauthStateSeconds,
@@ -227,6 +223,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
         chatSend: onChatSend(chat),
         userChanged: onUserChanged({ repo, links, clock }),
       });
+      // kick.account / chat.subscription a crash or a bus outage left in the links' outboxes
+      await linkOutbox.start();
       storedHealth.start();
       reconciler.start();
       // replies an earlier run (or another instance) claimed but never posted
@@ -237,6 +235,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
       const running = started;
       started = [];
       await Promise.all(running.map((subscription) => subscription.stop()));
+      linkOutbox.stop();
       await reconciler.stop();
       await chat.stop();
       // replies already claimed are still posted (or dropped when too old), not lost mid-way

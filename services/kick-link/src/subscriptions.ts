@@ -1,4 +1,4 @@
-import { createKeyedLock } from './keyed-lock';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { KickApiError, type KickClient, type KickSubscription } from './kick-client';
 import type { AppTokens } from './kick-tokens';
 
@@ -53,7 +53,7 @@ export interface ChannelSubscriptions {
 
 export function createChannelSubscriptions(deps: { kick: KickClient; appTokens: AppTokens }): ChannelSubscriptions {
   const { kick, appTokens } = deps;
-  const lock = createKeyedLock();
+  const lock = createKeyedQueue();
 
   const list = (broadcasterUserId: string) =>
     appTokens.withAppToken((token) => kick.listSubscriptions(token, broadcasterUserId));

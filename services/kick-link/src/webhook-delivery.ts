@@ -1,6 +1,6 @@
 import type { Logger } from '@kickstand/platform/log';
 import type { OwnLines } from './chat-sender';
-import type { KickLinkPublisher } from './events';
+import type { KickLinkPublisher } from './publisher';
 import type { ChannelOwners } from './links';
 import type { DeadLetterDoc, KickLinkRepository } from './repository';
 import { parseDelivery, toChatReceived, toKickEvent, type DeliveryContext } from './webhook-payloads';

@@ -12,7 +12,7 @@ import {
 import type { DeadLetterView } from './dead-letter-routes';
 import type { LinkDoc } from './repository';
 import { createKickLinkService } from './service';
-import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './signed-delivery';
+import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './testing/signed-delivery';
 
 /**
  * The webhook door against deliveries signed here (a key pair of the test stands in for Kick's:

@@ -1,3 +1,4 @@
+import { timestampFromMs } from '@kickstand/proto';
 import { parseDelivery, toChatReceived, type DeliveryContext } from './webhook-payloads';
 
 const json = (body: unknown) => Buffer.from(JSON.stringify(body));
@@ -125,7 +126,7 @@ describe('parseDelivery', () => {
     expect(parsed.broadcasterUserId).toBe('4377088');
     expect(message).toEqual({
       eventId: context.kickMessageId,
-      occurredAt: { seconds: BigInt(1772474742), nanos: 250_000_000 },
+      occurredAt: timestampFromMs(1772474742250),
       kickMessageId: context.kickMessageId,
       messageId: '5b0e3a9c-6f1d-4e2a-b7c8-9d0e1f2a3b4c',
       broadcasterUserId: '4377088',
@@ -162,8 +163,8 @@ describe('parseDelivery', () => {
           identity: undefined,
         },
       },
-      createdAt: { seconds: BigInt(1772474741), nanos: 0 },
-      receivedAt: { seconds: BigInt(1772474742), nanos: 250_000_000 },
+      createdAt: timestampFromMs(1772474741000),
+      receivedAt: timestampFromMs(1772474742250),
       isFromBot: false,
     });
   });
@@ -180,7 +181,7 @@ describe('parseDelivery', () => {
       expect(message.repliesTo).toBeUndefined();
       expect(message.emotes).toEqual([]);
       // without created_at, Kick's message timestamp stands in
-      expect(message.createdAt).toEqual({ seconds: BigInt(1772474742), nanos: 0 });
+      expect(message.createdAt).toEqual(timestampFromMs(1772474742000));
     }
   });
 

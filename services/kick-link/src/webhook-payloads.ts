@@ -1,3 +1,4 @@
+import { timestampFromDate, type Timestamp } from '@kickstand/proto';
 import { z } from 'zod';
 import { cutChatLine } from '@kickstand/platform/chat';
 
@@ -255,17 +256,6 @@ function firstProblem(error: z.ZodError): string {
 // Mapping to the bus messages (init shapes of proto/kickstand/events/v1)
 // ---------------------------------------------------------------------------------------------
 
-export interface TimestampInit {
-  seconds: bigint;
-  nanos: number;
-}
-
-export function timestampOf(date: Date): TimestampInit {
-  const ms = date.getTime();
-  const seconds = Math.floor(ms / 1000);
-  return { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
-}
-
 export interface KickUserInit {
   userId: string;
   username: string;
@@ -301,7 +291,7 @@ export function kickUserOf(user: KickEventUser): KickUserInit {
 
 export interface ChatReceivedInit {
   eventId: string;
-  occurredAt: TimestampInit;
+  occurredAt: Timestamp;
   kickMessageId: string;
   messageId: string;
   broadcasterUserId: string;
@@ -312,8 +302,8 @@ export interface ChatReceivedInit {
   content: string;
   emotes: { emoteId: string; positions: { s: number; e: number }[] }[];
   repliesTo?: { messageId: string; content: string; sender: KickUserInit };
-  createdAt: TimestampInit;
-  receivedAt: TimestampInit;
+  createdAt: Timestamp;
+  receivedAt: Timestamp;
   isFromBot: boolean;
 }
 
@@ -336,7 +326,7 @@ export function toChatReceived(
   const message: ChatReceivedInit = {
     // the webhook message id: a consumer that sees this event twice (it cannot, but still) dedupes on it
     eventId: context.kickMessageId,
-    occurredAt: timestampOf(context.receivedAt),
+    occurredAt: timestampFromDate(context.receivedAt),
     kickMessageId: context.kickMessageId,
     messageId: payload.message_id,
     broadcasterUserId: payload.broadcaster.user_id,
@@ -351,8 +341,8 @@ export function toChatReceived(
       emoteId: emote.emote_id,
       positions: emote.positions.map(({ s, e }) => ({ s: Math.trunc(s), e: Math.trunc(e) })),
     })),
-    createdAt: timestampOf(createdAt),
-    receivedAt: timestampOf(context.receivedAt),
+    createdAt: timestampFromDate(createdAt),
+    receivedAt: timestampFromDate(context.receivedAt),
     isFromBot,
   };
   if (payload.replies_to) {
@@ -368,12 +358,12 @@ export function toChatReceived(
 
 export interface KickEventInit {
   eventId: string;
-  occurredAt: TimestampInit;
+  occurredAt: Timestamp;
   kickMessageId: string;
   subscriptionId: string;
   eventType: string;
   eventVersion: string;
-  messageTimestamp: TimestampInit;
+  messageTimestamp: Timestamp;
   broadcasterUserId: string;
   ownerUserId: string;
   payloadJson: string;
@@ -382,12 +372,12 @@ export interface KickEventInit {
 export function toKickEvent(broadcasterUserId: string, rawBody: Buffer, context: DeliveryContext): KickEventInit {
   return {
     eventId: context.kickMessageId,
-    occurredAt: timestampOf(context.receivedAt),
+    occurredAt: timestampFromDate(context.receivedAt),
     kickMessageId: context.kickMessageId,
     subscriptionId: context.subscriptionId,
     eventType: context.eventType,
     eventVersion: context.eventVersion,
-    messageTimestamp: timestampOf(context.messageTimestamp),
+    messageTimestamp: timestampFromDate(context.messageTimestamp),
     broadcasterUserId,
     ownerUserId: context.ownerUserId,
     // the body exactly as Kick sent it

@@ -1,7 +1,7 @@
 import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { eventually } from '@kickstand/platform/testing';
 import { ChatOrigin } from '@kickstand/proto';
-import { aKickName, startStack, type ForwardedDelivery, type Stack } from './test-harness';
+import { aKickName, startStack, type ForwardedDelivery, type Stack } from './testing/test-harness';
 
 let stack: Stack;
 let owner: string;

@@ -17,7 +17,7 @@ import {
 import type { KickstandTopics } from '@kickstand/platform/bus';
 import type { LinkDoc } from './repository';
 import { createKickLinkService } from './service';
-import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './signed-delivery';
+import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './testing/signed-delivery';
 
 /**
  * The webhook door on a bus that can be down (Kafka in distributed mode): a delivery is answered

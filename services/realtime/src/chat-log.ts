@@ -1,3 +1,4 @@
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { cutChatLine } from '@kickstand/platform/chat';
 import type { Logger } from '@kickstand/platform/log';
 import type { ChannelEventPayload, ChatHistoryPayload, ChatMessagePayload } from '@kickstand/platform/socket-events';
@@ -43,8 +44,8 @@ export interface ChatLog {
  * user's lines to the newest 100 (see chatLogTrimEvery), so every instance may write every line.
  */
 export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Logger }): ChatLog {
-  // The tail of each user's write chain: lines of one user are written and trimmed in order.
-  const pending = new Map<string, Promise<void>>();
+  // Lines of one user are written and trimmed in order; a read of the history waits for them.
+  const queue = createKeyedQueue();
   /** Lines written per user since the last trim; no entry: not trimmed since this instance started. */
   const sinceTrim = new Map<string, number>();
 
@@ -64,28 +65,19 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
     }
   };
 
-  const enqueue = (userId: string, doc: ChatLineDoc) => {
-    const tail = (pending.get(userId) ?? Promise.resolve()).then(() => write(userId, doc));
-    pending.set(userId, tail);
-    void tail.then(() => {
-      if (pending.get(userId) === tail) pending.delete(userId);
-    });
-  };
+  const enqueue = (userId: string, doc: ChatLineDoc) => void queue.run(userId, () => write(userId, doc));
 
   return {
     append: (userId, line, orderedAt) => enqueue(userId, { _id: line.id, userId, at: orderedAt, payload: line }),
     appendEvent: (userId, event, orderedAt) => enqueue(userId, { _id: event.id, userId, at: orderedAt, event }),
     recent: async (userId) => {
-      await pending.get(userId);
-      const lines = await repo.recentLines(userId, chatLogLimit);
+      const lines = await queue.run(userId, () => repo.recentLines(userId, chatLogLimit));
       return {
         // lines kept before chat lines were cut on the way in are cut on the way out
         messages: lines.flatMap((line) => (line.payload ? [withinKickLimit(line.payload)] : [])),
         events: lines.flatMap((line) => (line.event ? [line.event] : [])),
       };
     },
-    flush: async () => {
-      await Promise.all([...pending.values()]);
-    },
+    flush: () => queue.idle(),
   };
 }

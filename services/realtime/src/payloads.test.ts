@@ -216,8 +216,12 @@ describe('command.executed → command-executed', () => {
 });
 
 describe('isoOf', () => {
-  test('when a timestamp has nanoseconds, then they are kept to the millisecond', async () => {
-    const message = await decoded('chat.received', { createdAt: { seconds: 1n, nanos: 999_999_999 } });
-    expect(isoOf(message.createdAt, now)).toBe('1970-01-01T00:00:01.999Z');
+  // @bufbuild/protobuf's timestampDate rounds the nanoseconds to the nearest millisecond
+  test.each([
+    [1_499_999, '1970-01-01T00:00:01.001Z'],
+    [999_999_999, '1970-01-01T00:00:02.000Z'],
+  ])('when a timestamp has %d nanoseconds, then they are rounded to the millisecond (%s)', async (nanos, iso) => {
+    const message = await decoded('chat.received', { createdAt: { seconds: 1n, nanos } });
+    expect(isoOf(message.createdAt, now)).toBe(iso);
   });
 });

@@ -7,7 +7,7 @@ import type {
   MessageSentPayload,
 } from '@kickstand/platform/socket-events';
 import { cutChatLine } from '@kickstand/platform/chat';
-import { BotConnectionStatus } from '@kickstand/proto';
+import { BotConnectionStatus, timestampDate } from '@kickstand/proto';
 
 /**
  * Bus message → socket payload, pure. Each function builds the payload once; the caller emits it
@@ -27,7 +27,7 @@ type Timestamp = NonNullable<ChatReceived['createdAt']>;
 /** A protobuf Timestamp as ISO 8601, or `fallback` when the message has none. */
 export function isoOf(timestamp: Timestamp | undefined, fallback: Date): string {
   if (!timestamp) return fallback.toISOString();
-  return new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000)).toISOString();
+  return timestampDate(timestamp).toISOString();
 }
 
 /** The first timestamp the message has, in order of preference, else `now`. */

@@ -223,7 +223,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     if (options.mode === 'single') {
       const single = startProcess({
         name: 'kickstand',
-        entry: 'packages/single-machine/dist/main.js',
+        entry: 'apps/single-machine/dist/main.js',
         logDir,
         port: gatewayPort,
         nodeFlags: options.nodeFlags,

@@ -20,7 +20,7 @@ import {
   type UpdateResult,
 } from './store';
 import { checkUpdate, isPlainObject, setPath, upsertSeed } from './update';
-import { createWriteQueue } from './write-queue';
+import { createKeyedQueue } from '../keyed-queue';
 
 export interface EmbeddedStoreOptions {
   /** One datafile per collection is kept here (services pass `data/<service>/`). */
@@ -166,7 +166,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   await ensurePrivateDir(dir);
   const expiry = createExpiry(clock);
   const states = new Map<string, CollectionState>();
-  const queue = createWriteQueue();
+  const queue = createKeyedQueue();
   let isClosed = false;
 
   const closedError = (): Error => new Error('the embedded store is closed');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
 import { UserChangeKind, UserRole } from '@kickstand/proto';
-import { startAuthForTest } from '../test-utils';
+import { startAuthForTest } from '../testing/test-utils';
 import { runCreateAdmin } from './create-admin';
 
 interface Run {

@@ -34,7 +34,7 @@ const cliActor = { id: 'system', username: 'admin:create' };
 const cliConfigSchema = platformConfigSchema.pick({ DATA_DIR: true, MONGO_URL: true, MONGO_DB_PREFIX: true });
 
 // the changes stay in the outbox of the user document: auth publishes them when it runs
-const publishLater: UserChangePublisher = { flush: async () => undefined, flushAll: async () => undefined };
+const publishLater: Pick<UserChangePublisher, 'flush'> = { flush: async () => undefined };
 
 function argumentProblem(values: { email?: string; username?: string; password?: string }): string | undefined {
   if (!values.email) return '--email is required';

@@ -1,4 +1,4 @@
-import { aChat, at, theBroadcaster, viewer } from '../test-support';
+import { aChat, at, theBroadcaster, viewer } from '../testing/test-support';
 import {
   advanceGuessBalance,
   closestGuesses,

@@ -1,4 +1,4 @@
-import { aChat, at, highest, scriptedRandom, theBroadcaster, viewer } from '../test-support';
+import { aChat, at, highest, scriptedRandom, theBroadcaster, viewer } from '../testing/test-support';
 import { gameReplies, isInProgress, nextDueMs, playCommand, type GameState } from './one-at-a-time';
 import type { ChatLineEntry, OutboxEntry } from './outbox';
 

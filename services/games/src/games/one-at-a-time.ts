@@ -1,6 +1,6 @@
 import type { ChatIntent } from '../chat-commands';
 import { gameDurationLimits } from '../catalog';
-import type { Random } from '../random';
+import type { Random } from '@kickstand/chat-language';
 import {
   advanceGuessBalance,
   guess,

@@ -1,4 +1,4 @@
-import { truncateForChat } from './text';
+import { truncateForChat } from '@kickstand/chat-language';
 
 /**
  * What a game decision wants said and told, written into the channel's document in the same

@@ -1,4 +1,4 @@
-import { at, highest, scriptedRandom, theBroadcaster, viewer } from '../test-support';
+import { at, highest, scriptedRandom, theBroadcaster, viewer } from '../testing/test-support';
 import type { ChatLineEntry, OutboxEntry } from './outbox';
 import {
   advanceRaidBoss,

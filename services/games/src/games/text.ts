@@ -1,14 +1,3 @@
-/** Kick refuses chat messages longer than this (kick-api.md: `content` max 500 characters). */
-export const chatMessageMaxLength = 500;
-
-/** Cuts a line to Kick's limit without splitting a character (a surrogate pair). */
-export function truncateForChat(text: string, maxLength = chatMessageMaxLength): string {
-  if (text.length <= maxLength) return text;
-  const lastKept = text.charCodeAt(maxLength - 1);
-  const isHighSurrogate = lastKept >= 0xd800 && lastKept <= 0xdbff;
-  return text.slice(0, isHighSurrogate ? maxLength - 1 : maxLength);
-}
-
 /** 12345 → "12,345". */
 export function formatCount(value: number): string {
   return Math.round(value).toLocaleString('en-US');

@@ -1,18 +1,21 @@
 import type { ListenerMiddlewareInstance, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import type { RootState } from '../../app/store';
 import { api } from '../../lib/api';
 import { loggedOut, sessionExpired } from '../../lib/app-events';
 import { tokenStorage } from '../../lib/token-storage';
 import { authApi } from './auth-api';
 import { revokeToken } from './revoke-token';
 
+/** The part of the store's state the API cache's thunks need. */
+type ApiState = { [api.reducerPath]: ReturnType<typeof api.reducer> };
+
 /**
  * The session's side effects on local storage and the API cache. Listener effects start right
  * after the reducers, before React renders, so the token is stored before the dashboard asks for
- * anything with it.
+ * anything with it. Generic in the store's state (the effects read none of it but the API cache), so this module does
+ * not import the store that imports it.
  */
-export function addSessionListeners(
-  listener: ListenerMiddlewareInstance<RootState, ThunkDispatch<RootState, unknown, UnknownAction>>,
+export function addSessionListeners<State extends ApiState>(
+  listener: ListenerMiddlewareInstance<State, ThunkDispatch<State, unknown, UnknownAction>>,
 ): void {
   listener.startListening({
     matcher: authApi.endpoints.login.matchFulfilled,

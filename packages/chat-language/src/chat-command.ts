@@ -11,7 +11,7 @@ export interface ChatCommand {
 /**
  * Reads a chat line as a command: `"$Hello world"` → `{ name: 'hello', args: ['world'] }`.
  * Null when the line does not start with `$` or when no name follows it directly (`"$"`, `"$ hi"`).
- * Pure, for bot-runner's dispatch.
+ * Pure: bot-runner's dispatch reads chat with it.
  */
 export function parseChatCommand(content: string): ChatCommand | null {
   if (!content.startsWith(commandPrefix)) return null;
@@ -19,3 +19,15 @@ export function parseChatCommand(content: string): ChatCommand | null {
   if (first === '') return null;
   return { name: first.toLowerCase(), args: rest.filter((word) => word !== '') };
 }
+
+/** Names are unique per streamer regardless of letter case: this is the key commands are matched by. */
+export function commandKey(name: string): string {
+  return name.toLowerCase();
+}
+
+/**
+ * The built-in commands (as commandKey gives them, without the `$`): the games service answers
+ * them, so the bot never answers a custom command of the same name. The games catalogue
+ * (`GET /api/games/catalog`) describes exactly these; a test in games keeps the two equal.
+ */
+export const builtInCommandNames: ReadonlySet<string> = new Set(['hero', 'mmr', 'rank', 'game', 'attack', 'gmb']);

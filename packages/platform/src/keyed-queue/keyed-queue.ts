@@ -1,21 +1,22 @@
 /**
- * Runs tasks one after another per key (a collection name), so a read-modify-write made of several
- * engine calls is atomic within this process.
+ * Runs tasks one after another per key, and tasks of different keys side by side, within this
+ * process: one channel's or one user's read-modify-write, or its outbox relay, never interleaves
+ * with another of the same key. A failed task does not stop the ones queued behind it.
  */
-export interface WriteQueue {
+export interface KeyedQueue {
   run<R>(key: string, task: () => Promise<R>): Promise<R>;
   /** Resolves once every task queued so far has settled. */
   idle(): Promise<void>;
 }
 
-export function createWriteQueue(): WriteQueue {
+export function createKeyedQueue(): KeyedQueue {
   const tails = new Map<string, Promise<unknown>>();
   return {
     run(key, task) {
       const result = (tails.get(key) ?? Promise.resolve()).then(task);
       const tail = result.catch(() => undefined);
       tails.set(key, tail);
-      // forget a key once its queue drains, so the map does not keep every collection ever written
+      // forget a key once its queue drains, so the map does not keep every key ever used
       void tail.then(() => {
         if (tails.get(key) === tail) tails.delete(key);
       });

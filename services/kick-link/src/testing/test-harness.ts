@@ -19,8 +19,8 @@ import {
   type RecordedBus,
   type TestPlatform,
 } from '@kickstand/platform/testing';
-import type { KickLinkOptions } from './options';
-import { createKickLinkService } from './service';
+import type { KickLinkOptions } from '../options';
+import { createKickLinkService } from '../service';
 
 /** The app registered with the sandbox, as single-machine mode registers it. */
 export const testApp = {

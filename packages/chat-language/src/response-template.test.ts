@@ -1,4 +1,5 @@
-import { randomRange, renderResponse, truncateForChat, type Random, type ResponseContext } from './response-template';
+import type { Random } from './random';
+import { randomRange, renderResponse, truncateForChat, type ResponseContext } from './response-template';
 
 /** Answers from a fixed list, in turn, and remembers what it was asked. */
 function fakeRandom(...answers: number[]): Random & { calls: Array<[number, number]> } {

@@ -12,11 +12,11 @@ import {
   type RecordedBus,
   type TestPlatform,
 } from '@kickstand/platform/testing';
-import { timestampOf } from './events';
-import { createGamesRepository } from './repository';
-import { createGamesService, type GamesService, type GamesServiceOptions } from './service';
-import type { ChatInput } from './games/outbox';
-import type { Random } from './random';
+import { timestampFromMs } from '@kickstand/proto';
+import { createGamesRepository } from '../repository';
+import { createGamesService, type GamesService, type GamesServiceOptions } from '../service';
+import type { ChatInput } from '../games/outbox';
+import type { Random } from '@kickstand/chat-language';
 
 /**
  * A Random for tests: the queued values come out first (each must lie in the asked range), then
@@ -191,8 +191,8 @@ export async function say(
       },
     },
     content,
-    receivedAt: timestampOf((options.receivedAt ?? new Date(Date.UTC(2026, 0, 1))).getTime()),
-    ...(options.createdAt ? { createdAt: timestampOf(options.createdAt.getTime()) } : {}),
+    receivedAt: timestampFromMs((options.receivedAt ?? new Date(Date.UTC(2026, 0, 1))).getTime()),
+    ...(options.createdAt ? { createdAt: timestampFromMs(options.createdAt.getTime()) } : {}),
     isFromBot: options.isFromBot ?? false,
   });
   return messageId;
@@ -201,7 +201,7 @@ export async function say(
 export async function publishBotStatus(bus: KickstandBus, channel: ChannelUnderTest, isRunning: boolean, atMs: number) {
   await bus.publish('bot.status', channel.ownerUserId, {
     eventId: `bot-${randomUUID()}`,
-    occurredAt: timestampOf(atMs),
+    occurredAt: timestampFromMs(atMs),
     userId: channel.ownerUserId,
     broadcasterUserId: channel.broadcasterUserId,
     isRunning,

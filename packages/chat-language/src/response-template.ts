@@ -1,20 +1,11 @@
-import { randomInt } from 'node:crypto';
 import { stripControlCharacters } from '@kickstand/platform/chat';
+import type { Random } from './random';
 
 /**
  * A command's response is a template: `{user}`, `{touser}`, `{args}`, `{channel}`, `{count}` and
- * `{random:A-B}` are filled in when the command runs. Everything here is pure except
- * `systemRandom`, the adapter for the `Random` port; bot-runner renders replies with it through
- * `import { renderResponse } from '@kickstand/commands'`.
+ * `{random:A-B}` are filled in when the command runs (bot-runner), and documented on the
+ * dashboard (commands). Pure: randomness comes through the `Random` port.
  */
-
-/** The randomness port: an integer from min to max, both included. */
-export interface Random {
-  intBetween(min: number, max: number): number;
-}
-
-/** The Random adapter for production (node:crypto); tests pass a fake. */
-export const systemRandom: Random = { intBetween: (min, max) => randomInt(min, max + 1) };
 
 /** Kick refuses chat messages longer than this (kick-api.md: `content` max 500 characters). */
 export const chatMessageMaxLength = 500;

@@ -16,11 +16,11 @@ import {
   type RecordedBus,
   type TestPlatform,
 } from '@kickstand/platform/testing';
-import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from './repository';
-import { defaultLoginThrottle } from './login-throttle';
-import { createAuthService, type AuthServiceOptions } from './service';
-import { newUserDoc, pendingChange } from './users';
-import type { UserView } from './user-view';
+import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from '../repository';
+import { defaultLoginThrottle } from '../login-throttle';
+import { createAuthService, type AuthServiceOptions } from '../service';
+import { newUserDoc, pendingChange } from '../users';
+import type { UserView } from '../user-view';
 
 export interface ApiResponse {
   status: number;

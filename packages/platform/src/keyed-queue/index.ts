@@ -1,0 +1,1 @@
+export { createKeyedQueue, type KeyedQueue } from './keyed-queue';

@@ -1,0 +1,1 @@
+export { createOutboxRelay, type OutboxDocument, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';

@@ -1,0 +1,19 @@
+import type { LoginThrottleSettings } from './login-throttle';
+import type { SuperAdminSettings } from './super-admin';
+
+// The service's options on their own, so that config.ts (which builds them) and service.ts (which
+// takes them) both depend on this file instead of on each other.
+export interface AuthServiceOptions {
+  /** RS256 private key (PEM) that signs sign-in tokens; the platform's verifiers hold the public key. */
+  jwtPrivateKey: string;
+  tokenTtlSeconds: number;
+  /** Created (or promoted) at start: SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD / SUPER_ADMIN_USERNAME. */
+  superAdmin?: SuperAdminSettings;
+  /**
+   * Single-machine mode: when no super administrator exists and `superAdmin` is not given, one is
+   * made with a random password, saved in this file (mode 0600).
+   */
+  generatedAdminFile?: string;
+  /** How failed sign-ins are slowed down (login-throttle.ts); `defaultLoginThrottle` by default. */
+  loginThrottle?: LoginThrottleSettings;
+}
