@@ -110,8 +110,9 @@ jest.mock('kafkajs', () => {
 const fake = kafkajs as unknown as FakeKafkaModule;
 const serviceConfigSchema = platformConfigSchema.extend({ PORT: portSchema, INSTANCE_ID: z.string() });
 
-// The platform's own reader (the user-access read model, in a group of this instance), then the service's.
-const userAccessGroup = 'probe.instance.probe-1.user-access';
+// The platform's own reader (the user-access read model, in a group of this instance), then the
+// service's; each in the Kafka group of its group and topic.
+const userAccessGroup = 'probe.instance.probe-1.user-access.user.changed';
 const joinAll = () => fake.fakeConsumers.forEach((consumer) => consumer.join());
 
 let dataDir: string;
@@ -172,7 +173,7 @@ describe('a service process on Kafka', () => {
     try {
       expect(fake.fakeConsumers.map(({ groupId, connected }) => ({ groupId, connected }))).toEqual([
         { groupId: userAccessGroup, connected: true },
-        { groupId: 'probe', connected: true },
+        { groupId: 'probe.user.changed', connected: true },
       ]);
       expect(await get(running.port, '/healthz')).toEqual({
         status: 200,
