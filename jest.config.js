@@ -20,6 +20,7 @@ const swcTransform = [
 const moduleNameMapper = {
   '^@kickstand/platform/(.*)$': `${root}/packages/platform/src/$1`,
   '^@kickstand/proto$': `${root}/proto/src`,
+  '^@kickstand/api-contract$': `${root}/packages/api-contract/src`,
   '^@kickstand/gateway$': `${root}/gateway/src/service.ts`,
   '^@kickstand/kick-sandbox$': `${root}/tools/kick-sandbox/src/service.ts`,
   [`^@kickstand/(${services.join('|')})$`]: `${root}/services/$1/src/service.ts`,
@@ -42,6 +43,7 @@ module.exports = {
   projects: [
     nodeProject('proto'),
     nodeProject('packages/platform'),
+    nodeProject('packages/api-contract'),
     nodeProject('packages/single-machine'),
     nodeProject('gateway'),
     ...services.map((s) => nodeProject(`services/${s}`)),

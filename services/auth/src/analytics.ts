@@ -24,8 +24,7 @@ export interface CommandUsageReport {
 }
 
 export const topCommandsLimit = 10;
-export const defaultAnalyticsDays = 14;
-export const maxAnalyticsDays = 90;
+export { defaultAnalyticsDays, maxAnalyticsDays } from '@kickstand/api-contract';
 
 const dayMs = 24 * 3600 * 1000;
 

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { botMessages } from '@kickstand/api-contract';
 import { commandKey } from '@kickstand/commands';
 import { AppError } from '@kickstand/platform/errors';
 
@@ -62,21 +63,8 @@ export const newBotState = (): BotState => ({
   commands: [],
 });
 
-export const botMessages = {
-  started: 'Bot started',
-  alreadyRunning: 'Bot is already running',
-  stopped: 'Bot stopped',
-  notRunning: 'Bot is not running',
-  enabled: 'Bot enabled successfully',
-  disabled: 'Bot disabled successfully',
-  notLinked: 'Link your Kick account before starting the bot.',
-  disabledByAdmin: 'Your bot has been disabled by an administrator.',
-  inactive: 'Your account has been deactivated',
-  needsRelink: 'Your Kick account needs to be linked again. Open the Kick Account tab to link it.',
-  subscriptionFailed: 'The bot could not connect to your Kick chat. Stop and start it to try again.',
-  userNotFound: 'User not found',
-  adminNotLinked: 'This user has no linked Kick account',
-} as const;
+// The answers' texts are the HTTP contract's.
+export { botMessages };
 
 export type Refusal = 'inactive' | 'not-linked' | 'needs-relink' | 'disabled' | 'unknown-user' | 'admin-not-linked';
 

@@ -15,7 +15,7 @@ import { createScheduler } from './scheduler';
 export { builtInCommandNames, commandCatalog, gameDurationLimits } from './catalog';
 export type { CatalogCategory, CatalogCommand, CommandCatalog } from './catalog';
 export { parseChatIntent, type ChatIntent } from './chat-commands';
-export type { GamesSettings, GamesSettingsBody } from './routes';
+export type { GamesSettings, GamesSettingsBody } from '@kickstand/api-contract';
 export { defaultOpenDotaUrl } from './opendota-client';
 export { systemRandom, type Random } from './random';
 
