@@ -6,6 +6,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
 COPY packages/platform/package.json packages/platform/
+COPY packages/api-contract/package.json packages/api-contract/
 COPY packages/single-machine/package.json packages/single-machine/
 COPY gateway/package.json gateway/
 COPY services/auth/package.json services/auth/
