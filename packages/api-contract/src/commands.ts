@@ -60,8 +60,8 @@ const ruled = (problem: (value: string) => string | undefined) =>
     if (message) ctx.addIssue({ code: 'custom', message });
   });
 
-/** The command name as typed in the add form: normalized, then the spec's rules. */
-export const commandNameSchema = ruled((typed) => commandNameProblem(normalizeCommandName(typed)));
+/** The command name as typed in the add form (spec §5: no `$`, which the dashboard shows as a fixed prefix). */
+export const commandNameSchema = ruled((typed) => commandNameProblem(typed.trim()));
 export const commandResponseSchema = ruled(responseProblem);
 
 // Strict: an unknown field or a value that is not a string (e.g. `{"$gt":""}`) is a 400 and never

@@ -54,9 +54,9 @@ export const subscriptionParamsSchema = userIdParamsSchema.extend({
   subscriptionId: z.string().min(1).max(100),
 });
 
-/** The spec's Webhook subscription (§3). */
+/** The spec's Webhook subscription (§3): status `active` (or another, the spec says). */
 export const subscriptionSchema = z
-  .object({ id: z.string(), event: z.string(), status: z.literal('active') })
+  .object({ id: z.string(), event: z.string(), status: z.string() })
   .meta({ title: 'Subscription' });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
