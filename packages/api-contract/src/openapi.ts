@@ -104,7 +104,10 @@ function errorsOf(route: ApiRoute): Record<string, OpenApiResponse> {
     errors[Number(status)] = errors[Number(status)] ? `${errors[Number(status)]}; ${description}` : description!;
   }
   errors[500] ??= 'Internal server error';
-  return Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, errorResponse(text)]));
+  const responses = Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, errorResponse(text)]));
+  // Node's HTTP server refuses a request line and headers over 16 KB itself, before any route (no body)
+  if (route.query) responses['431'] = { description: 'Request URL or headers too large' };
+  return responses;
 }
 
 function operationOf(route: ApiRoute): OpenApiOperation {
