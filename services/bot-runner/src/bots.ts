@@ -1,3 +1,4 @@
+import type { BotStatus } from '@kickstand/api-contract';
 import { isDeepStrictEqual } from 'node:util';
 import { botMessages } from '@kickstand/api-contract';
 import { commandKey } from '@kickstand/commands';
@@ -321,14 +322,8 @@ export function statusOf(state: BotState): BotStatusSnapshot {
   };
 }
 
-/** The spec's bot status (§3), as GET /api/platform/bot/status and start/stop answer it. */
-export interface BotStatusView {
-  isRunning: boolean;
-  isConnected: boolean;
-  connected: boolean;
-  status: 'connected' | 'disconnected';
-  commands: number;
-}
+/** The spec's Bot status entity: the HTTP contract's. */
+export type BotStatusView = BotStatus;
 
 export function viewOf(state: BotState): BotStatusView {
   return {

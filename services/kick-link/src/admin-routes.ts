@@ -1,3 +1,4 @@
+import type { Subscription } from '@kickstand/api-contract';
 import {
   subscribeBatchBodySchema,
   subscribeBodySchema,
@@ -19,11 +20,8 @@ import { chatEvent, subscribableEvents, type ChannelSubscriptions, type EnsureOu
 /** The spec's admin texts (§8): the HTTP contract's. */
 export const adminMessages = webhookMessages;
 
-export interface SubscriptionView {
-  id: string;
-  event: string;
-  status: 'active';
-}
+/** The spec's Webhook subscription (§3): the HTTP contract's. */
+export type SubscriptionView = Subscription;
 
 const viewOf = (subscription: KickSubscription): SubscriptionView => ({
   id: subscription.id,

@@ -1,3 +1,4 @@
+import type { KickStatus } from '@kickstand/api-contract';
 import { createHash, randomBytes } from 'node:crypto';
 import { kickLinkMessages, oauthCallbackQuerySchema } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
@@ -84,12 +85,8 @@ export function missingScopes(granted: readonly string[]): string[] {
   return essentialScopes.filter((scope) => !granted.includes(scope));
 }
 
-export interface KickStatus {
-  hasKickAccount: boolean;
-  kickAccount: { kickUsername: string; kickEmail: string; profilePicture: string; linkedAt: string } | null;
-  /** Kick refused the refresh token: the dashboard should offer to link again. */
-  needsRelink: boolean;
-}
+/** The spec's Kick status response (§3): the HTTP contract's. */
+export type { KickStatus };
 
 export function statusOf(link: LinkDoc | null): KickStatus {
   if (!link) return { hasKickAccount: false, kickAccount: null, needsRelink: false };
