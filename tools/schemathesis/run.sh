@@ -78,7 +78,8 @@ for who in streamer admin; do
   token_var="${who}_token"
   echo "schemathesis: as the ${who}"
   # logout revokes the token the run uses: it is left out (its 204 is covered by auth's tests)
-  "$venv/bin/schemathesis" --config-file "$data_dir/${who}.toml" run "$base/api/openapi.json" \
+  # run from DATA_DIR: Schemathesis keeps a cache (.schemathesis/) in its working directory
+  (cd "$data_dir" && "$venv/bin/schemathesis" --config-file "$data_dir/${who}.toml" run "$base/api/openapi.json" \
     --url "$base" \
     --header "Authorization: Bearer ${!token_var}" \
     --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
@@ -90,7 +91,7 @@ for who in streamer admin; do
     --generation-database none \
     ${SCHEMATHESIS_SEED:+--seed "$SCHEMATHESIS_SEED"} \
     --request-timeout 10 \
-    --no-color || status=$?
+    --no-color) || status=$?
 done
 [ "$status" -eq 0 ] || { echo "schemathesis: failures (server log below)"; grep -E '"level":(50|60)' "$log_file" | tail -n 20 || true; }
 exit "$status"
