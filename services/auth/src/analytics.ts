@@ -1,6 +1,5 @@
-import type { CommandUsage } from '@kickstand/api-contract';
-import type { AdminStats } from '@kickstand/api-contract';
 import { createHash } from 'node:crypto';
+import type { CommandUsage, AdminStats } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { CommandExecuted } from '@kickstand/proto';

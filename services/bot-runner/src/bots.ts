@@ -1,6 +1,5 @@
-import type { BotStatus } from '@kickstand/api-contract';
 import { isDeepStrictEqual } from 'node:util';
-import { botMessages } from '@kickstand/api-contract';
+import { type BotStatus, botMessages } from '@kickstand/api-contract';
 import { commandKey } from '@kickstand/commands';
 import { AppError } from '@kickstand/platform/errors';
 

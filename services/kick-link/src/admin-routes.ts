@@ -1,5 +1,5 @@
-import type { Subscription } from '@kickstand/api-contract';
 import {
+  type Subscription,
   subscribeBatchBodySchema,
   subscribeBodySchema,
   subscriptionParamsSchema,

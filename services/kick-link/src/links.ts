@@ -1,6 +1,5 @@
-import type { KickStatus } from '@kickstand/api-contract';
 import { createHash, randomBytes } from 'node:crypto';
-import { kickLinkMessages, oauthCallbackQuerySchema } from '@kickstand/api-contract';
+import { type KickStatus, kickLinkMessages, oauthCallbackQuerySchema } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import { notFound } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';

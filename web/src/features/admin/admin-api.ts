@@ -1,17 +1,19 @@
-import type { AdminStats, Role, UserView } from '@kickstand/api-contract';
-import { api, dataOf, type ApiError, type ApiSuccess } from '../../lib/api';
 import type {
+  AdminStats,
   AuditEntry,
   AuditPage,
   CommandUsage,
   DeadLetter,
   DeadLetterPage,
   Pagination,
+  Role,
   ServiceHealth,
   Subscription,
   SystemHealth,
   UserPage,
+  UserView,
 } from '@kickstand/api-contract';
+import { api, dataOf, type ApiError, type ApiSuccess } from '../../lib/api';
 
 // The shapes are the HTTP contract's (auth, kick-link and the gateway answer them).
 export type {
@@ -30,7 +32,6 @@ export type {
 export type AdminRole = Role;
 
 /** The spec's User (§3) as GET /api/admin/users lists it. */
-/** The spec's User (§3) as GET /api/admin/users lists it. */
 export type AdminUser = UserView;
 
 export interface GetUsersArgs {
@@ -42,21 +43,13 @@ export interface GetUsersArgs {
 }
 
 /** GET /api/admin/stats: auth's figures. */
-/** GET /api/admin/stats: auth's figures. */
 export type DashboardStats = AdminStats;
-
-/** GET /api/health (the gateway): each service's readiness and uptime. */
 
 export interface GetAuditLogsArgs {
   page: number;
   limit: number;
   action?: string;
 }
-
-/**
- * A Kick delivery that was correctly signed but could not be used (kick-link's webhook door keeps
- * it a week, the newest 1,000): GET /api/admin/kick/dead-letters.
- */
 
 /** A mutation's answer: the envelope's message (the spec's success text). */
 export interface ActionResult {

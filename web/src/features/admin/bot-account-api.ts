@@ -4,8 +4,6 @@ import { api, dataOf, type ApiSuccess } from '../../lib/api';
 /** The platform's bot account as kick-link shows it (GET /api/admin/bot-account): the HTTP contract's. */
 export type { BotAccount };
 
-/** The platform's bot account as kick-link shows it (GET /api/admin/bot-account). */
-
 export const botAccountApi = api.injectEndpoints({
   endpoints: (build) => ({
     getBotAccount: build.query<BotAccount | null, void>({

@@ -18,10 +18,6 @@ export interface DeliveryHealthListParams {
   unhealthy: boolean;
 }
 
-/** GET /api/platform/kick/delivery-health. */
-
-/** GET /api/admin/kick/delivery-health. */
-
 export const deliveryHealthApi = api.injectEndpoints({
   endpoints: (build) => ({
     getOwnDeliveryHealth: build.query<OwnDeliveryHealth, void>({

@@ -4,8 +4,6 @@ import { api, dataOf, type ApiSuccess } from '../../lib/api';
 /** GET/PUT /api/games/settings: the streamer's Steam account id, which $mmr and $rank look up. */
 export type GameSettings = GamesSettings;
 
-/** GET/PUT /api/games/settings: the streamer's Steam account id, which $mmr and $rank look up. */
-
 export const dotaApi = api.injectEndpoints({
   endpoints: (build) => ({
     getGameSettings: build.query<GameSettings, void>({

@@ -6,10 +6,6 @@ export type { KickStatus };
 /** GET /api/platform/kick/chat-sender: who the channel's replies are posted as. */
 export type ChatSenderView = ReplySender;
 
-/** GET /api/platform/kick/status (spec §3). */
-
-/** GET /api/platform/kick/chat-sender: who the channel's replies are posted as (kick-link). */
-
 export const kickApi = api.injectEndpoints({
   endpoints: (build) => ({
     getKickStatus: build.query<KickStatus, void>({
