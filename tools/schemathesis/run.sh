@@ -77,13 +77,15 @@ status=0
 for who in streamer admin; do
   token_var="${who}_token"
   echo "schemathesis: as the ${who}"
-  # logout revokes the token the run uses: it is left out (its 204 is covered by auth's tests)
+  # left out: logout revokes the token the run uses, and unlinking would leave the admin's run no
+  # channel to manage (both are covered by the services' tests)
   # run from DATA_DIR: Schemathesis keeps a cache (.schemathesis/) in its working directory
   (cd "$data_dir" && "$venv/bin/schemathesis" --config-file "$data_dir/${who}.toml" run "$base/api/openapi.json" \
     --url "$base" \
     --header "Authorization: Bearer ${!token_var}" \
     --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
     --exclude-path /api/platform/logout \
+    --exclude-path /api/platform/kick/unlink \
     --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}" \
     --max-time "${SCHEMATHESIS_MAX_TIME:-50}" \
     --max-redirects 0 \
