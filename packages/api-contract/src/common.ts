@@ -65,3 +65,18 @@ export const noQuerySchema = z.strictObject({});
 
 /** A user id in a path (`:id`). */
 export const userIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+
+/** What `JSON.stringify` makes of T: dates become ISO strings (services keep `Date`s in their views). */
+export type Serialized<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Serialized<U>[]
+    : T extends object
+      ? { [K in keyof T]: Serialized<T[K]> }
+      : T;
+
+/**
+ * `true` when A and B are the same type, else `never`: `const _same: SameType<A, B> = true` fails to
+ * compile when a service's view and the contract's reply drift apart.
+ */
+export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { authMessages } from '@kickstand/api-contract';
+import { authMessages, type SameType, type Serialized, type Session as ContractSession } from '@kickstand/api-contract';
 import type { Identity, Role, TokenSigner } from '@kickstand/platform/auth';
 import type { Clock } from '@kickstand/platform/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '@kickstand/platform/errors';
@@ -33,6 +33,9 @@ export interface Session {
   user: UserView;
   token: string;
 }
+
+// The contract's Session is this one as JSON: a drift between the two fails to compile here.
+const _sessionIsTheContracts: SameType<Serialized<Session>, ContractSession> = true;
 
 export interface RegisterInput {
   email: string;
