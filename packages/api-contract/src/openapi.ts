@@ -99,7 +99,6 @@ function errorsOf(route: ApiRoute): Record<string, OpenApiResponse> {
     errors[413] = 'Request body is too large';
     errors[415] = 'Unsupported request body encoding';
   }
-  errors[429] = 'Too many requests';
   for (const [status, description] of Object.entries(route.errors ?? {})) {
     errors[Number(status)] = errors[Number(status)] ? `${errors[Number(status)]}; ${description}` : description!;
   }
@@ -150,8 +149,8 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[] = apiRoutes): O
       title: 'Kickstand API',
       version: '1.0.0',
       description:
-        'The HTTP API behind the Kickstand dashboard. Every reply is JSON `{ success, data?, message? }`; a ' +
-        'failure is `{ success: false, error, details? }`. Signed-in calls carry `Authorization: Bearer <token>` ' +
+        'The HTTP API behind the Kickstand dashboard. Every reply is JSON { success, data?, message? }; a ' +
+        'failure is { success: false, error, details? }. Signed-in calls carry Authorization: Bearer <token> ' +
         '(from POST /api/platform/login). Access: public, user (any signed-in user) or admin (SUPER_ADMIN).',
     },
     servers: [{ url: '/' }],
