@@ -7,6 +7,7 @@ COPY package.json package-lock.json ./
 COPY proto/package.json proto/
 COPY packages/platform/package.json packages/platform/
 COPY packages/chat-language/package.json packages/chat-language/
+COPY packages/api-contract/package.json packages/api-contract/
 COPY apps/single-machine/package.json apps/single-machine/
 COPY gateway/package.json gateway/
 COPY services/auth/package.json services/auth/

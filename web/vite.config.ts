@@ -9,6 +9,12 @@ const gatewayUrl = `http://localhost:${process.env.GATEWAY_PORT ?? 3000}`;
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  // The HTTP contract from its TypeScript source (its schemas check the forms), as the type checker reads it.
+  resolve: {
+    alias: {
+      '@kickstand/api-contract': fileURLToPath(new URL('../packages/api-contract/src/index.ts', import.meta.url)),
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -4,6 +4,7 @@ import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { createAccessGuard } from './access';
+import { apiDocsRoutes } from './api-docs';
 import { healthRoute } from './health';
 import { createServiceProxy } from './proxy';
 import { createRouteMatcher } from './route-table';
@@ -21,7 +22,7 @@ export interface GatewayOptions {
   inProcessApps?: Partial<Record<ServiceName, RequestHandler>>;
 }
 
-/** request id → helmet → /api/health → route table (access check, proxy) → SPA → JSON 404 → errors. */
+/** request id → helmet → /api/health, /api/openapi.json, /api/docs → route table (access check, proxy) → SPA → JSON 404 → errors. */
 export function createGateway(deps: PlatformDeps, options: GatewayOptions): Service {
   const proxies = Object.fromEntries(
     serviceNames.map((service) => [service, createServiceProxy(service, options.upstreams[service], deps.log)]),
@@ -50,7 +51,7 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     log: deps.log,
     http: deps.http,
     parseJson: false,
-    routes: [healthRoute(options.upstreams), apiRoutes],
+    routes: [healthRoute(options.upstreams), apiDocsRoutes(), apiRoutes],
     fallback: [spaRoutes(options.webDistDir)],
     // Ready needs no engine: requests are checked from memory and proxied, so a store or Kafka blip
     // must not take every gateway out of the Service (and answer 503 to Kick's webhooks).

@@ -1,74 +1,17 @@
-import { currentUser, requireAdmin, roles, type TokenVerifier } from '@kickstand/platform/auth';
+import {
+  analyticsQuerySchema,
+  auditQuerySchema,
+  noQuerySchema,
+  statusBodySchema,
+  userIdParamsSchema,
+  userListQuerySchema,
+} from '@kickstand/api-contract';
+import { currentUser, requireAdmin, type TokenVerifier } from '@kickstand/platform/auth';
 import { parseBody, parseParams, parseQuery } from '@kickstand/platform/http';
 import { Router } from 'express';
-import { z } from 'zod';
-import { defaultAnalyticsDays, maxAnalyticsDays, type Analytics } from './analytics';
+import type { Analytics } from './analytics';
 import type { AuditLog } from './audit-log';
 import { paginationOf, type Users } from './users';
-
-/** Most a page may hold: the admin user page asks for 200 (spec §9). */
-export const maxPageSize = 200;
-
-const pageSchema = z.coerce
-  .number({ error: 'Page must be a whole number of 1 or more' })
-  .int('Page must be a whole number of 1 or more')
-  .min(1, 'Page must be a whole number of 1 or more')
-  .default(1);
-const limitSchema = z.coerce
-  .number({ error: `Limit must be a whole number from 1 to ${maxPageSize}` })
-  .int(`Limit must be a whole number from 1 to ${maxPageSize}`)
-  .min(1, `Limit must be a whole number from 1 to ${maxPageSize}`)
-  .max(maxPageSize, `Limit must be a whole number from 1 to ${maxPageSize}`)
-  .default(20);
-const oneOf = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
-  z.enum(values, { error: `${name} must be one of ${values.join(', ')}` });
-
-export const userListQuerySchema = z
-  .object({
-    search: z
-      .string({ error: 'Search must be text' })
-      .trim()
-      .max(100, 'Search must be at most 100 characters')
-      .optional(),
-    page: pageSchema,
-    limit: limitSchema,
-    role: oneOf('Role', ['ALL', ...roles]).default('ALL'),
-    status: oneOf('Status', ['ALL', 'ACTIVE', 'INACTIVE']).default('ALL'),
-    sort: oneOf('Sort', ['createdAt', 'username', 'email', 'lastLogin']).default('createdAt'),
-    order: oneOf('Order', ['asc', 'desc']).default('desc'),
-    hasKick: oneOf('hasKick', ['true', 'false'])
-      .transform((value) => value === 'true')
-      .optional(),
-  })
-  .strict();
-
-export const userIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
-
-export const statusBodySchema = z.object({ isActive: z.boolean({ error: 'isActive must be true or false' }) }).strict();
-
-export const auditQuerySchema = z
-  .object({
-    page: pageSchema,
-    limit: limitSchema,
-    action: z
-      .string({ error: 'Action must be text' })
-      .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'Action must be a name such as user.deactivated')
-      .optional(),
-  })
-  .strict();
-
-const daysMessage = `Days must be a whole number from 1 to ${maxAnalyticsDays}`;
-
-export const analyticsQuerySchema = z
-  .object({
-    days: z.coerce
-      .number({ error: daysMessage })
-      .int(daysMessage)
-      .min(1, daysMessage)
-      .max(maxAnalyticsDays, daysMessage)
-      .default(defaultAnalyticsDays),
-  })
-  .strict();
 
 /** The super administrator's doors under /api/admin (spec §7); every one refuses a USER with 403. */
 export function adminRoutes({
@@ -104,7 +47,7 @@ export function adminRoutes({
   });
 
   router.get('/api/admin/stats', async (req, res) => {
-    parseQuery(z.object({}).strict(), req);
+    parseQuery(noQuerySchema, req);
     res.json({ success: true, data: await analytics.stats() });
   });
 

@@ -1,31 +1,19 @@
 import { createHash } from 'node:crypto';
+import type { CommandUsage, AdminStats } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { CommandExecuted } from '@kickstand/proto';
 import type { AuthRepository } from './repository';
 import { dateOf } from './timestamps';
 
-/** The admin dashboard's figures (GET /api/admin/stats). */
-export interface AdminStats {
-  totalUsers: number;
-  activeUsers: number;
-  inactiveUsers: number;
-  /** Every user's custom commands: the sum of the users' `_count.commands`. */
-  totalCommands: number;
-  totalAuditLogs: number;
-}
+/** auth's figures for the admin dashboard: the HTTP contract's. */
+export type { AdminStats };
 
-/** Command usage over the last `days` days, for all streamers (GET /api/admin/analytics). */
-export interface CommandUsageReport {
-  /** Every day of the period, oldest first, zero when nothing ran. */
-  days: Array<{ date: string; executions: number }>;
-  /** The most executed commands of the period, most first (ties by name), at most `topCommandsLimit`. */
-  topCommands: Array<{ command: string; executions: number }>;
-}
+/** Command usage over the last `days` days, for all streamers (GET /api/admin/analytics): the HTTP contract's. */
+export type CommandUsageReport = CommandUsage;
 
 export const topCommandsLimit = 10;
-export const defaultAnalyticsDays = 14;
-export const maxAnalyticsDays = 90;
+export { defaultAnalyticsDays, maxAnalyticsDays } from '@kickstand/api-contract';
 
 const dayMs = 24 * 3600 * 1000;
 

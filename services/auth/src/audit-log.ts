@@ -1,3 +1,4 @@
+import type { AuditEntry, SameType, Serialized } from '@kickstand/api-contract';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@kickstand/platform/log';
 import type { AuditRecorded } from '@kickstand/proto';
@@ -37,6 +38,9 @@ export interface AuditEntryView {
   details: Record<string, string>;
   createdAt: Date;
 }
+
+// The contract's audit entry is this view as JSON: a drift between the two fails to compile here.
+const _auditEntryIsTheContracts: SameType<Serialized<AuditEntryView>, AuditEntry> = true;
 
 export interface AuditLog {
   /** auth's own admin actions (user.activated, user.deactivated, admin.created, admin.promoted). */

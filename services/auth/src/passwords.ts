@@ -1,34 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import * as argon2 from 'argon2';
+import { passwordMessages, passwordRuleProblem } from '@kickstand/api-contract';
 
-/**
- * The spec's password rules (§5), checked in its order; the first failing rule is the answer.
- * "Special character" means anything that is neither a letter, a digit nor whitespace.
- */
-const passwordRules: readonly { isMet: (password: string) => boolean; message: string }[] = [
-  { isMet: (p) => [...p].length >= 8, message: 'Password must be at least 8 characters long' },
-  { isMet: (p) => /\p{Lu}/u.test(p), message: 'Password must contain at least one uppercase letter' },
-  { isMet: (p) => /\p{Ll}/u.test(p), message: 'Password must contain at least one lowercase letter' },
-  { isMet: (p) => /\p{Nd}/u.test(p), message: 'Password must contain at least one number' },
-  { isMet: (p) => /[^\p{L}\p{N}\s]/u.test(p), message: 'Password must contain at least one special character' },
-];
-
-/**
- * Beyond the spec's rules: a new password may be at most this long. argon2 first digests the
- * password, so length barely changes its cost, but nobody types more and a bound keeps request
- * bodies and hashing work predictable. (Sign-in accepts up to `maxSignInPasswordLength`, so a
- * password set before this cap still works.)
- */
-export const maxPasswordLength = 128;
-
-/** What sign-in accepts: the cap new passwords had before `maxPasswordLength` existed. */
-export const maxSignInPasswordLength = 1024;
-
+// The spec's rules, the length caps and their messages are the HTTP contract's (the SPA checks them too).
+export { maxPasswordLength, maxSignInPasswordLength } from '@kickstand/api-contract';
 /** Messages beside the spec's, in the spec's style. */
 export const passwordPolicyMessages = {
-  tooLong: `Password must be at most ${maxPasswordLength} characters long`,
-  tooCommon: 'Password is too common: choose one that is harder to guess',
+  tooLong: passwordMessages.tooLong,
+  tooCommon: passwordMessages.tooCommon,
 } as const;
 
 /**
@@ -57,9 +37,8 @@ export function isCommonPassword(password: string): boolean {
  * word, first broken rule wins), then the length cap, then the common-password list.
  */
 export function passwordProblem(password: string): string | undefined {
-  const broken = passwordRules.find((rule) => !rule.isMet(password));
-  if (broken) return broken.message;
-  if ([...password].length > maxPasswordLength) return passwordPolicyMessages.tooLong;
+  const ruleProblem = passwordRuleProblem(password);
+  if (ruleProblem) return ruleProblem;
   if (isCommonPassword(password)) return passwordPolicyMessages.tooCommon;
   return undefined;
 }

@@ -1,52 +1,23 @@
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import { parseBody } from '@kickstand/platform/http';
 import { Router, type Request } from 'express';
-import { z } from 'zod';
+import { loginBodySchema, passwordMessages, registerBodySchema as contractRegisterBody } from '@kickstand/api-contract';
+import type { z } from 'zod';
 import type { LoginThrottle } from './login-throttle';
-import { maxSignInPasswordLength, passwordProblem } from './passwords';
-import { messages, usernameLength, usernamePattern, type Users } from './users';
+import { isCommonPassword } from './passwords';
+import { messages, type Users } from './users';
 
-/** zod's message for a missing field, and another for a wrong type (an object where a string belongs). */
-const required = (field: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `${field} is required` : `${field} must be a string`;
-
-const invalidEmail = 'Please enter a valid email address';
-
-export const registerBodySchema = z
-  .object({
-    email: z
-      .string({ error: required('Email') })
-      .trim()
-      .max(254, invalidEmail)
-      .regex(z.regexes.email, invalidEmail),
-    username: z
-      .string({ error: required('Username') })
-      .min(usernameLength.min, `Username must be ${usernameLength.min}-${usernameLength.max} characters long`)
-      .max(usernameLength.max, `Username must be ${usernameLength.min}-${usernameLength.max} characters long`)
-      .regex(usernamePattern, 'Username can only contain letters, numbers and underscores'),
-    // the spec's rules, then the length cap and the common-password list (passwords.ts)
-    password: z.string({ error: required('Password') }).superRefine((password, ctx) => {
-      const problem = passwordProblem(password);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-  })
-  .strict();
+/**
+ * The contract's sign-up body, and the check only auth can make: the common-password list (too big
+ * for the SPA), made once the spec's rules pass.
+ */
+export const registerBodySchema = contractRegisterBody.extend({
+  password: contractRegisterBody.shape.password.refine((password) => !isCommonPassword(password), {
+    message: passwordMessages.tooCommon,
+    when: (payload) => payload.issues.length === 0,
+  }),
+});
 export type RegisterBody = z.infer<typeof registerBodySchema>;
-
-export const loginBodySchema = z
-  .object({
-    email: z
-      .string({ error: required('Email') })
-      .trim()
-      .min(1, 'Email is required')
-      .max(254, invalidEmail),
-    password: z
-      .string({ error: required('Password') })
-      .min(1, 'Password is required')
-      .max(maxSignInPasswordLength, messages.invalidCredentials),
-  })
-  .strict();
-export type LoginBody = z.infer<typeof loginBodySchema>;
 
 /** The address a sign-in comes from (`req.ip` honours TRUST_PROXY). */
 const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';

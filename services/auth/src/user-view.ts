@@ -1,3 +1,4 @@
+import type { SameType, Serialized, UserView as ContractUserView } from '@kickstand/api-contract';
 import type { Role } from '@kickstand/platform/auth';
 import type { UserDoc } from './repository';
 
@@ -25,6 +26,9 @@ export interface UserView {
   kickAccount: KickAccountView | null;
   _count: { commands: number };
 }
+
+// The contract's User is this view as JSON: a drift between the two fails to compile here.
+const _userViewIsTheContracts: SameType<Serialized<UserView>, ContractUserView> = true;
 
 export function toUserView(user: UserDoc): UserView {
   const kick = user.kickAccount;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { authMessages, type SameType, type Serialized, type Session as ContractSession } from '@kickstand/api-contract';
 import type { Identity, Role, TokenSigner } from '@kickstand/platform/auth';
 import type { Clock } from '@kickstand/platform/clock';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '@kickstand/platform/errors';
@@ -17,26 +18,13 @@ import {
 } from './repository';
 import { toUserView, type UserView } from './user-view';
 
-// The answers' texts, fixed by the issue and the spec (§7).
-export const messages = {
-  invalidCredentials: 'Invalid email or password',
-  deactivated: 'Your account has been deactivated',
-  emailTaken: 'Email is already registered',
-  usernameTaken: 'Username is already taken',
-  userNotFound: 'User not found',
-  superAdminProtected: 'Super admin accounts cannot be deactivated',
-  userActivated: 'User activated successfully',
-  userDeactivated: 'User deactivated successfully',
-  registered: 'Registration successful',
-  loggedIn: 'Login successful',
-} as const;
+// The answers' texts, fixed by the issue and the spec (§7): the HTTP contract's.
+export const messages = authMessages;
 
 /** The one user the super administrator of single-machine mode's first start gets. */
 export const generatedAdmin = { username: 'admin', email: 'admin@kickstand.local' } as const;
 
-/** Letters, digits and underscores; 3-25 of them. */
-export const usernamePattern = /^[A-Za-z0-9_]+$/;
-export const usernameLength = { min: 3, max: 25 } as const;
+export { usernameLength, usernamePattern } from '@kickstand/api-contract';
 
 /** What a new user's bot switch is before bot-runner says otherwise (bot.status carries the real value). */
 export const defaultBotEnabled = true;
@@ -45,6 +33,9 @@ export interface Session {
   user: UserView;
   token: string;
 }
+
+// The contract's Session is this one as JSON: a drift between the two fails to compile here.
+const _sessionIsTheContracts: SameType<Serialized<Session>, ContractSession> = true;
 
 export interface RegisterInput {
   email: string;

@@ -1,12 +1,10 @@
+import { userIdParamsSchema } from '@kickstand/api-contract';
 import { Router } from 'express';
-import { z } from 'zod';
 import { currentUser, requireAdmin, type TokenVerifier } from '@kickstand/platform/auth';
 import { parseParams } from '@kickstand/platform/http';
 import { botMessages } from './bots';
 import { requestIdOfAnswer } from './routes';
 import type { BotRunner } from './runner';
-
-const userParamsSchema = z.object({ id: z.string().min(1).max(128) });
 
 /**
  * The administrator's per-user bot switch (spec §7): enable or disable. Disabling stops a running
@@ -22,7 +20,7 @@ export function adminBotRoutes({ runner, tokens }: { runner: BotRunner; tokens: 
     ['disable', false],
   ] as const) {
     router.post(`/api/admin/users/:id/bot/${action}`, admin, async (req, res) => {
-      const { id } = parseParams(userParamsSchema, req);
+      const { id } = parseParams(userIdParamsSchema, req);
       const actor = currentUser(req);
       const result = await runner.setEnabled(
         id,

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { type BotStatus, botMessages } from '@kickstand/api-contract';
 import { commandKey } from '@kickstand/chat-language';
 import { AppError } from '@kickstand/platform/errors';
 
@@ -62,21 +63,8 @@ export const newBotState = (): BotState => ({
   commands: [],
 });
 
-export const botMessages = {
-  started: 'Bot started',
-  alreadyRunning: 'Bot is already running',
-  stopped: 'Bot stopped',
-  notRunning: 'Bot is not running',
-  enabled: 'Bot enabled successfully',
-  disabled: 'Bot disabled successfully',
-  notLinked: 'Link your Kick account before starting the bot.',
-  disabledByAdmin: 'Your bot has been disabled by an administrator.',
-  inactive: 'Your account has been deactivated',
-  needsRelink: 'Your Kick account needs to be linked again. Open the Kick Account tab to link it.',
-  subscriptionFailed: 'The bot could not connect to your Kick chat. Stop and start it to try again.',
-  userNotFound: 'User not found',
-  adminNotLinked: 'This user has no linked Kick account',
-} as const;
+// The answers' texts are the HTTP contract's.
+export { botMessages };
 
 export type Refusal = 'inactive' | 'not-linked' | 'needs-relink' | 'disabled' | 'unknown-user' | 'admin-not-linked';
 
@@ -333,14 +321,8 @@ export function statusOf(state: BotState): BotStatusSnapshot {
   };
 }
 
-/** The spec's bot status (§3), as GET /api/platform/bot/status and start/stop answer it. */
-export interface BotStatusView {
-  isRunning: boolean;
-  isConnected: boolean;
-  connected: boolean;
-  status: 'connected' | 'disconnected';
-  commands: number;
-}
+/** The spec's Bot status entity: the HTTP contract's. */
+export type BotStatusView = BotStatus;
 
 export function viewOf(state: BotState): BotStatusView {
   return {

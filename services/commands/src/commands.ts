@@ -5,63 +5,32 @@ import { AppError, unavailable } from '@kickstand/platform/errors';
 import type { KeyedQueue } from '@kickstand/platform/keyed-queue';
 import type { OutboxRelay } from '@kickstand/platform/outbox';
 import type { CommandSetDoc, CommandsRepository, PendingCommandChange, StoredCommand } from './repository';
+import {
+  commandMessages,
+  commandNameProblem,
+  maxCommandsPerUser,
+  normalizeCommandName,
+  responseProblem,
+  type Command,
+} from '@kickstand/api-contract';
 
-/** A custom command as the dashboard and the events show it: the name without `$`, and the response. */
-export interface Command {
-  command: string;
-  response: string;
-}
-
-export const maxCommandNameLength = 50;
-/** Spec §5 and §9. */
-export const maxResponseLength = 500;
-/** Keeps one streamer's list (and bot-runner's read model of it) bounded. */
-export const maxCommandsPerUser = 500;
+// The command's shape, limits, rules and messages are the HTTP contract's (the dashboard checks them too).
+export {
+  commandMessages,
+  commandNameProblem,
+  maxCommandNameLength,
+  maxCommandsPerUser,
+  maxResponseLength,
+  normalizeCommandName,
+  responseProblem,
+  type Command,
+} from '@kickstand/api-contract';
 
 /** Spec §3: every new streamer starts with this command. */
 export const defaultCommand: Command = {
   command: 'test',
   response: 'Hello! This is a test command. The bot is working correctly!',
 };
-
-/** The texts the dashboard shows; spec §5 and §8 fix the wording of all but the two limits of our own. */
-export const commandMessages = {
-  nameRequired: 'Command name is required.',
-  singleWord: 'Command must be a single word (no spaces allowed).',
-  invalidCharacters: 'Command can only contain letters, numbers, hyphens, and underscores.',
-  nameTooLong: `Command name must be ${maxCommandNameLength} characters or less.`,
-  responseRequired: 'Response text is required.',
-  responseTooLong: `Response text must be ${maxResponseLength} characters or less`,
-  limitReached: `You can have at most ${maxCommandsPerUser} commands. Remove one to add another.`,
-  exists: (name: string) => `Command "${name}" already exists.`,
-  notFound: (name: string) => `Command "${name}" not found.`,
-  added: (name: string) => `Command "${name}" added successfully!`,
-  removed: (name: string) => `Command "${name}" removed successfully!`,
-} as const;
-
-const namePattern = /^[A-Za-z0-9_-]+$/;
-
-/** What the streamer typed, without surrounding blanks and without a leading `$` (names are kept without it). */
-export function normalizeCommandName(typed: string): string {
-  const trimmed = typed.trim();
-  return trimmed.startsWith('$') ? trimmed.slice(1) : trimmed;
-}
-
-/** The first rule of spec §5 a (normalized) name breaks, in the spec's order; undefined when none. */
-export function commandNameProblem(name: string): string | undefined {
-  if (name === '') return commandMessages.nameRequired;
-  if (/\s/.test(name)) return commandMessages.singleWord;
-  if (!namePattern.test(name)) return commandMessages.invalidCharacters;
-  if (name.length > maxCommandNameLength) return commandMessages.nameTooLong;
-  return undefined;
-}
-
-/** The first rule of spec §5 a response breaks; undefined when none. */
-export function responseProblem(response: string): string | undefined {
-  if (response.trim() === '') return commandMessages.responseRequired;
-  if (response.length > maxResponseLength) return commandMessages.responseTooLong;
-  return undefined;
-}
 
 const invalidCommand = (message: string) => new AppError({ code: 'command-invalid', status: 400, message });
 const commandExists = (name: string) =>

@@ -1,42 +1,10 @@
+import { gamesSettingsBodySchema, type GamesSettings } from '@kickstand/api-contract';
 import { Router } from 'express';
-import { z } from 'zod';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import type { Clock } from '@kickstand/platform/clock';
 import { parseBody } from '@kickstand/platform/http';
 import { commandCatalog } from './catalog';
-import { toSteamAccountId } from './games/dota';
 import type { GamesRepository } from './repository';
-
-export const steamAccountIdMessage =
-  'steamAccountId must be a Steam account id (32-bit, e.g. 70388657) or a 64-bit SteamID (e.g. "76561198030654385")';
-
-/**
- * `steamAccountId`: the 32-bit account id (number or digits) or a 64-bit SteamID (digits; as a
- * JSON number it would lose precision, so a number must be a safe integer), or null to clear it.
- */
-export const gamesSettingsBodySchema = z.strictObject({
-  steamAccountId: z
-    .union([z.string(), z.number(), z.null()], { error: steamAccountIdMessage })
-    .transform((value, ctx) => {
-      if (value === null) return null;
-      if (typeof value === 'number' && !Number.isSafeInteger(value)) {
-        ctx.addIssue({ code: 'custom', message: steamAccountIdMessage });
-        return z.NEVER;
-      }
-      const accountId = toSteamAccountId(String(value));
-      if (accountId === null) {
-        ctx.addIssue({ code: 'custom', message: steamAccountIdMessage });
-        return z.NEVER;
-      }
-      return accountId;
-    }),
-});
-export type GamesSettingsBody = z.infer<typeof gamesSettingsBodySchema>;
-
-/** What GET/PUT /api/games/settings answer in `data`. */
-export interface GamesSettings {
-  steamAccountId: number | null;
-}
 
 /**
  * GET /api/games/catalog (public: the gateway lets it through without a token) and the

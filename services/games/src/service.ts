@@ -14,7 +14,7 @@ import { createScheduler } from './scheduler';
 export { commandCatalog, gameDurationLimits } from './catalog';
 export type { CatalogCategory, CatalogCommand, CommandCatalog } from './catalog';
 export { parseChatIntent, type ChatIntent } from './chat-commands';
-export type { GamesSettings, GamesSettingsBody } from './routes';
+export type { GamesSettings, GamesSettingsBody } from '@kickstand/api-contract';
 export { defaultOpenDotaUrl } from './opendota-client';
 
 export interface GamesServiceOptions {

@@ -1,5 +1,12 @@
+import {
+  type Subscription,
+  subscribeBatchBodySchema,
+  subscribeBodySchema,
+  subscriptionParamsSchema,
+  userIdParamsSchema,
+  webhookMessages,
+} from '@kickstand/api-contract';
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { currentUser, requireAdmin, type TokenVerifier } from '@kickstand/platform/auth';
 import { AppError, badRequest, notFound } from '@kickstand/platform/errors';
 import { parseBody, parseParams } from '@kickstand/platform/http';
@@ -8,49 +15,13 @@ import { ChatSubscriptionState } from '@kickstand/proto';
 import type { AuditRecord, KickLinkPublisher } from './publisher';
 import { KickApiError, type KickSubscription } from './kick-client';
 import type { KickLinkRepository, LinkDoc } from './repository';
-import {
-  chatEvent,
-  isSubscribableEvent,
-  subscribableEvents,
-  type ChannelSubscriptions,
-  type EnsureOutcome,
-} from './subscriptions';
+import { chatEvent, subscribableEvents, type ChannelSubscriptions, type EnsureOutcome } from './subscriptions';
 
-/** The spec's admin texts (§8): successes, and the failures used when Kick gives no reason. */
-export const adminMessages = {
-  subscribed: 'Subscribed successfully',
-  subscribedSelected: 'Subscribed to selected events',
-  subscribedAll: 'Subscribed to all events',
-  unsubscribedAll: 'Unsubscribed from all events',
-  unsubscribed: 'Unsubscribed successfully',
-  loadFailed: 'Failed to load subscriptions',
-  subscribeFailed: 'Failed to subscribe',
-  subscribeSelectedFailed: 'Failed to subscribe selected events',
-  subscribeAllFailed: 'Failed to subscribe all',
-  unsubscribeAllFailed: 'Failed to unsubscribe all',
-  unsubscribeFailed: 'Failed to unsubscribe',
-  noLinkedAccount: 'This user has no linked Kick account',
-  userNotFound: 'User not found',
-  subscriptionNotFound: 'Subscription not found',
-} as const;
+/** The spec's admin texts (§8): the HTTP contract's. */
+export const adminMessages = webhookMessages;
 
-const eventListText = subscribableEvents.join(', ');
-const eventSchema = z
-  .string({ error: 'event is required' })
-  .refine(isSubscribableEvent, { message: `event must be one of ${eventListText}` });
-
-const userParamsSchema = z.object({ id: z.string().min(1).max(200) });
-const subscriptionParamsSchema = userParamsSchema.extend({ subscriptionId: z.string().min(1).max(100) });
-const subscribeBodySchema = z.object({ event: eventSchema });
-const batchBodySchema = z.object({
-  events: z.array(eventSchema, { error: 'events must be a list of events' }).min(1, 'Choose at least one event'),
-});
-
-export interface SubscriptionView {
-  id: string;
-  event: string;
-  status: 'active';
-}
+/** The spec's Webhook subscription (§3): the HTTP contract's. */
+export type SubscriptionView = Subscription;
 
 const viewOf = (subscription: KickSubscription): SubscriptionView => ({
   id: subscription.id,
@@ -88,7 +59,7 @@ export function adminWebhookRoutes(deps: {
   const admin = requireAdmin(tokens);
 
   async function targetOf(req: Request): Promise<Target> {
-    const { id } = parseParams(userParamsSchema, req);
+    const { id } = parseParams(userIdParamsSchema, req);
     const [link, known] = await Promise.all([repo.links.byUser(id), repo.knownUsers.get(id)]);
     if (known?.isDeleted) throw notFound(adminMessages.userNotFound);
     if (link) return { userId: id, username: known?.username ?? '', link };
@@ -180,7 +151,7 @@ export function adminWebhookRoutes(deps: {
 
   router.post('/api/admin/users/:id/webhooks/subscribe-batch', admin, async (req, res) => {
     const target = await targetOf(req);
-    const { events } = parseBody(batchBodySchema, req);
+    const { events } = parseBody(subscribeBatchBodySchema, req);
     await act(res, adminMessages.subscribeSelectedFailed, async () => {
       const data = await subscribe(req, target, events, 'webhook.subscribed-batch');
       res.json({ success: true, message: adminMessages.subscribedSelected, data });

@@ -1,3 +1,4 @@
+import { botAccountMessages } from '@kickstand/api-contract';
 import { Router } from 'express';
 import { currentUser, requireAdmin, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import { notFound } from '@kickstand/platform/errors';
@@ -8,13 +9,7 @@ import { setBrowserCookie, type BrowserCookieSettings } from './oauth-browser';
 import type { KickLinkRepository } from './repository';
 import { orFail } from './or-fail';
 
-export const botAccountMessages = {
-  loadFailed: 'Failed to load the bot account',
-  linkStartFailed: 'Failed to start linking the bot account',
-  unlinked: 'Bot account unlinked',
-  unlinkFailed: 'Failed to unlink the bot account',
-  senderFailed: 'Failed to check who posts the replies',
-} as const;
+export { botAccountMessages };
 
 /**
  * The platform's bot account (super admins: see it, link it through Kick's OAuth, unlink it) and,

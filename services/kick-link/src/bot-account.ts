@@ -1,14 +1,9 @@
+import type { BotAccount } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import type { KickLinkRepository } from './repository';
 
-/** What the admin area and the streamer's dashboard show of the platform's bot account. */
-export interface BotAccountView {
-  kickUserId: string;
-  kickUsername: string;
-  linkedAt: string;
-  /** Kick refused its refresh token: the admin has to link it again; replies fall back meanwhile. */
-  needsRelink: boolean;
-}
+/** The platform's bot account as the admin area shows it: the HTTP contract's. */
+export type BotAccountView = BotAccount;
 
 /** The scopes the bot account is asked for: speaking, and knowing who it is (kick-api.md §5.1). */
 export const botAccountScopes = ['user:read', 'chat:write'] as const;

@@ -1,3 +1,4 @@
+import type { ReplySender } from '@kickstand/api-contract';
 import type { TopicMessage } from '@kickstand/platform/bus';
 import { cutChatLine, kickChatMaxLength } from '@kickstand/platform/chat';
 import type { Clock } from '@kickstand/platform/clock';
@@ -210,21 +211,8 @@ export function streamerReason(error: KickApiError, kind: SenderKind, botUsernam
 // chat.send → POST /chat → chat.sent, at most once per idempotency key
 // ---------------------------------------------------------------------------------------------
 
-/** Who replies in a channel, for the streamer's dashboard. */
-export interface SenderView {
-  kind: SenderKind;
-  /** The Kick account the replies appear from (the bot account, or the streamer). */
-  kickUsername: string;
-  /** Kick refused `type: "bot"` here: replies go out as the streamer until botRetryAt. */
-  isFallback: boolean;
-  botRefusal: string;
-  botRetryAt: string | null;
-  /** The last failed reply, in the streamer's words, if no reply went out since. */
-  lastError: string;
-  lastErrorAt: string | null;
-  /** The platform's bot account, when linked: the streamer should make it a moderator. */
-  botAccountUsername: string | null;
-}
+/** Who a channel's replies are posted as (GET /api/platform/kick/chat-sender): the HTTP contract's. */
+export type SenderView = ReplySender;
 
 export interface ChatSender {
   /** Claims the key (storing the reply) and queues the reply in its channel; resolves once queued (or refused). */

@@ -1,5 +1,11 @@
+import {
+  deadLetterListQuerySchema,
+  deadLetterMessages,
+  deadLetterParamsSchema,
+  type DeadLetter,
+  type ReplayResult,
+} from '@kickstand/api-contract';
 import { Router } from 'express';
-import { z } from 'zod';
 import { requireAdmin, type TokenVerifier } from '@kickstand/platform/auth';
 import type { Clock } from '@kickstand/platform/clock';
 import { AppError, notFound } from '@kickstand/platform/errors';
@@ -10,34 +16,11 @@ import { deliveryOf, type DeliveryOutcome, type DeliveryProcessor } from './webh
 
 export const deadLetterPath = '/api/admin/kick/dead-letters';
 
-export const deadLetterMessages = {
-  notFound: 'Dead letter not found',
-  replayed: 'Delivery replayed',
-  discarded: 'Dead letter discarded',
-  stillUnusable: 'The delivery still cannot be used',
-} as const;
+export { deadLetterMessages };
 
-/** A dead letter as the admin panel shows it. Times are ISO 8601. */
-export interface DeadLetterView {
-  /** Kick-Event-Message-Id. */
-  id: string;
-  eventType: string;
-  eventVersion: string;
-  /** The channel, when the body names one. */
-  broadcasterUserId: string | null;
-  reason: string;
-  receivedAt: string;
-  /** Kick's timestamp header. */
-  sentAt: string;
-  /** When a replay last failed too, else null. */
-  replayedAt: string | null;
-  /** The Kick-Event-* headers as received. */
-  headers: Record<string, string>;
-  /** The body as received. */
-  body: string;
-}
-
-export type ReplayResult = 'published' | 'duplicate' | 'unlinked';
+/** A dead letter as the admin panel shows it (the HTTP contract's). */
+export type DeadLetterView = DeadLetter;
+export type { ReplayResult };
 
 export function deadLetterView(letter: DeadLetterDoc): DeadLetterView {
   const { headers } = letter;
@@ -62,13 +45,6 @@ export function deadLetterView(letter: DeadLetterDoc): DeadLetterView {
   };
 }
 
-const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-// message ids are ULIDs; anything printable up to 100 characters is looked up
-const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
-
 /**
  * The dead letters of the webhook door, for super administrators: list them (newest first), replay
  * one (the same processing as a fresh delivery, without checking the signature and timestamp
@@ -88,7 +64,7 @@ export function deadLetterRoutes(deps: {
   const admin = requireAdmin(tokens);
 
   router.get(deadLetterPath, admin, async (req, res) => {
-    const { page, limit } = parseQuery(listQuerySchema, req);
+    const { page, limit } = parseQuery(deadLetterListQuerySchema, req);
     const [letters, total] = await Promise.all([
       repo.deadLetters.list({ skip: (page - 1) * limit, limit }),
       repo.deadLetters.count(),
@@ -103,7 +79,7 @@ export function deadLetterRoutes(deps: {
   });
 
   router.post(`${deadLetterPath}/:id/replay`, admin, async (req, res) => {
-    const { id } = parseParams(idParamsSchema, req);
+    const { id } = parseParams(deadLetterParamsSchema, req);
     const letter = await repo.deadLetters.get(id);
     if (!letter) throw notFound(deadLetterMessages.notFound);
     const outcome: DeliveryOutcome = await processor.process(deliveryOf(letter));
@@ -122,7 +98,7 @@ export function deadLetterRoutes(deps: {
   });
 
   router.delete(`${deadLetterPath}/:id`, admin, async (req, res) => {
-    const { id } = parseParams(idParamsSchema, req);
+    const { id } = parseParams(deadLetterParamsSchema, req);
     if (!(await repo.deadLetters.remove(id))) throw notFound(deadLetterMessages.notFound);
     res.json({ success: true, message: deadLetterMessages.discarded });
   });

@@ -1,4 +1,5 @@
-import { senderKinds, type RefusalReason, type ReplyResult, type SenderKind } from './delivery-health';
+import type { DeliveryHealth, UnattributedHealth } from '@kickstand/api-contract';
+import { senderKinds, type RefusalReason, type SenderKind } from './delivery-health';
 import type { DeliveryHealthDoc, ReplyCounts } from './delivery-health-store';
 import type { RunningBotDoc } from './running-bots';
 import { chatEvent } from './subscriptions';
@@ -21,37 +22,10 @@ export const defaultHealthRule: HealthRule = {
 
 const refusalReasons: readonly RefusalReason[] = ['bad-signature', 'stale-timestamp', 'too-large'];
 
-/** One channel's delivery health as the dashboard and the admin area show it (dates as ISO strings). */
-export interface DeliveryHealthView {
-  broadcasterUserId: string;
-  kickUsername: string;
-  isBotRunning: boolean;
-  isHealthy: boolean;
-  /** Why it is unhealthy, in a streamer's words; empty when healthy. */
-  problems: string[];
-  subscriptions: {
-    checkedAt: string;
-    present: string[];
-    missing: { event: string; reason: string }[];
-    lastRecreatedAt: string | null;
-    lastRecreatedEvents: string[];
-    duplicatesRemoved: number;
-  } | null;
-  deliveries: { accepted: number; lastReceivedAt: string | null; lastSentAt: string | null; lastLagMs: number | null };
-  live: { isLive: boolean; checkedAt: string } | null;
-  refused: Record<RefusalReason, number>;
-  deadLetters: { count: number; lastAt: string | null; lastReason: string | null };
-  replies: Record<SenderKind, ReplyCounts>;
-  lastReplyFailure: { at: string; sender: SenderKind; result: ReplyResult; error: string } | null;
-  lastKickError: { at: string; message: string } | null;
-  updatedAt: string | null;
-}
-
+/** One channel's delivery health as the dashboard and the admin area show it (the HTTP contract's). */
+export type DeliveryHealthView = DeliveryHealth;
 /** Refusals and dead letters that could not be put on a channel. */
-export interface UnattributedHealthView {
-  refused: Record<RefusalReason, number>;
-  deadLetters: { count: number; lastAt: string | null; lastReason: string | null };
-}
+export type UnattributedHealthView = UnattributedHealth;
 
 const iso = (date: Date | undefined | null) => (date ? date.toISOString() : null);
 

@@ -1,48 +1,17 @@
+import { healthListQuerySchema, noQuerySchema, type DeliveryHealthList } from '@kickstand/api-contract';
 import { Router } from 'express';
-import { z } from 'zod';
 import { currentUser, requireAdmin, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import type { Clock } from '@kickstand/platform/clock';
 import { parseQuery } from '@kickstand/platform/http';
 import type { Store } from '@kickstand/platform/store';
 import { deliveryHealthDocs, unattributedId } from './delivery-health-store';
-import {
-  defaultHealthRule,
-  unattributedViewOf,
-  viewOf,
-  type DeliveryHealthView,
-  type HealthRule,
-  type UnattributedHealthView,
-} from './delivery-health-view';
+import { defaultHealthRule, unattributedViewOf, viewOf, type HealthRule } from './delivery-health-view';
 import type { KickLinkRepository } from './repository';
 import type { RunningBots } from './running-bots';
 
-export const maxHealthPageSize = 100;
+export { maxHealthPageSize } from '@kickstand/api-contract';
 
-const pageText = 'Page must be a whole number of 1 or more';
-const limitText = `Limit must be a whole number from 1 to ${maxHealthPageSize}`;
-
-export const healthListQuerySchema = z
-  .object({
-    page: z.coerce.number({ error: pageText }).int(pageText).min(1, pageText).default(1),
-    limit: z.coerce
-      .number({ error: limitText })
-      .int(limitText)
-      .min(1, limitText)
-      .max(maxHealthPageSize, limitText)
-      .default(25),
-    unhealthy: z
-      .enum(['true', 'false'], { error: 'unhealthy must be true or false' })
-      .transform((value) => value === 'true')
-      .default(false),
-  })
-  .strict();
-
-export interface HealthList {
-  channels: DeliveryHealthView[];
-  pagination: { page: number; limit: number; total: number; pages: number };
-  /** Refusals and dead letters that could not be put on a channel. */
-  unattributed: UnattributedHealthView;
-}
+export type HealthList = DeliveryHealthList;
 
 /**
  * Delivery health: the streamer's own channel (signed in) and every linked channel for super
@@ -63,7 +32,7 @@ export function deliveryHealthRoutes(deps: {
   const router = Router();
 
   router.get('/api/platform/kick/delivery-health', requireUser(tokens), async (req, res) => {
-    parseQuery(z.object({}).strict(), req);
+    parseQuery(noQuerySchema, req);
     const { userId } = currentUser(req);
     const link = await repo.links.byUser(userId);
     if (!link) {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import { type KickStatus, kickLinkMessages, oauthCallbackQuerySchema } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import { notFound } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
@@ -33,7 +33,7 @@ export const linkScopes = ['user:read', 'chat:write'] as const;
 /** Without these the link is useless: the bot cannot speak. */
 export const essentialScopes = ['chat:write'] as const;
 
-export const noLinkMessage = 'No Kick account is linked';
+export const noLinkMessage = kickLinkMessages.noLink;
 
 export type LinkOutcome = { kind: 'linked' } | { kind: 'duplicate'; kickUsername: string } | { kind: 'failed' };
 
@@ -85,12 +85,8 @@ export function missingScopes(granted: readonly string[]): string[] {
   return essentialScopes.filter((scope) => !granted.includes(scope));
 }
 
-export interface KickStatus {
-  hasKickAccount: boolean;
-  kickAccount: { kickUsername: string; kickEmail: string; profilePicture: string; linkedAt: string } | null;
-  /** Kick refused the refresh token: the dashboard should offer to link again. */
-  needsRelink: boolean;
-}
+/** The spec's Kick status response (§3): the HTTP contract's. */
+export type { KickStatus };
 
 export function statusOf(link: LinkDoc | null): KickStatus {
   if (!link) return { hasKickAccount: false, kickAccount: null, needsRelink: false };
@@ -172,12 +168,6 @@ export function createChannelOwners(deps: { repo: KickLinkRepository; clock: Clo
 // ---------------------------------------------------------------------------------------------
 // Linking and unlinking
 // ---------------------------------------------------------------------------------------------
-
-const callbackQuerySchema = z.object({
-  code: z.string().min(1).max(4096).optional(),
-  state: z.string().min(1).max(512).optional(),
-  error: z.string().max(512).optional(),
-});
 
 /** A started OAuth round trip: where the browser goes, and the key it must bring back (a cookie). */
 export interface OAuthStart {
@@ -383,7 +373,7 @@ export function createLinks(deps: LinksDeps): Links {
     async complete(rawQuery, browserKeys) {
       const failed = { location: dashboardLocation({ kind: 'failed' }), spentBrowserKey: null };
       try {
-        const query = callbackQuerySchema.safeParse(rawQuery);
+        const query = oauthCallbackQuerySchema.safeParse(rawQuery);
         if (!query.success) return failed;
         const { code, state, error } = query.data;
         // a state is spent by its first use, whatever came with it (a denial, another browser included)

@@ -1,3 +1,4 @@
+import { kickLinkMessages } from '@kickstand/api-contract';
 import { Router } from 'express';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import type { Logger } from '@kickstand/platform/log';
@@ -6,9 +7,9 @@ import { browserKeysOf, clearBrowserCookie, setBrowserCookie, type BrowserCookie
 import { orFail } from './or-fail';
 
 /** The spec's fallback texts (§8), answered when something unexpected fails. */
-export const linkStartFailedMessage = 'Failed to start Kick linking';
-export const statusFailedMessage = 'Failed to check Kick account status';
-export const unlinkFailedMessage = 'Failed to unlink Kick account';
+export const linkStartFailedMessage = kickLinkMessages.linkStartFailed;
+export const statusFailedMessage = kickLinkMessages.statusFailed;
+export const unlinkFailedMessage = kickLinkMessages.unlinkFailed;
 
 /** The streamer's Kick link (spec §7) and the OAuth callback Kick sends the browser to. */
 export function kickLinkRoutes(deps: {
@@ -39,7 +40,7 @@ export function kickLinkRoutes(deps: {
   router.delete('/api/platform/kick/unlink', signedIn, (req, res) =>
     orFail(res, log, unlinkFailedMessage, async () => {
       await links.unlink(currentUser(req).userId);
-      res.json({ success: true, message: 'Kick account unlinked successfully', data: { hasKickAccount: false } });
+      res.json({ success: true, message: kickLinkMessages.unlinked, data: { hasKickAccount: false } });
     }),
   );
 

@@ -1,20 +1,11 @@
+import type { SubscribableEvent } from '@kickstand/api-contract';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { KickApiError, type KickClient, type KickSubscription } from './kick-client';
 import type { AppTokens } from './kick-tokens';
 
 /** The eight events the product subscribes to (spec §9), in the spec's order. */
-export const subscribableEvents = [
-  'chat.message.sent',
-  'channel.followed',
-  'channel.subscription.renewal',
-  'channel.subscription.gifts',
-  'channel.subscription.new',
-  'livestream.status.updated',
-  'livestream.metadata.updated',
-  'moderation.banned',
-] as const;
-
-export type SubscribableEvent = (typeof subscribableEvents)[number];
+// Spec §9's subscribable events are the HTTP contract's (the admin panel offers them).
+export { isSubscribableEvent, subscribableEvents, type SubscribableEvent } from '@kickstand/api-contract';
 
 export const chatEvent: SubscribableEvent = 'chat.message.sent';
 
@@ -24,9 +15,6 @@ export const chatEvent: SubscribableEvent = 'chat.message.sent';
  * app or a channel, which shows in delivery health and does not stop the bot.
  */
 export const botEvents = [chatEvent, 'kicks.gifted', 'channel.reward.redemption.updated'] as const;
-
-export const isSubscribableEvent = (name: string): name is SubscribableEvent =>
-  (subscribableEvents as readonly string[]).includes(name);
 
 export interface EnsureOutcome {
   /** One per requested event that was already there (the oldest, when Kick held several). */

@@ -1,3 +1,5 @@
+import { subscribableEvents, type SubscribableEvent } from '@kickstand/api-contract';
+
 // The spec's business constants (§9) and fixed texts shared by more than one feature.
 
 /** The product's name; the spec's `{product}`. */
@@ -20,8 +22,7 @@ export const sessionExpiredMessage = 'Your session has expired. Please log in ag
 
 export const commandPrefix = '$';
 export const commandCooldownMs = 1000;
-export const maxResponseLength = 500;
-export const responseWarningLength = 450;
+export { maxResponseLength, responseWarningLength } from '@kickstand/api-contract';
 
 export const chatLogLimit = 100;
 export const autoScrollThresholdPx = 100;
@@ -52,16 +53,6 @@ export const auditLogPageSize = 20;
 export const deadLetterPageSize = 20;
 export const analyticsDays = 14;
 
-/** The eight subscribable Kick events, in the spec's order; the first is selected by default. */
-export const subscribableEvents = [
-  'chat.message.sent',
-  'channel.followed',
-  'channel.subscription.renewal',
-  'channel.subscription.gifts',
-  'channel.subscription.new',
-  'livestream.status.updated',
-  'livestream.metadata.updated',
-  'moderation.banned',
-] as const;
-export type SubscribableEvent = (typeof subscribableEvents)[number];
+/** The eight subscribable Kick events, in the spec's order (the HTTP contract's); the first is selected by default. */
+export { subscribableEvents, type SubscribableEvent };
 export const defaultSubscribedEvent: SubscribableEvent = 'chat.message.sent';

@@ -1,14 +1,11 @@
+import type { ApiSuccess } from '@kickstand/api-contract';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { env } from '../config/env';
 import { sessionExpired } from './app-events';
 import { tokenStorage } from './token-storage';
 
-/** The gateway's success envelope. */
-export interface ApiSuccess<T> {
-  success: true;
-  data: T;
-  message?: string;
-}
+/** The gateway's success envelope (the HTTP contract's). */
+export type { ApiSuccess };
 
 export interface RequestArgs {
   url: string;

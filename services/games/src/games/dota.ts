@@ -274,19 +274,5 @@ export function mmrReply(lookup: PlayerLookup | null): string {
 // Steam account ids
 // ---------------------------------------------------------------------------------------------
 
-/** The 64-bit SteamID of 32-bit account 0 (individual account, public universe). */
-export const steamId64Base = 76561197960265728n;
-const maxAccountId = 4_294_967_295n;
-
-/**
- * A 32-bit Steam account id (what OpenDota uses) from either that id or a 64-bit SteamID
- * (`76561197960265728 + account id`), given as decimal digits. Null when it is neither.
- */
-export function toSteamAccountId(input: string): number | null {
-  const text = input.trim();
-  if (!/^\d{1,20}$/.test(text)) return null;
-  const value = BigInt(text);
-  const accountId = value >= steamId64Base ? value - steamId64Base : value;
-  if (accountId < 1n || accountId > maxAccountId) return null;
-  return Number(accountId);
-}
+// Shared with the settings' request schema (the HTTP contract), which accepts either form.
+export { steamId64Base, toSteamAccountId } from '@kickstand/api-contract';

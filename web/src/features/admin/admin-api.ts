@@ -1,37 +1,38 @@
+import type {
+  AdminStats,
+  AuditEntry,
+  AuditPage,
+  CommandUsage,
+  DeadLetter,
+  DeadLetterPage,
+  Pagination,
+  Role,
+  ServiceHealth,
+  Subscription,
+  SystemHealth,
+  UserPage,
+  UserView,
+} from '@kickstand/api-contract';
 import { api, dataOf, type ApiError, type ApiSuccess } from '../../lib/api';
 
-export type AdminRole = 'USER' | 'SUPER_ADMIN';
+// The shapes are the HTTP contract's (auth, kick-link and the gateway answer them).
+export type {
+  AuditEntry,
+  AuditPage,
+  CommandUsage,
+  DeadLetter,
+  DeadLetterPage,
+  Pagination,
+  ServiceHealth,
+  Subscription,
+  SystemHealth,
+  UserPage,
+};
+
+export type AdminRole = Role;
 
 /** The spec's User (§3) as GET /api/admin/users lists it. */
-export interface AdminUser {
-  id: string;
-  username: string;
-  email: string;
-  role: AdminRole;
-  isActive: boolean;
-  lastLogin: string | null;
-  createdAt: string;
-  botEnabled: boolean;
-  kickAccount: {
-    kickUsername: string;
-    kickEmail: string | null;
-    profilePicture: string | null;
-    createdAt: string;
-  } | null;
-  _count: { commands: number };
-}
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
-}
-
-export interface UserPage {
-  users: AdminUser[];
-  pagination: Pagination;
-}
+export type AdminUser = UserView;
 
 export interface GetUsersArgs {
   page: number;
@@ -41,85 +42,13 @@ export interface GetUsersArgs {
   hasKick?: boolean;
 }
 
-/** The spec's Webhook subscription (§3). */
-export interface Subscription {
-  id: string;
-  event: string;
-  status: string;
-}
-
 /** GET /api/admin/stats: auth's figures. */
-export interface DashboardStats {
-  totalUsers: number;
-  activeUsers: number;
-  inactiveUsers: number;
-  totalCommands: number;
-  totalAuditLogs: number;
-}
-
-export interface ServiceHealth {
-  name: string;
-  status: 'up' | 'down';
-  latencyMs: number;
-  uptimeSeconds: number | null;
-}
-
-/** GET /api/health (the gateway): each service's readiness and uptime. */
-export interface SystemHealth {
-  status: 'up' | 'degraded';
-  services: ServiceHealth[];
-}
-
-export interface AuditEntry {
-  id: string;
-  action: string;
-  actor: { id: string; username: string };
-  target: { type: string; id: string; username: string };
-  details: Record<string, string>;
-  createdAt: string;
-}
-
-export interface AuditPage {
-  logs: AuditEntry[];
-  pagination: Pagination;
-}
+export type DashboardStats = AdminStats;
 
 export interface GetAuditLogsArgs {
   page: number;
   limit: number;
   action?: string;
-}
-
-export interface CommandUsage {
-  days: Array<{ date: string; executions: number }>;
-  topCommands: Array<{ command: string; executions: number }>;
-}
-
-/**
- * A Kick delivery that was correctly signed but could not be used (kick-link's webhook door keeps
- * it a week, the newest 1,000): GET /api/admin/kick/dead-letters.
- */
-export interface DeadLetter {
-  /** Kick-Event-Message-Id. */
-  id: string;
-  eventType: string;
-  eventVersion: string;
-  /** The channel, when the body names one. */
-  broadcasterUserId: string | null;
-  /** Why it could not be used, e.g. `unknown-type: channel.hype_train.started`. */
-  reason: string;
-  receivedAt: string;
-  sentAt: string;
-  /** When a replay last failed too. */
-  replayedAt: string | null;
-  headers: Record<string, string>;
-  /** The body as Kick sent it. */
-  body: string;
-}
-
-export interface DeadLetterPage {
-  deadLetters: DeadLetter[];
-  pagination: Pagination;
 }
 
 /** A mutation's answer: the envelope's message (the spec's success text). */

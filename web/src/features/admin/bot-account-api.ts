@@ -1,13 +1,8 @@
+import type { BotAccount } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
-/** The platform's bot account as kick-link shows it (GET /api/admin/bot-account). */
-export interface BotAccount {
-  kickUserId: string;
-  kickUsername: string;
-  linkedAt: string;
-  /** Kick refused its refresh token: link it again. */
-  needsRelink: boolean;
-}
+/** The platform's bot account as kick-link shows it (GET /api/admin/bot-account): the HTTP contract's. */
+export type { BotAccount };
 
 export const botAccountApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -1,21 +1,8 @@
+import type { CommandCatalog } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
-export interface CatalogCommand {
-  /** With the $ prefix, e.g. $hero. */
-  name: string;
-  description: string;
-  example: string;
-  rules?: string[];
-}
-
-export interface CatalogCategory {
-  name: string;
-  commands: CatalogCommand[];
-}
-
-export interface CommandCatalog {
-  categories: CatalogCategory[];
-}
+// The shapes are the HTTP contract's (games answers them).
+export type { CatalogCategory, CatalogCommand, CommandCatalog } from '@kickstand/api-contract';
 
 export const catalogApi = api.injectEndpoints({
   endpoints: (build) => ({

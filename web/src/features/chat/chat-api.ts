@@ -1,12 +1,6 @@
+import type { ChatHistory } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
-import type { ChannelEvent, ChatMessage } from '../../lib/socket-events';
 import { channelEventsReceived, chatHistoryReceived } from './chat-log-slice';
-
-interface ChatHistory {
-  messages: ChatMessage[];
-  /** Absent from older servers' answers. */
-  events?: ChannelEvent[];
-}
 
 export const chatApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -1,16 +1,10 @@
+import type { Command, RemoveCommandBody, ResponseVariable } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 import { getSocket } from '../../lib/socket';
 
-/** A custom command: the name without the $ prefix, and the response. */
-export interface Command {
-  command: string;
-  response: string;
-}
-
-export interface CommandVariable {
-  name: string;
-  description: string;
-}
+// The shapes are the HTTP contract's (commands answers them).
+export type { Command };
+export type CommandVariable = ResponseVariable;
 
 export const commandsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -33,7 +27,7 @@ export const commandsApi = api.injectEndpoints({
       query: (body) => ({ url: '/commands', method: 'POST', body }),
       invalidatesTags: ['Commands', 'BotStatus'],
     }),
-    removeCommand: build.mutation<void, { command: string }>({
+    removeCommand: build.mutation<void, RemoveCommandBody>({
       query: (body) => ({ url: '/commands', method: 'DELETE', body }),
       invalidatesTags: ['Commands', 'BotStatus'],
     }),

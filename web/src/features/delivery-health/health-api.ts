@@ -1,64 +1,21 @@
+import type { DeadLetterCounts, DeliveryHealthList, OwnDeliveryHealth } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
-/** Who a reply was posted as (kick-link's delivery-health.ts). */
-export type SenderKind = 'bot-account' | 'streamer-bot' | 'streamer-user';
-export type RefusalReason = 'bad-signature' | 'stale-timestamp' | 'too-large';
-export interface ReplyCounts {
-  sent: number;
-  failed: number;
-  dropped: number;
-}
-
-export interface DeadLetters {
-  count: number;
-  lastAt: string | null;
-  lastReason: string | null;
-}
-
-/** One channel's delivery health, as kick-link answers it (dates as ISO strings). */
-export interface DeliveryHealth {
-  broadcasterUserId: string;
-  kickUsername: string;
-  isBotRunning: boolean;
-  isHealthy: boolean;
-  /** Why it is unhealthy; empty when healthy. */
-  problems: string[];
-  subscriptions: {
-    checkedAt: string;
-    present: string[];
-    missing: { event: string; reason: string }[];
-    lastRecreatedAt: string | null;
-    lastRecreatedEvents: string[];
-    duplicatesRemoved: number;
-  } | null;
-  deliveries: { accepted: number; lastReceivedAt: string | null; lastSentAt: string | null; lastLagMs: number | null };
-  live: { isLive: boolean; checkedAt: string } | null;
-  refused: Record<RefusalReason, number>;
-  deadLetters: DeadLetters;
-  replies: Record<SenderKind, ReplyCounts>;
-  lastReplyFailure: { at: string; sender: SenderKind; result: 'sent' | 'failed' | 'dropped'; error: string } | null;
-  lastKickError: { at: string; message: string } | null;
-  updatedAt: string | null;
-}
-
-/** GET /api/platform/kick/delivery-health. */
-export interface OwnDeliveryHealth {
-  hasKickAccount: boolean;
-  health: DeliveryHealth | null;
-}
-
+// The shapes are the HTTP contract's (kick-link answers them).
+export type {
+  DeliveryHealth,
+  DeliveryHealthList,
+  OwnDeliveryHealth,
+  RefusalReason,
+  ReplyCounts,
+  SenderKind,
+} from '@kickstand/api-contract';
+export type DeadLetters = DeadLetterCounts;
+/** The list's page, as the admin area asks for it (sent as the query the contract describes). */
 export interface DeliveryHealthListParams {
   page: number;
   limit: number;
   unhealthy: boolean;
-}
-
-/** GET /api/admin/kick/delivery-health. */
-export interface DeliveryHealthList {
-  channels: DeliveryHealth[];
-  pagination: { page: number; limit: number; total: number; pages: number };
-  /** Refusals and dead letters that could not be put on a channel. */
-  unattributed: { refused: Record<RefusalReason, number>; deadLetters: DeadLetters };
 }
 
 export const deliveryHealthApi = api.injectEndpoints({

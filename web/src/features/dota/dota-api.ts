@@ -1,10 +1,8 @@
+import type { GamesSettings, GamesSettingsInput } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
 /** GET/PUT /api/games/settings: the streamer's Steam account id, which $mmr and $rank look up. */
-export interface GameSettings {
-  /** The 32-bit account id; a PUT may also send a 64-bit SteamID (digits), which the server converts. */
-  steamAccountId: number | string | null;
-}
+export type GameSettings = GamesSettings;
 
 export const dotaApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -13,7 +11,7 @@ export const dotaApi = api.injectEndpoints({
       transformResponse: (body: ApiSuccess<GameSettings>) => dataOf(body),
       providesTags: ['GameSettings'],
     }),
-    updateGameSettings: build.mutation<void, GameSettings>({
+    updateGameSettings: build.mutation<void, GamesSettingsInput>({
       query: (body) => ({ url: '/games/settings', method: 'PUT', body }),
       invalidatesTags: ['GameSettings'],
     }),

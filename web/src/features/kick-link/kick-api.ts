@@ -1,28 +1,10 @@
+import type { KickStatus, ReplySender } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
-/** GET /api/platform/kick/status (spec §3). */
-export interface KickStatus {
-  hasKickAccount: boolean;
-  kickAccount: {
-    kickUsername: string;
-    kickEmail: string | null;
-    profilePicture: string | null;
-    linkedAt: string;
-  } | null;
-}
-
-/** GET /api/platform/kick/chat-sender: who the channel's replies are posted as (kick-link). */
-export interface ChatSenderView {
-  kind: 'bot-account' | 'streamer-bot' | 'streamer-user';
-  kickUsername: string;
-  /** Kick refused the app's bot here: replies go out as the streamer until botRetryAt. */
-  isFallback: boolean;
-  botRefusal: string;
-  botRetryAt: string | null;
-  lastError: string;
-  lastErrorAt: string | null;
-  botAccountUsername: string | null;
-}
+// The shapes are the HTTP contract's (kick-link answers them).
+export type { KickStatus };
+/** GET /api/platform/kick/chat-sender: who the channel's replies are posted as. */
+export type ChatSenderView = ReplySender;
 
 export const kickApi = api.injectEndpoints({
   endpoints: (build) => ({

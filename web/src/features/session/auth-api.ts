@@ -1,44 +1,12 @@
+import type { LoginBody, RegisterBody, Session, UserView } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
-export type Role = 'USER' | 'SUPER_ADMIN';
-
-/** The spec's KickAccount (§3); createdAt is the link date. */
-export interface KickAccount {
-  kickUsername: string;
-  kickEmail: string | null;
-  profilePicture: string | null;
-  createdAt: string;
-}
-
+// The shapes are the HTTP contract's (auth answers them).
+export type { LoginBody, RegisterBody, Role, Session } from '@kickstand/api-contract';
 /** The spec's User (§3). */
-export interface User {
-  id: string;
-  username: string;
-  email: string;
-  role: Role;
-  isActive: boolean;
-  lastLogin: string | null;
-  createdAt: string;
-  botEnabled: boolean;
-  kickAccount: KickAccount | null;
-  _count: { commands: number };
-}
-
-export interface Session {
-  user: User;
-  token: string;
-}
-
-export interface LoginBody {
-  email: string;
-  password: string;
-}
-
-export interface RegisterBody {
-  email: string;
-  username: string;
-  password: string;
-}
+export type User = UserView;
+/** The spec's KickAccount (§3); createdAt is the link date. */
+export type KickAccount = NonNullable<UserView['kickAccount']>;
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -49,6 +49,10 @@ describe('Dota 2 setting (GET/PUT /api/games/settings)', () => {
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
     await user.clear(input);
     await user.type(input, '99999999999999999999');
+    // digits, but neither a 32-bit account id nor a 64-bit SteamID: the contract's check refuses it too
+    expect(screen.getByText('The Steam account ID is a number, e.g. 123456789.')).toBeInTheDocument();
+    await user.clear(input);
+    await user.type(input, '70388657');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('steamAccountId must be a Steam account id')).toBeInTheDocument();
   });

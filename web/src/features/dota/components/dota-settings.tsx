@@ -1,11 +1,15 @@
+import { gamesSettingsBodySchema } from '@kickstand/api-contract';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useGetGameSettingsQuery, useUpdateGameSettingsMutation } from '../dota-api';
 
+/** The contract's check (a 32-bit account id or a 64-bit SteamID); empty turns the lookups off. */
 export const steamIdProblem = (value: string): string | undefined =>
-  value === '' || /^\d{1,20}$/.test(value) ? undefined : 'The Steam account ID is a number, e.g. 123456789.';
+  value === '' || gamesSettingsBodySchema.safeParse({ steamAccountId: value }).success
+    ? undefined
+    : 'The Steam account ID is a number, e.g. 123456789.';
 
 /** The Dota 2 setting: which Steam account $mmr and $rank look up (OpenDota's account id). */
 export function DotaSettings() {
