@@ -14,6 +14,7 @@ import {
   type PartitionAssigner,
   type Producer,
   type SASLOptions,
+  type TopicMessages,
 } from 'kafkajs';
 import { createSilentLogger, type Logger } from '../log/logger';
 import {
@@ -29,6 +30,7 @@ import {
   type TopicName,
   type TopicRegistry,
 } from './bus';
+import { createBatcher } from '../batch/batcher';
 
 /**
  * The Kafka adapter of the bus port; kafkajs is used in this file only.
@@ -195,15 +197,17 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
   const joinInBackground = options.joinInBackground ?? false;
 
-  const kafka = new Kafka({
-    clientId,
-    brokers: options.brokers,
-    logLevel: logLevel.WARN,
-    logCreator: pinoLogCreator(log),
-    connectionTimeout: 3000,
-    ...(options.ssl ? { ssl: options.ssl } : {}),
-    ...(options.sasl ? { sasl: saslOptionsOf(options.sasl) } : {}),
-  });
+  const newKafka = (): Kafka =>
+    new Kafka({
+      clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: pinoLogCreator(log),
+      connectionTimeout: 3000,
+      ...(options.ssl ? { ssl: options.ssl } : {}),
+      ...(options.sasl ? { sasl: saslOptionsOf(options.sasl) } : {}),
+    });
+  const kafka = newKafka();
   const admin = kafka.admin();
   const newProducer = (): Producer =>
     kafka.producer({
@@ -319,23 +323,41 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     });
   }
 
+  /**
+   * Publishes leave in batches (batch/batcher.ts): what is published in one turn of the event loop,
+   * or while the previous request is in flight, goes in one produce request. One round trip (and
+   * one socket write on each side) then carries many messages instead of one.
+   */
+  const batcher = createBatcher<TopicMessages>({
+    async sendBatch(items) {
+      const current = await producerInUse;
+      try {
+        await current.sendBatch({ acks: -1, topicMessages: byTopic(items) });
+      } catch (error) {
+        if (hasLostProducerState(error)) replaceProducer(current);
+        throw error;
+      }
+    },
+  });
+
   async function send(name: string, key: string, value: Uint8Array, headers?: IHeaders): Promise<void> {
     await ensureTopic(name);
-    const current = await producerInUse;
-    try {
-      await current.send({
-        topic: onBroker(name),
-        acks: -1,
-        messages: [{ key, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), headers }],
-      });
-    } catch (error) {
-      if (hasLostProducerState(error)) replaceProducer(current);
-      throw error;
-    }
+    await batcher.send({
+      topic: onBroker(name),
+      messages: [{ key, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), headers }],
+    });
   }
 
+  /**
+   * Each consumer gets a kafkajs client of its own. A kafkajs client keeps one table of committed
+   * offsets per group id, shared by every consumer it makes, and a consumer that (re)joins clears
+   * the whole table and refills only its own topics. With one consumer per subscribe call, the
+   * others of the same group then met a table without their topic at their next fetch and crashed
+   * ("Cannot read properties of undefined (reading '0')", a KafkaJSNonRetriableError) at every
+   * rebalance of the group.
+   */
   function consumerFor(groupId: string): Consumer {
-    return kafka.consumer({
+    return newKafka().consumer({
       groupId,
       partitionAssigners: [assigner],
       allowAutoTopicCreation: false,
@@ -485,10 +507,11 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       let generation = 0;
       /**
        * A kafkajs consumer that crashes with an error it deems not retriable stops for good: it has
-       * left the group, and nothing would read this subscription again. kafkajs 2.2.4 does that on a
-       * race of its own during rebalances ("Cannot read properties of undefined" from its offset
-       * bookkeeping, tulios/kafkajs#558, #1366). So such a crash starts a fresh consumer in the
-       * same group; it resumes from the committed offsets (at least once, as after any rebalance).
+       * left the group, and nothing would read this subscription again. kafkajs 2.2.4 did that at
+       * every rebalance while consumers of one group shared a client (see consumerFor), and may on
+       * other races of its own (tulios/kafkajs#558, #1366). So such a crash starts a fresh consumer
+       * in the same group; it resumes from the committed offsets (at least once, as after any
+       * rebalance).
        */
       const launch = async (): Promise<void> => {
         const next = consumerFor(groupId);
@@ -813,6 +836,17 @@ function subscriptionAwareAssigner(
       }));
     },
   });
+}
+
+/** One entry per topic, in the order topics first appear; each topic's messages keep their order. */
+function byTopic(items: readonly TopicMessages[]): TopicMessages[] {
+  const topics = new Map<string, TopicMessages>();
+  for (const { topic, messages } of items) {
+    const entry = topics.get(topic);
+    if (entry) entry.messages.push(...messages);
+    else topics.set(topic, { topic, messages: [...messages] });
+  }
+  return [...topics.values()];
 }
 
 /** Routes kafkajs's own logging to pino instead of the console. */
