@@ -100,6 +100,14 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
    */
   fromBeginning?: boolean;
   consumer?: KafkaConsumerTuning;
+  /**
+   * How long a fetch of this topic may wait to gather messages, in ms; 0 (the default): a fetch
+   * returns as soon as one message is there. Each fetch costs a request, the handling of its
+   * batches and an offset commit, so on a topic with a message per chat line a short wait (tens
+   * of ms) turns many small fetches into a few larger ones. An idle consumer of such a topic then
+   * polls once per this period instead of once a second.
+   */
+  batchWaitMs?: (topic: string) => number;
   /** How long `subscribe` waits for the consumer to join its group; 30 s unless told. */
   joinTimeoutMs?: number;
   /**
@@ -356,13 +364,18 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
    * ("Cannot read properties of undefined (reading '0')", a KafkaJSNonRetriableError) at every
    * rebalance of the group.
    */
-  function consumerFor(groupId: string): Consumer {
+  function consumerFor(groupId: string, topic: string): Consumer {
+    const batchWaitMs = options.batchWaitMs?.(topic) ?? 0;
     return newKafka().consumer({
       groupId,
       partitionAssigners: [assigner],
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 1000,
       ...options.consumer,
+      // the broker answers a fetch once it holds this much (never, at chat rates) or the wait is over
+      ...(batchWaitMs > 0
+        ? { minBytes: 1024 * 1024, maxWaitTimeInMs: Math.min(batchWaitMs, options.consumer?.maxWaitTimeInMs ?? 1000) }
+        : {}),
     });
   }
 
@@ -514,7 +527,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
        * rebalance).
        */
       const launch = async (): Promise<void> => {
-        const next = consumerFor(groupId);
+        const next = consumerFor(groupId, topic);
         generation++;
         next.on(next.events.REBALANCING, () => generation++);
         next.on(next.events.GROUP_JOIN, () => generation++);
@@ -584,7 +597,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       await ensureTopic(name);
       // A throwaway group that commits nothing: every reader reads the whole dead-letter topic,
       // and leaves no group state behind.
-      const consumer = consumerFor(onBroker(`${name}.reader.${randomUUID()}`));
+      const consumer = consumerFor(onBroker(`${name}.reader.${randomUUID()}`), name);
       let isActive = true;
       await startConsumer(consumer, onBroker(name), {
         autoCommit: false,
