@@ -213,6 +213,42 @@ if (source === 'none') {
       }
     }, 60_000);
 
+    test('when a topic waits between fetches (batchWaitMs), then every message still arrives, in order per key', async () => {
+      // Arrange
+      const id = randomUUID().slice(0, 8);
+      const bus = await createKafkaBus({
+        topics: testTopics,
+        brokers,
+        clientId: 'batch-wait',
+        topicPrefix,
+        retry: contractRetryPolicy,
+        fromBeginning: true,
+        consumer: testConsumer,
+        batchWaitMs: (topic) => (topic === 'test.count' ? 50 : 0),
+      });
+      const seen = new Map<string, number[]>();
+      try {
+        const subscription = await bus.subscribe('test.count', `batch-wait-${id}`, async (message, info) => {
+          if (info.key.startsWith(id)) seen.set(info.key, [...(seen.get(info.key) ?? []), message.value]);
+        });
+        // Act: published concurrently, as a busy service does (they leave in one produce request)
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) => bus.publish('test.count', `${id}-${i % 4}`, { value: i })),
+        );
+        // Assert
+        await waitFor(() => [...seen.values()].reduce((sum, values) => sum + values.length, 0) >= 40);
+        await delay(500);
+        expect([...seen.keys()].sort()).toEqual([0, 1, 2, 3].map((k) => `${id}-${k}`));
+        for (const [key, values] of seen) {
+          const k = Number(key.slice(id.length + 1));
+          expect(values).toEqual(Array.from({ length: 10 }, (_, i) => i * 4 + k));
+        }
+        await subscription.stop();
+      } finally {
+        await bus.stop();
+      }
+    }, 60_000);
+
     describe('kafka bus with fromBeginning false (the default)', () => {
       let bus: ContractBus;
       beforeAll(async () => {

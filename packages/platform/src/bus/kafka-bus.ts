@@ -101,11 +101,12 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
   fromBeginning?: boolean;
   consumer?: KafkaConsumerTuning;
   /**
-   * How long a fetch of this topic may wait to gather messages, in ms; 0 (the default): a fetch
-   * returns as soon as one message is there. Each fetch costs a request, the handling of its
-   * batches and an offset commit, so on a topic with a message per chat line a short wait (tens
-   * of ms) turns many small fetches into a few larger ones. An idle consumer of such a topic then
-   * polls once per this period instead of once a second.
+   * How long a consumer of this topic waits after handling a fetch's messages before it fetches
+   * again, in ms; 0 (the default): it fetches again at once. Each fetch costs a request, the
+   * handling of its batches and an offset commit, so on a topic with a message per chat line a
+   * short wait (tens of ms) turns many fetches of a message or two into a few larger ones. Only a
+   * consumer that just got messages waits: an idle one long-polls as before (maxWaitTimeInMs), so
+   * the wait costs nothing when there is no traffic, and adds at most this much latency when there is.
    */
   batchWaitMs?: (topic: string) => number;
   /** How long `subscribe` waits for the consumer to join its group; 30 s unless told. */
@@ -364,18 +365,13 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
    * ("Cannot read properties of undefined (reading '0')", a KafkaJSNonRetriableError) at every
    * rebalance of the group.
    */
-  function consumerFor(groupId: string, topic: string): Consumer {
-    const batchWaitMs = options.batchWaitMs?.(topic) ?? 0;
+  function consumerFor(groupId: string): Consumer {
     return newKafka().consumer({
       groupId,
       partitionAssigners: [assigner],
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 1000,
       ...options.consumer,
-      // the broker answers a fetch once it holds this much (never, at chat rates) or the wait is over
-      ...(batchWaitMs > 0
-        ? { minBytes: 1024 * 1024, maxWaitTimeInMs: Math.min(batchWaitMs, options.consumer?.maxWaitTimeInMs ?? 1000) }
-        : {}),
     });
   }
 
@@ -495,6 +491,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         log,
         errorMessage,
         skipBefore,
+        batchWaitMs: options.batchWaitMs?.(topic) ?? 0,
         generation: () => generation,
         deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
       });
@@ -527,7 +524,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
        * rebalance).
        */
       const launch = async (): Promise<void> => {
-        const next = consumerFor(groupId, topic);
+        const next = consumerFor(groupId);
         generation++;
         next.on(next.events.REBALANCING, () => generation++);
         next.on(next.events.GROUP_JOIN, () => generation++);
@@ -597,7 +594,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       await ensureTopic(name);
       // A throwaway group that commits nothing: every reader reads the whole dead-letter topic,
       // and leaves no group state behind.
-      const consumer = consumerFor(onBroker(`${name}.reader.${randomUUID()}`), name);
+      const consumer = consumerFor(onBroker(`${name}.reader.${randomUUID()}`));
       let isActive = true;
       await startConsumer(consumer, onBroker(name), {
         autoCommit: false,
@@ -668,6 +665,8 @@ interface WorkerOptions<S extends DescMessage> {
   errorMessage: (error: unknown) => string;
   /** Partition → first offset to handle; earlier ones are skipped (a new group's start). */
   skipBefore: Map<number, bigint> | undefined;
+  /** How long a batch waits, once handled, before kafkajs fetches again (KafkaBusOptions.batchWaitMs). */
+  batchWaitMs: number;
   /** The consumer group generation as this subscription counts it (see subscribe). */
   generation: () => number;
   deadLetter: (key: string, value: Uint8Array, headers: IHeaders) => Promise<void>;
@@ -773,6 +772,9 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
         resolveOffset(message.offset);
         await heartbeat();
       }
+      // kafkajs fetches again once every batch of its last fetch returned: what arrives meanwhile
+      // comes in that next fetch, together
+      if (options.batchWaitMs > 0 && !isStopping) await sleep(options.batchWaitMs);
     },
     stop(): void {
       isStopping = true;

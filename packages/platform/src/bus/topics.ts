@@ -67,7 +67,7 @@ export type KickstandTopics = typeof kickstandTopics;
 
 /**
  * The topics that carry a message per chat line (or per answered command): the ones whose
- * consumers gather messages for a moment before handling them (the Kafka bus's batchWaitMs).
+ * consumers let messages gather for a moment between fetches (the Kafka bus's batchWaitMs).
  */
 export const chatRateTopics: ReadonlySet<string> = new Set([
   'chat.received',

@@ -66,9 +66,10 @@ export function topicPartitions(config: Pick<PlatformConfig, 'KAFKA_PARTITIONS'>
 }
 
 /**
- * How long a consumer of a chat-rate topic gathers messages per fetch: at hundreds of messages a
- * second it fetches (and commits) ~50 times a second instead of once per message or two, for at
- * most this much more latency per hop (a reply crosses two: chat.received and chat.send).
+ * How long a consumer of a chat-rate topic waits after handling a fetch before the next one: at
+ * hundreds of messages a second it fetches (and commits) ~50 times a second instead of once per
+ * message or two, for at most this much more latency per hop (a reply crosses two: chat.received
+ * and chat.send). An idle consumer does not wait (see KafkaBusOptions.batchWaitMs).
  */
 export const chatBatchWaitMs = 20;
 
