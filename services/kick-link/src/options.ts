@@ -92,7 +92,7 @@ export interface DeliveryHealthTiming {
   reconcileTickMs?: number;
   /** The first check after a bot's START. Default 30000. */
   reconcileAfterStartMs?: number;
-  /** Gathered health reports are stored this often; 0 turns the timer off. Default 5000. */
+  /** Gathered health reports are stored this often; 0 turns the timer off. Default 30000. */
   flushIntervalMs?: number;
   /** Names this instance in the reconcile claims. Default the host name and a random suffix. */
   instanceId?: string;

@@ -30,10 +30,10 @@ export function createRealtimeRepository(store: Store): RealtimeRepository {
     createIndexes: () => lines.createIndex({ fields: { userId: 1, at: -1 } }),
     saveLine: async ({ _id, userId, at, payload, event }) => {
       try {
-        const line = payload ? { userId, at, payload } : { userId, at, event };
-        await lines.updateOne({ _id }, { $setOnInsert: line }, { upsert: true });
+        // an insert, not an upsert: the store sends the inserts of a moment together (one round trip)
+        await lines.insertOne(payload ? { _id, userId, at, payload } : { _id, userId, at, event });
       } catch (error) {
-        // Two instances upserting the same new line at once: the other one inserted it.
+        // Another instance, or a replay, wrote this line already.
         if (!(error instanceof DuplicateKeyError)) throw error;
       }
     },

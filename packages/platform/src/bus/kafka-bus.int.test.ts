@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Kafka } from 'kafkajs';
+import { pino } from 'pino';
 import type { StartedTestContainer } from 'testcontainers';
 import { instanceGroup, kafkaGroupId } from './bus';
 import { busContract, contractRetryPolicy, testTopics, type ContractBus } from './bus.contract';
@@ -158,6 +159,93 @@ if (source === 'none') {
         await Promise.all(subscriptions.map((subscription) => subscription.stop()));
       } finally {
         await Promise.all(buses.map((bus) => bus.stop()));
+      }
+    }, 60_000);
+
+    test('when a group reading two topics in one process rebalances, then no consumer crashes and both topics keep flowing', async () => {
+      // Arrange: one process (bus) whose group reads two topics, each twice: four kafkajs consumers of one group
+      const id = randomUUID().slice(0, 8);
+      const group = `two-topics-${id}`;
+      const logged: string[] = [];
+      const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
+      const bus = await createKafkaBus({
+        topics: testTopics,
+        brokers,
+        clientId: 'two-topics',
+        topicPrefix,
+        retry: contractRetryPolicy,
+        fromBeginning: true,
+        consumer: testConsumer,
+        log,
+      });
+      const other = await makeBus(true);
+      const counts: number[] = [];
+      const greetings: string[] = [];
+      try {
+        const subscriptions = await Promise.all(
+          [1, 2].flatMap(() => [
+            bus.subscribe('test.count', group, async (message, info) => {
+              if (info.key.startsWith(id)) counts.push(message.value);
+            }),
+            bus.subscribe('test.greeting', group, async (message, info) => {
+              if (info.key.startsWith(id)) greetings.push(String(message.fields.text?.kind.value));
+            }),
+          ]),
+        );
+        const greeting = (text: string) => ({
+          fields: { text: { kind: { case: 'stringValue' as const, value: text } } },
+        });
+        // Act: another process joins the group (a rebalance of all its members), with messages flowing
+        for (let i = 0; i < 6; i++) await bus.publish('test.count', `${id}-${i}`, { value: i });
+        const joined = await other.subscribe('test.count', group, async (message, info) => {
+          if (info.key.startsWith(id)) counts.push(message.value);
+        });
+        for (let i = 6; i < 12; i++) await bus.publish('test.count', `${id}-${i}`, { value: i });
+        for (let i = 0; i < 6; i++) await bus.publish('test.greeting', `${id}-${i}`, greeting(`hi ${i}`));
+        // Assert
+        await waitFor(() => new Set(counts).size === 12 && new Set(greetings).size === 6);
+        expect([...new Set(counts)].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+        expect([...new Set(greetings)].sort()).toEqual(['hi 0', 'hi 1', 'hi 2', 'hi 3', 'hi 4', 'hi 5']);
+        expect(logged.filter((line) => line.includes('crash'))).toEqual([]);
+        await Promise.all([...subscriptions, joined].map((subscription) => subscription.stop()));
+      } finally {
+        await Promise.all([bus.stop(), other.stop()]);
+      }
+    }, 60_000);
+
+    test('when a topic waits between fetches (batchWaitMs), then every message still arrives, in order per key', async () => {
+      // Arrange
+      const id = randomUUID().slice(0, 8);
+      const bus = await createKafkaBus({
+        topics: testTopics,
+        brokers,
+        clientId: 'batch-wait',
+        topicPrefix,
+        retry: contractRetryPolicy,
+        fromBeginning: true,
+        consumer: testConsumer,
+        batchWaitMs: (topic) => (topic === 'test.count' ? 50 : 0),
+      });
+      const seen = new Map<string, number[]>();
+      try {
+        const subscription = await bus.subscribe('test.count', `batch-wait-${id}`, async (message, info) => {
+          if (info.key.startsWith(id)) seen.set(info.key, [...(seen.get(info.key) ?? []), message.value]);
+        });
+        // Act: published concurrently, as a busy service does (they leave in one produce request)
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) => bus.publish('test.count', `${id}-${i % 4}`, { value: i })),
+        );
+        // Assert
+        await waitFor(() => [...seen.values()].reduce((sum, values) => sum + values.length, 0) >= 40);
+        await delay(500);
+        expect([...seen.keys()].sort()).toEqual([0, 1, 2, 3].map((k) => `${id}-${k}`));
+        for (const [key, values] of seen) {
+          const k = Number(key.slice(id.length + 1));
+          expect(values).toEqual(Array.from({ length: 10 }, (_, i) => i * 4 + k));
+        }
+        await subscription.stop();
+      } finally {
+        await bus.stop();
       }
     }, 60_000);
 

@@ -12,6 +12,7 @@ import {
   type LogEntry,
   type Producer,
   type SASLOptions,
+  type TopicMessages,
 } from 'kafkajs';
 import { createSilentLogger, type Logger } from '../log/logger';
 import {
@@ -28,6 +29,7 @@ import {
   type TopicName,
   type TopicRegistry,
 } from './bus';
+import { createBatcher } from '../batch/batcher';
 
 /**
  * The Kafka adapter of the bus port; kafkajs is used in this file only.
@@ -96,6 +98,15 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
    */
   fromBeginning?: boolean;
   consumer?: KafkaConsumerTuning;
+  /**
+   * How long a consumer of this topic waits after handling a fetch's messages before it fetches
+   * again, in ms; 0 (the default): it fetches again at once. Each fetch costs a request, the
+   * handling of its batches and an offset commit, so on a topic with a message per chat line a
+   * short wait (tens of ms) turns many fetches of a message or two into a few larger ones. Only a
+   * consumer that just got messages waits: an idle one long-polls as before (maxWaitTimeInMs), so
+   * the wait costs nothing when there is no traffic, and adds at most this much latency when there is.
+   */
+  batchWaitMs?: (topic: string) => number;
   /** How long `subscribe` waits for the consumer to join its group; 30 s unless told. */
   joinTimeoutMs?: number;
   /**
@@ -193,15 +204,17 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
   const joinInBackground = options.joinInBackground ?? false;
 
-  const kafka = new Kafka({
-    clientId,
-    brokers: options.brokers,
-    logLevel: logLevel.WARN,
-    logCreator: pinoLogCreator(log),
-    connectionTimeout: 3000,
-    ...(options.ssl ? { ssl: options.ssl } : {}),
-    ...(options.sasl ? { sasl: saslOptionsOf(options.sasl) } : {}),
-  });
+  const newKafka = (): Kafka =>
+    new Kafka({
+      clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: pinoLogCreator(log),
+      connectionTimeout: 3000,
+      ...(options.ssl ? { ssl: options.ssl } : {}),
+      ...(options.sasl ? { sasl: saslOptionsOf(options.sasl) } : {}),
+    });
+  const kafka = newKafka();
   const admin = kafka.admin();
   const newProducer = (): Producer =>
     kafka.producer({
@@ -316,23 +329,43 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
     });
   }
 
+  /**
+   * Publishes leave in batches (batch/batcher.ts): what is published in one turn of the event loop,
+   * or while the previous request is in flight, goes in one produce request. One round trip (and
+   * one socket write on each side) then carries many messages instead of one.
+   */
+  const batcher = createBatcher<TopicMessages>({
+    async sendBatch(items) {
+      const current = await producerInUse;
+      try {
+        await current.sendBatch({ acks: -1, topicMessages: byTopic(items) });
+      } catch (error) {
+        if (hasLostProducerState(error)) replaceProducer(current);
+        throw error;
+      }
+    },
+  });
+
   async function send(name: string, key: string, value: Uint8Array, headers?: IHeaders): Promise<void> {
     await ensureTopic(name);
-    const current = await producerInUse;
-    try {
-      await current.send({
-        topic: onBroker(name),
-        acks: -1,
-        messages: [{ key, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), headers }],
-      });
-    } catch (error) {
-      if (hasLostProducerState(error)) replaceProducer(current);
-      throw error;
-    }
+    await batcher.send({
+      topic: onBroker(name),
+      messages: [{ key, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), headers }],
+    });
   }
 
+  /**
+   * Each consumer gets a kafkajs client of its own. A kafkajs client keeps one table of committed
+   * offsets per group id, shared by every consumer it makes, and a consumer that (re)joins clears
+   * the whole table and refills only its own topics. With one consumer per subscribe call, the
+   * others of the same group then met a table without their topic at their next fetch and crashed
+   * ("Cannot read properties of undefined (reading '0')", a KafkaJSNonRetriableError) at every
+   * rebalance of the group. Kafka groups are now per topic too (`kafkaGroupId`), so no two
+   * consumers share a group id; a client each keeps that true even for two subscriptions of one
+   * topic and group in one process.
+   */
   function consumerFor(groupId: string): Consumer {
-    return kafka.consumer({
+    return newKafka().consumer({
       groupId,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 1000,
@@ -468,6 +501,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         log,
         errorMessage,
         skipBefore,
+        batchWaitMs: options.batchWaitMs?.(topic) ?? 0,
         generation: () => generation,
         deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
       });
@@ -493,10 +527,11 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
       let generation = 0;
       /**
        * A kafkajs consumer that crashes with an error it deems not retriable stops for good: it has
-       * left the group, and nothing would read this subscription again. kafkajs 2.2.4 does that on a
-       * race of its own during rebalances ("Cannot read properties of undefined" from its offset
-       * bookkeeping, tulios/kafkajs#558, #1366). So such a crash starts a fresh consumer in the
-       * same group; it resumes from the committed offsets (at least once, as after any rebalance).
+       * left the group, and nothing would read this subscription again. kafkajs 2.2.4 did that at
+       * every rebalance while consumers of one group shared a client (see consumerFor), and may on
+       * other races of its own (tulios/kafkajs#558, #1366). So such a crash starts a fresh consumer
+       * in the same group; it resumes from the committed offsets (at least once, as after any
+       * rebalance).
        */
       const launch = async (): Promise<void> => {
         const next = consumerFor(groupId);
@@ -640,6 +675,8 @@ interface WorkerOptions<S extends DescMessage> {
   errorMessage: (error: unknown) => string;
   /** Partition → first offset to handle; earlier ones are skipped (a new group's start). */
   skipBefore: Map<number, bigint> | undefined;
+  /** How long a batch waits, once handled, before kafkajs fetches again (KafkaBusOptions.batchWaitMs). */
+  batchWaitMs: number;
   /** The consumer group generation as this subscription counts it (see subscribe). */
   generation: () => number;
   deadLetter: (key: string, value: Uint8Array, headers: IHeaders) => Promise<void>;
@@ -745,6 +782,9 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
         resolveOffset(message.offset);
         await heartbeat();
       }
+      // kafkajs fetches again once every batch of its last fetch returned: what arrives meanwhile
+      // comes in that next fetch, together
+      if (options.batchWaitMs > 0 && !isStopping) await sleep(options.batchWaitMs);
     },
     stop(): void {
       isStopping = true;
@@ -771,6 +811,17 @@ function readDeadLetter(group: string, message: KafkaMessage): DeadLetter {
     error: header(deadLetterHeaders.error),
     attempts: Number(header(deadLetterHeaders.attempts)),
   };
+}
+
+/** One entry per topic, in the order topics first appear; each topic's messages keep their order. */
+function byTopic(items: readonly TopicMessages[]): TopicMessages[] {
+  const topics = new Map<string, TopicMessages>();
+  for (const { topic, messages } of items) {
+    const entry = topics.get(topic);
+    if (entry) entry.messages.push(...messages);
+    else topics.set(topic, { topic, messages: [...messages] });
+  }
+  return [...topics.values()];
 }
 
 /** Routes kafkajs's own logging to pino instead of the console. */

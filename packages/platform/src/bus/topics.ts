@@ -65,6 +65,17 @@ export const kickstandTopics = {
 
 export type KickstandTopics = typeof kickstandTopics;
 
+/**
+ * The topics that carry a message per chat line (or per answered command): the ones whose
+ * consumers let messages gather for a moment between fetches (the Kafka bus's batchWaitMs).
+ */
+export const chatRateTopics: ReadonlySet<string> = new Set([
+  'chat.received',
+  'chat.send',
+  'chat.sent',
+  'command.executed',
+]);
+
 export type KickstandTopicName = keyof KickstandTopics;
 
 /** The decoded message of a topic, e.g. `TopicMessage<'chat.received'>` is `ChatReceived`. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
+import { createBatcher, type Batcher } from '../batch/batcher';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { createExpiry, retryAfterPurgingExpired, startSweeper } from './expiry';
@@ -78,6 +79,39 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     return rawCollection(name).deleteMany({ $or: expiry.expiredConditions(name) } as RawFilter);
   }
 
+  const inserters = new Map<string, Batcher<Raw>>();
+  /**
+   * Inserts go out in batches per collection (batch/batcher.ts): the inserts asked in one turn of
+   * the event loop, or while the previous batch is in flight, are one `insertMany` (unordered, so
+   * each document succeeds or fails alone, as separate inserts would). A webhook claim or a chat
+   * line per message then costs one round trip per batch instead of one per message.
+   */
+  function inserterOf(name: string): Batcher<Raw> {
+    let inserter = inserters.get(name);
+    if (!inserter) {
+      inserter = createBatcher<Raw>({
+        async sendBatch(docs) {
+          try {
+            await rawCollection(name).insertMany(docs, { ordered: false });
+            return undefined;
+          } catch (error) {
+            if (!(error instanceof mongoose.mongo.MongoBulkWriteError)) throw error;
+            const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+            const errors: unknown[] = docs.map(() => undefined);
+            for (const failure of failures) {
+              errors[failure.index] = Object.assign(new Error(failure.errmsg ?? 'insert failed'), {
+                code: failure.code,
+              });
+            }
+            return errors;
+          }
+        },
+      });
+      inserters.set(name, inserter);
+    }
+    return inserter;
+  }
+
   function collection<T extends Document>(name: string): Collection<T> {
     const hasExpiry = (): boolean => expiry.expiredConditions(name).length > 0;
     /** A single-document write, retried once when an expired document held its unique key. */
@@ -92,7 +126,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
       insertOne: (doc) =>
         singleWrite(async () => {
           const toInsert = { ...doc, _id: doc._id ?? randomUUID() } as Raw;
-          await rawCollection(name).insertOne(toInsert);
+          await inserterOf(name).send(toInsert);
           return toInsert as unknown as T;
         }),
 
