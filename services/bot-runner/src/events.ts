@@ -77,6 +77,7 @@ export function createEntryPublisher(bus: KickstandBus): PublishEntry {
           status: connectionStatusOf[entry.status.status],
           commandCount: entry.status.commandCount,
           error: entry.status.error,
+          notListeningReason: entry.status.notListeningReason,
           botEnabled: entry.status.botEnabled,
         });
         return;
@@ -174,6 +175,7 @@ export const onChatSubscription =
       state: subscriptionStates[message.state] ?? 'other',
       error: message.error,
       requestId: message.requestId,
+      isRemovedByAdmin: message.isRemovedByAdmin,
     };
     await runner.apply(message.userId, (state) => applySubscriptionChange(state, change));
   };

@@ -170,7 +170,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     http: deps.http,
     routes: [
       kickLinkRoutes({ links, tokens: deps.tokens, log, browserCookie }),
-      adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
+      adminWebhookRoutes({ repo, subscriptions, publisher, runningBots, tokens: deps.tokens, clock, log }),
       deliveryHealthRoutes({ store, repo, runningBots, tokens: deps.tokens, clock }),
       botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log, browserCookie }),
       deadLetterRoutes({ repo, processor, tokens: deps.tokens, clock, log }),
