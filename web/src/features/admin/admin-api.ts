@@ -42,6 +42,18 @@ export interface GetUsersArgs {
 }
 
 /** The spec's Webhook subscription (§3). */
+/** The user's bot as the webhook list reports it, so an unsubscribe can name the bot it deafens. */
+export interface SubscribedBot {
+  isRunning: boolean;
+  kickUsername: string;
+}
+
+export interface SubscriptionList {
+  subscriptions: Subscription[];
+  /** null from a server that does not report it. */
+  bot: SubscribedBot | null;
+}
+
 export interface Subscription {
   id: string;
   event: string;
@@ -169,9 +181,12 @@ export const adminApi = api.injectEndpoints({
       invalidatesTags: ['AuditLog'],
     }),
 
-    getSubscriptions: build.query<Subscription[], string>({
+    getSubscriptions: build.query<SubscriptionList, string>({
       query: (userId) => `/admin/users/${encodeURIComponent(userId)}/webhooks`,
-      transformResponse: (body: ApiSuccess<{ subscriptions: Subscription[] }>) => dataOf(body).subscriptions,
+      transformResponse: (body: ApiSuccess<{ subscriptions: Subscription[]; bot?: SubscribedBot }>) => {
+        const { subscriptions, bot } = dataOf(body);
+        return { subscriptions, bot: bot ?? null };
+      },
       providesTags: (_result, _error, userId) => subscriptionsOf(userId),
     }),
     subscribe: build.mutation<ActionResult, { userId: string; event: string }>({

@@ -264,6 +264,10 @@ describe('streamer dashboard (spec §2)', () => {
     expect(screen.getByText('Account Linked')).toBeInTheDocument();
     expect(screen.getByText(/Linked on/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Unlink Account' }));
+    const confirmation = await screen.findByRole('alertdialog', { name: 'Unlink Kick account' });
+    expect(confirmation).toHaveTextContent('Unlink @sandbox_streamer? The bot stops and leaves your chat');
+    expect(server.callsTo('DELETE /api/platform/kick/unlink')).toHaveLength(0);
+    await user.click(within(confirmation).getByRole('button', { name: 'Unlink' }));
     expect(await screen.findByText('Kick is down')).toBeInTheDocument();
     expect(server.callsTo('DELETE /api/platform/kick/unlink')).toHaveLength(1);
   });
@@ -335,7 +339,17 @@ describe('a streamer without a linked Kick account', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
     await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
     expect(await screen.findByRole('heading', { name: 'Link your Kick account' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Link Kick Account' })).toBeInTheDocument();
+    expect(within(screen.getByRole('tabpanel')).getByRole('button', { name: 'Link Kick Account' })).toBeInTheDocument();
+  });
+
+  test('when the dashboard opens, then the bot card says why the bot cannot listen and offers to link', async () => {
+    const user = userEvent.setup();
+    unlinked();
+    await openDashboard();
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByTestId('bot-reason')).toHaveTextContent(
+      'Link your Kick account so the bot can join your chat.',
+    );
   });
 });
 

@@ -14,7 +14,9 @@ import { DotaSettings } from '../../../features/dota/components/dota-settings';
 import { KickAccountTab } from '../../../features/kick-link/components/kick-account-tab';
 import { SetupBanner } from '../../../features/kick-link/components/setup-banner';
 import { WelcomeModal } from '../../../features/kick-link/components/welcome-modal';
+import { useGetChatSenderQuery } from '../../../features/kick-link/kick-api';
 import { useKickLinkResult } from '../../../features/kick-link/use-kick-link-result';
+import { useStartKickLink } from '../../../features/kick-link/use-start-kick-link';
 import { useWelcomeModal } from '../../../features/kick-link/use-welcome-modal';
 import { useGetProfileQuery, type User } from '../../../features/session/auth-api';
 import { dashboardSplashFinished, selectIsFromLogin } from '../../../features/session/session-slice';
@@ -74,6 +76,9 @@ function StreamerDashboard({ user }: { user: User }) {
   useBotErrors();
   useChatFeed();
   const [tab, setTab] = useDashboardTab();
+  const { startLink } = useStartKickLink();
+  // the same query as the reply-sender line below the card: one request for both
+  const sender = useGetChatSenderQuery(undefined, { skip: !hasKickAccount });
   const welcome = useWelcomeModal({ shouldOffer: !hasKickAccount, checkKey: `${user.id}:${hasKickAccount}` });
   useKickLinkResult({ isKickTabActive: tab === 'kick', onLinked: welcome.hide });
   const splash = useSplash({
@@ -98,7 +103,13 @@ function StreamerDashboard({ user }: { user: User }) {
     <div className="page dashboard">
       <DashboardHeader username={user.username} onExit={() => dispatch(loggedOut())} />
       <main className="container dashboard-main" id="main">
-        <BotCard status={bot.data} isLoading={bot.isLoading || !isBotStatusDue} hasKickAccount={hasKickAccount} />
+        <BotCard
+          status={bot.data}
+          isLoading={bot.isLoading || !isBotStatusDue}
+          hasKickAccount={hasKickAccount}
+          onLink={() => void startLink()}
+          replyError={sender.data?.lastError}
+        />
         <ReplySenderLine hasKickAccount={hasKickAccount} />
         <Tabs label="Dashboard" items={streamerTabs} activeId={tab} onSelect={setTab} className="dashboard-tabs">
           {tab === 'kick' && <KickAccountTab />}

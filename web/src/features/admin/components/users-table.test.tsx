@@ -34,6 +34,11 @@ function serve(users: AdminUser[] = [admin, linked, plain], overrides: Record<st
 const rowOf = (username: string) => screen.getAllByTestId('user-row').find((row) => row.dataset.username === username)!;
 const shownNames = () => screen.getAllByTestId('user-row').map((row) => row.dataset.username);
 
+/** Presses the confirmation's own button. */
+async function confirm(user: ReturnType<typeof userEvent.setup>, name: string) {
+  await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name }));
+}
+
 describe('GET /api/admin/users on the user page', () => {
   test('when the page opens, then it asks for page 1 of 200 and lists everyone newest first', async () => {
     const { server } = serve();
@@ -106,6 +111,7 @@ describe('PATCH /api/admin/users/:id/status', () => {
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
     await user.click(screen.getByRole('button', { name: 'Deactivate plain_two' }));
+    await confirm(user, 'Deactivate');
 
     expect(await screen.findByText('User deactivated successfully')).toBeInTheDocument();
     expect(server.callsTo('PATCH /api/admin/users/p/status')[0]?.body).toEqual({ isActive: false });
@@ -121,10 +127,12 @@ describe('PATCH /api/admin/users/:id/status', () => {
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
     await user.click(screen.getByRole('button', { name: 'Deactivate plain_two' }));
+    await confirm(user, 'Deactivate');
     expect(await screen.findByText('Super admin accounts cannot be deactivated')).toBeInTheDocument();
 
     server.routes['PATCH /api/admin/users/p/status'] = { status: 500 };
     await user.click(screen.getByRole('button', { name: 'Deactivate plain_two' }));
+    await confirm(user, 'Deactivate');
     expect(await screen.findByText('Failed to update user status')).toBeInTheDocument();
   });
 });
@@ -146,6 +154,7 @@ describe('POST /api/admin/users/:id/bot/enable|disable', () => {
     await screen.findAllByTestId('user-row');
 
     await user.click(screen.getByRole('button', { name: 'Disable bot for linked_one' }));
+    await confirm(user, 'Disable Bot');
     expect(await screen.findByText('Bot disabled successfully')).toBeInTheDocument();
     // the list is not refetched (auth learns the change a moment later); the row is patched
     expect(await screen.findByRole('button', { name: 'Enable bot for linked_one' })).toHaveTextContent('Enable Bot');
@@ -164,10 +173,12 @@ describe('POST /api/admin/users/:id/bot/enable|disable', () => {
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
     await user.click(screen.getByRole('button', { name: 'Disable bot for linked_one' }));
+    await confirm(user, 'Disable Bot');
     expect(await screen.findByText('This user has no linked Kick account')).toBeInTheDocument();
 
     server.routes['POST /api/admin/users/l/bot/disable'] = { status: 502 };
     await user.click(screen.getByRole('button', { name: 'Disable bot for linked_one' }));
+    await confirm(user, 'Disable Bot');
     expect(await screen.findByText('Failed to update bot status')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Disable bot for linked_one' })).toBeEnabled();
   });

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { adminUserFetch } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api-error';
@@ -149,6 +150,8 @@ function UserRow({ user }: { user: AdminUser }) {
   const [disableBot, disabling] = useDisableBotMutation();
   const { canToggleStatus, canToggleBot } = actionsFor(user);
   const isBusy = status.isLoading || enabling.isLoading || disabling.isLoading;
+  /** Deactivating a user and disabling a bot are asked first; activating and enabling are not. */
+  const [pending, setPending] = useState<'deactivate' | 'disable-bot' | null>(null);
 
   const toggleStatus = async () => {
     const isActive = !user.isActive;
@@ -217,7 +220,7 @@ function UserRow({ user }: { user: AdminUser }) {
               }
               aria-label={`${user.isActive ? 'Deactivate' : 'Activate'} ${user.username}`}
               disabled={isBusy}
-              onClick={toggleStatus}
+              onClick={() => (user.isActive ? setPending('deactivate') : void toggleStatus())}
             >
               {user.isActive ? 'Deactivate' : 'Activate'}
             </button>
@@ -228,13 +231,37 @@ function UserRow({ user }: { user: AdminUser }) {
               className="button button-small button-outline"
               aria-label={`${user.botEnabled ? 'Disable' : 'Enable'} bot for ${user.username}`}
               disabled={isBusy}
-              onClick={toggleBot}
+              onClick={() => (user.botEnabled ? setPending('disable-bot') : void toggleBot())}
             >
               {user.botEnabled ? 'Disable Bot' : 'Enable Bot'}
             </button>
           )}
           {!canToggleStatus && !canToggleBot && <span className="muted">—</span>}
         </div>
+        {pending === 'deactivate' && (
+          <ConfirmDialog
+            title="Deactivate user"
+            message={`Deactivate ${user.username}? They are signed out and their bot stops until an administrator activates them again.`}
+            confirmLabel="Deactivate"
+            onCancel={() => setPending(null)}
+            onConfirm={() => {
+              setPending(null);
+              void toggleStatus();
+            }}
+          />
+        )}
+        {pending === 'disable-bot' && (
+          <ConfirmDialog
+            title="Disable bot"
+            message={`Disable the bot of ${user.username}? It stops answering in ${user.kickAccount ? `@${user.kickAccount.kickUsername}'s` : 'their'} chat and cannot be started until it is enabled again.`}
+            confirmLabel="Disable Bot"
+            onCancel={() => setPending(null)}
+            onConfirm={() => {
+              setPending(null);
+              void toggleBot();
+            }}
+          />
+        )}
       </td>
     </tr>
   );
