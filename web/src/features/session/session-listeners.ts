@@ -1,7 +1,10 @@
 import type { ListenerMiddlewareInstance, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { RootState } from '../../app/store';
+import { paths } from '../../config/paths';
 import { api } from '../../lib/api';
+import { browser } from '../../lib/browser';
 import { loggedOut, sessionExpired } from '../../lib/app-events';
+import { sessionGate } from '../../lib/session-gate';
 import { tokenStorage } from '../../lib/token-storage';
 import { authApi } from './auth-api';
 import { revokeToken } from './revoke-token';
@@ -16,10 +19,20 @@ export function addSessionListeners(
 ): void {
   listener.startListening({
     matcher: authApi.endpoints.login.matchFulfilled,
-    effect: (action, { dispatch }) => {
+    effect: (action, { dispatch, getOriginalState }) => {
+      const before = getOriginalState();
+      const previousUser = authApi.endpoints.getProfile.select()(before).data;
+      if (before.session.status === 'expired' && previousUser && previousUser.id !== action.payload.user.id) {
+        // another account signed in over an expired page: that page holds someone else's data
+        tokenStorage.set(action.payload.token);
+        browser.goTo(paths.dashboard.href());
+        return;
+      }
       tokenStorage.set(action.payload.token);
       // the login answer carries the profile: no second request
       dispatch(authApi.util.upsertQueryData('getProfile', undefined, action.payload.user));
+      // calls that met the expired session go again with the new token
+      sessionGate.open();
     },
   });
   listener.startListening({
@@ -34,17 +47,18 @@ export function addSessionListeners(
     },
   });
   listener.startListening({
+    actionCreator: sessionExpired,
+    effect: (_action, { getState }) => {
+      // only a signed-in page waits for a new sign-in; a stale token at start simply signs out
+      if (getState().session.status === 'expired') sessionGate.close();
+    },
+  });
+  listener.startListening({
     actionCreator: loggedOut,
     effect: (_action, { dispatch }) => {
       const token = tokenStorage.get();
       if (token) revokeToken(token);
       tokenStorage.remove();
-      dispatch(api.util.resetApiState());
-    },
-  });
-  listener.startListening({
-    actionCreator: sessionExpired,
-    effect: (_action, { dispatch }) => {
       dispatch(api.util.resetApiState());
     },
   });
