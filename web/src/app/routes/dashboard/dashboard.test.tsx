@@ -61,7 +61,9 @@ describe('streamer dashboard (spec §2)', () => {
     serveDashboard();
     await openDashboard();
     expect(screen.getByTestId('dashboard-username')).toHaveTextContent('streamer1');
-    expect(screen.getByText('Bot Manager')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Bot Manager' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(document.title).toBe('Setup · Kickstand');
     expect(screen.getByRole('button', { name: 'Exit' })).toBeInTheDocument();
     const tabs = screen.getAllByRole('tab').slice(0, 4);
     expect(tabs.map((tab) => tab.textContent)).toEqual(['Kick Account', 'Setup', 'Commands', 'Live Chat']);

@@ -24,6 +24,7 @@ import { SetupTab } from '../../../features/setup/components/setup-tab';
 import { errorStatus } from '../../../lib/api-error';
 import { loggedOut } from '../../../lib/app-events';
 import { browser } from '../../../lib/browser';
+import { usePageTitle } from '../../../lib/page-title';
 import { useSocketConnection } from '../../../lib/socket';
 import { useAppDispatch, useAppSelector } from '../../hooks';
 import { DashboardHeader } from './dashboard-header';
@@ -76,6 +77,7 @@ function StreamerDashboard({ user }: { user: User }) {
   useBotErrors();
   useChatFeed();
   const [tab, setTab] = useDashboardTab();
+  usePageTitle(streamerTabs.find((item) => item.id === tab)?.label);
   const { startLink } = useStartKickLink();
   // the same query as the reply-sender line below the card: one request for both
   const sender = useGetChatSenderQuery(undefined, { skip: !hasKickAccount });
@@ -131,6 +133,7 @@ function StreamerDashboard({ user }: { user: User }) {
 /** A super admin sees only Admin Dashboard and is sent (full page load) to /admin/dashboard after 100 ms. */
 function SuperAdminDashboard({ user }: { user: User }) {
   const dispatch = useAppDispatch();
+  usePageTitle('Dashboard');
   useEffect(() => {
     const timer = setTimeout(() => browser.goTo(paths.admin.dashboard.href()), superAdminRedirectDelayMs);
     return () => clearTimeout(timer);
