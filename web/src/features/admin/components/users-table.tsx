@@ -116,7 +116,7 @@ export function UserManagement() {
             Showing {users.length} of {data?.users.length ?? 0} users
           </p>
           <div className="table-scroll card">
-            <table className="admin-table">
+            <table className="admin-table admin-users-table">
               <thead>
                 <tr>
                   <th scope="col">User</th>
@@ -178,7 +178,7 @@ function UserRow({ user }: { user: AdminUser }) {
 
   return (
     <tr data-testid="user-row" data-username={user.username}>
-      <td>
+      <td data-label="User">
         <div className="admin-user-cell">
           <span className="admin-avatar" aria-hidden="true">
             {user.username.slice(0, 1).toUpperCase()}
@@ -189,16 +189,18 @@ function UserRow({ user }: { user: AdminUser }) {
           </div>
         </div>
       </td>
-      <td>
+      <td data-label="Role">
         <span className={user.role === 'SUPER_ADMIN' ? 'badge badge-accent' : 'badge badge-muted'}>{user.role}</span>
       </td>
-      <td>
+      <td data-label="Status">
         <span className={user.isActive ? 'badge badge-success' : 'badge badge-danger'}>
           {user.isActive ? 'Active' : 'Inactive'}
         </span>
       </td>
-      <td>{user.kickAccount ? `@${user.kickAccount.kickUsername}` : <span className="muted">Not linked</span>}</td>
-      <td>
+      <td data-label="Kick">
+        {user.kickAccount ? `@${user.kickAccount.kickUsername}` : <span className="muted">Not linked</span>}
+      </td>
+      <td data-label="Bot">
         {user.kickAccount ? (
           <span className={user.botEnabled ? 'badge badge-success' : 'badge badge-muted'}>
             {user.botEnabled ? 'Enabled' : 'Disabled'}
@@ -207,10 +209,12 @@ function UserRow({ user }: { user: AdminUser }) {
           <span className="muted">—</span>
         )}
       </td>
-      <td>{user._count.commands}</td>
-      <td>{user.lastLogin ? formatDateTime(user.lastLogin) : <span className="muted">Never</span>}</td>
-      <td>{formatDateTime(user.createdAt)}</td>
-      <td>
+      <td data-label="Commands">{user._count.commands}</td>
+      <td data-label="Last login">
+        {user.lastLogin ? formatDateTime(user.lastLogin) : <span className="muted">Never</span>}
+      </td>
+      <td data-label="Created">{formatDateTime(user.createdAt)}</td>
+      <td data-label="Actions">
         <div className="admin-row-actions">
           {canToggleStatus && (
             <button
