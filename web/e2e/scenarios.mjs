@@ -471,9 +471,14 @@ export const scenarios = [
       await page.getByLabel('Response').fill('never saved');
       await page.getByRole('button', { name: 'Save Command' }).click();
       await toast(page, 'Your session has expired. Please log in again.').waitFor();
-      await page.waitForURL((url) => url.pathname === '/');
+      // the page stays with what was typed, a sign-in dialog over it; signing out leaves
+      const again = page.getByRole('dialog', { name: 'Sign in again' });
+      await again.waitFor();
+      check((await page.getByLabel('Command name').inputValue()) === 'expired', 'the form keeps what was typed');
       check((await page.evaluate(() => localStorage.getItem('token'))) === null, 'the token is removed');
       await shot(state, page, 'session-expired.png');
+      await again.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
       await page.context().close();
     },
   },
