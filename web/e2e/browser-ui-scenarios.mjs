@@ -93,10 +93,7 @@ export const browserUiScenarios = [
   {
     name: 'browser-ui: Deny on Kick is a calm note; the bot card offers the link, then the bot starts',
     run: withoutConsoleErrors(async (state, errors) => {
-      const registered = await api(state, 'POST', '/api/platform/register', {
-        ...streamer,
-        confirmPassword: streamer.password,
-      });
+      const registered = await api(state, 'POST', '/api/platform/register', streamer);
       check(registered.status === 201, `registered (${registered.status})`);
       state.uiStreamerToken = await tokenOf(state, streamer);
       const page = await signedInPage(state, errors, state.uiStreamerToken, '/dashboard');
