@@ -109,7 +109,10 @@ export const browserUiScenarios = [
       await page.waitForURL(`${state.baseUrl}/dashboard**`);
       await toast(page, 'You cancelled linking on Kick, so nothing changed.').waitFor();
       check((await page.locator('.toast-error').count()) === 0, 'Deny shows no error');
-      if (await welcome.isVisible()) await welcome.getByRole('button', { name: 'Close' }).click();
+      // still unlinked: the welcome modal offers the link again; close it to reach the bot card
+      await welcome.waitFor();
+      await welcome.getByRole('button', { name: 'Close' }).click();
+      await welcome.waitFor({ state: 'detached' });
 
       const reason = page.getByTestId('bot-reason');
       await reason.getByText('Link your Kick account so the bot can join your chat.').waitFor();

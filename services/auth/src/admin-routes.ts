@@ -46,6 +46,8 @@ export const userIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
 
 export const statusBodySchema = z.object({ isActive: z.boolean({ error: 'isActive must be true or false' }) }).strict();
 
+export const roleBodySchema = z.object({ role: oneOf('Role', roles) }).strict();
+
 export const auditQuerySchema = z
   .object({
     page: pageSchema,
@@ -94,6 +96,13 @@ export function adminRoutes({
     const { id } = parseParams(userIdParamsSchema, req);
     const { isActive } = parseBody(statusBodySchema, req);
     const { user, message } = await users.setStatus(currentUser(req), id, isActive);
+    res.json({ success: true, data: user, message });
+  });
+
+  router.patch('/api/admin/users/:id/role', async (req, res) => {
+    const { id } = parseParams(userIdParamsSchema, req);
+    const { role } = parseBody(roleBodySchema, req);
+    const { user, message } = await users.setRole(currentUser(req), id, role);
     res.json({ success: true, data: user, message });
   });
 

@@ -25,6 +25,7 @@ const kindOf: Record<PendingUserChange['kind'], UserChangeKind> = {
   ACTIVATED: UserChangeKind.ACTIVATED,
   DEACTIVATED: UserChangeKind.DEACTIVATED,
   SIGNED_OUT: UserChangeKind.SIGNED_OUT,
+  ROLE_CHANGED: UserChangeKind.ROLE_CHANGED,
 };
 
 export function createUserChangePublisher({

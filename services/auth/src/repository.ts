@@ -13,7 +13,7 @@ export interface KickAccountDoc {
   needsRelink: boolean;
 }
 
-export type UserChangeKindName = 'CREATED' | 'ACTIVATED' | 'DEACTIVATED' | 'SIGNED_OUT';
+export type UserChangeKindName = 'CREATED' | 'ACTIVATED' | 'DEACTIVATED' | 'SIGNED_OUT' | 'ROLE_CHANGED';
 
 /**
  * A user.changed message waiting to be published (the outbox). It is written in the same atomic
@@ -281,6 +281,16 @@ export function createAuthRepository(store: Store) {
         users.findOneAndUpdate(
           { _id: id },
           { $inc: { tokenVersion: 1 }, $set: { updatedAt: change.occurredAt }, $push: { outbox: change } },
+        ),
+
+      /**
+       * Sets the role if it is still `from` (a concurrent change wins once) and queues its user.changed
+       * in the same write; null when the user is unknown or no longer has `from`.
+       */
+      setRole: (id: string, from: Role, to: Role, change: PendingUserChange) =>
+        users.findOneAndUpdate(
+          { _id: id, role: from },
+          { $set: { role: to, updatedAt: change.occurredAt }, $push: { outbox: change } },
         ),
 
       /** Makes the user an active super administrator and queues its user.changed in the same write. */
