@@ -36,6 +36,7 @@ export interface UserPage {
 export interface GetUsersArgs {
   page: number;
   limit: number;
+  /** Server-side search (username or e-mail); absent on the spec's first fetch. */
   search?: string;
   /** Only users with a linked Kick account (the webhook page's picker). */
   hasKick?: boolean;
@@ -158,6 +159,15 @@ export const adminApi = api.injectEndpoints({
       query: ({ page, limit, search, hasKick }) => `/admin/users?${query({ search, page, limit, hasKick })}`,
       transformResponse: (body: ApiSuccess<UserPage>) => dataOf(body),
       providesTags: ['AdminUsers'],
+    }),
+    changeRole: build.mutation<AdminUser, { id: string; role: AdminRole }>({
+      query: ({ id, role }) => ({
+        url: `/admin/users/${encodeURIComponent(id)}/role`,
+        method: 'PATCH',
+        body: { role },
+      }),
+      transformResponse: (body: ApiSuccess<AdminUser>) => dataOf(body),
+      invalidatesTags: ['AdminUsers', 'AuditLog'],
     }),
     updateUserStatus: build.mutation<AdminUser, { id: string; isActive: boolean }>({
       query: ({ id, isActive }) => ({
@@ -288,6 +298,7 @@ export const {
   useEnableBotMutation,
   useDisableBotMutation,
   useGetSubscriptionsQuery,
+  useChangeRoleMutation,
   useSubscribeMutation,
   useSubscribeSelectedMutation,
   useSubscribeAllMutation,

@@ -73,22 +73,67 @@ describe('GET /api/admin/users on the user page', () => {
     expect(server.callsTo('GET /api/admin/users')).toHaveLength(1);
   });
 
-  test('when a row is a super admin, then it has no actions; the bot switch is only offered with a linked Kick account', async () => {
+  test('when a row is a super admin, then its only action is Make User; the bot switch is only offered with a linked Kick account', async () => {
     serve();
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
-    expect(within(rowOf('admin')).queryAllByRole('button')).toEqual([]);
+    expect(
+      within(rowOf('admin'))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Make User']);
     expect(
       within(rowOf('linked_one'))
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Deactivate', 'Disable Bot']);
+    ).toEqual(['Deactivate', 'Disable Bot', 'Make Admin']);
     expect(
       within(rowOf('plain_two'))
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Deactivate']);
+    ).toEqual(['Deactivate', 'Make Admin']);
     expect(within(rowOf('plain_two')).getByText('Not linked')).toBeInTheDocument();
+  });
+
+  test('when Make Admin is confirmed, then PATCH .../role asks for SUPER_ADMIN and the list reloads; the server refusal is shown', async () => {
+    const user = userEvent.setup();
+    const { server } = serve(undefined, {
+      'PATCH /api/admin/users/p/role': (request) => ok({ ...plain, role: (request.body as { role: string }).role }),
+      'PATCH /api/admin/users/a/role': fail(409, 'The last super admin cannot become a user'),
+    });
+    renderWithProviders(<UserManagement />);
+    await screen.findAllByTestId('user-row');
+
+    await user.click(screen.getByRole('button', { name: 'Make plain_two SUPER_ADMIN' }));
+    expect(await screen.findByRole('alertdialog', { name: 'Change role' })).toHaveTextContent(
+      'Make plain_two a super admin?',
+    );
+    await confirm(user, 'Make Admin');
+    expect(await screen.findByText('plain_two is now SUPER_ADMIN')).toBeInTheDocument();
+    expect(server.callsTo('PATCH /api/admin/users/p/role').map((request) => request.body)).toEqual([
+      { role: 'SUPER_ADMIN' },
+    ]);
+    await waitFor(() => expect(server.callsTo('GET /api/admin/users')).toHaveLength(2));
+
+    await user.click(screen.getByRole('button', { name: 'Make admin USER' }));
+    await confirm(user, 'Make User');
+    expect(await screen.findByText('The last super admin cannot become a user')).toBeInTheDocument();
+  });
+
+  test('when a search is typed, then the server is asked for it (after a pause), from its first page', async () => {
+    const user = userEvent.setup();
+    const { server } = serve();
+    renderWithProviders(<UserManagement />);
+    await screen.findAllByTestId('user-row');
+    await user.type(screen.getByRole('searchbox', { name: 'Search users' }), 'plain');
+    await waitFor(() =>
+      expect(server.callsTo('GET /api/admin/users').at(-1)?.query).toEqual({
+        page: '1',
+        limit: '200',
+        search: 'plain',
+      }),
+    );
+    expect(server.callsTo('GET /api/admin/users')[0]?.query).toEqual({ page: '1', limit: '200' });
   });
 
   test('when the list cannot be loaded, then the server error shows, else Failed to load users', async () => {
