@@ -464,11 +464,12 @@ export const scenarios = [
     run: async (state) => {
       const page = state.page1;
       state.lastPage = page;
-      await page.evaluate(() => localStorage.setItem('token', 'corrupted.token.value'));
       await page.getByRole('tab', { name: 'Commands' }).click();
       await page.getByRole('button', { name: 'Add Command' }).click();
       await page.getByLabel('Command name').fill('expired');
       await page.getByLabel('Response').fill('never saved');
+      // the session ends while the form is filled in: the save meets the 401
+      await page.evaluate(() => localStorage.setItem('token', 'corrupted.token.value'));
       await page.getByRole('button', { name: 'Save Command' }).click();
       await toast(page, 'Your session has expired. Please log in again.').waitFor();
       // the page stays with what was typed, a sign-in dialog over it; signing out leaves
