@@ -281,4 +281,31 @@ export const browserUiScenarios = [
       state.lastPage = state.uiStreamerPage;
     }),
   },
+  {
+    name: 'browser-ui: the admin changes a role after confirming; the last super admin keeps the role',
+    needs: ['browser-ui: Deny on Kick is a calm note; the bot card offers the link, then the bot starts'],
+    run: withoutConsoleErrors(async (state, errors) => {
+      const admin = await signedInPage(state, errors, state.uiAdminToken ?? (await adminToken(state)), '/admin/users');
+      check((await admin.title()) === 'Users · Admin · Kickstand', `the admin tab title (${await admin.title()})`);
+      const search = admin.getByRole('searchbox', { name: 'Search users' });
+      await search.fill(streamer.username);
+      const row = admin.locator(`[data-testid="user-row"][data-username="${streamer.username}"]`);
+      await row.getByRole('button', { name: `Make ${streamer.username} SUPER_ADMIN`, exact: true }).click();
+      const confirmation = admin.getByRole('alertdialog', { name: 'Change role' });
+      await confirmation.getByRole('button', { name: 'Make Admin', exact: true }).click();
+      await toast(admin, `${streamer.username} is now SUPER_ADMIN`).waitFor();
+      await row.getByRole('button', { name: `Make ${streamer.username} USER`, exact: true }).click();
+      await confirmation.getByRole('button', { name: 'Make User', exact: true }).click();
+      await toast(admin, `${streamer.username} is now USER`).waitFor();
+
+      await search.fill('admin');
+      const self = admin.locator('[data-testid="user-row"][data-username="admin"]');
+      await self.getByRole('button', { name: 'Make admin USER', exact: true }).click();
+      await confirmation.getByRole('button', { name: 'Make User', exact: true }).click();
+      await toast(admin, 'The last super admin cannot become a user').waitFor();
+      await self.getByText('SUPER_ADMIN', { exact: true }).waitFor();
+      await admin.context().close();
+      state.lastPage = state.uiStreamerPage;
+    }),
+  },
 ];
