@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeadLetter } from '@kickstand/platform/bus';
-import { ChangeKind } from '@kickstand/proto';
+import { ChangeKind, CommandKind } from '@kickstand/proto';
 import { daysEndingAt, seenKeyOf, summariseUsage } from './analytics';
 import { timestampOf } from './timestamps';
 import { eventually, settle, startAuthForTest, type ApiResponse, type TestAuth } from './test-utils';
@@ -29,9 +29,9 @@ describe('command usage, pure', () => {
       [
         { date: '2026-02-26', command: 'old', count: 50 },
         { date: '2026-02-27', command: 'test', count: 2 },
-        { date: '2026-02-27', command: 'hero', count: 1 },
-        { date: '2026-03-01', command: 'hero', count: 1 },
-        { date: '2026-03-01', command: 'attack', count: 2 },
+        { date: '2026-02-27', command: 'hero', count: 1, kind: 'built-in' },
+        { date: '2026-03-01', command: 'hero', count: 1, kind: 'built-in' },
+        { date: '2026-03-01', command: 'attack', count: 2, kind: 'game' },
       ],
       2,
     );
@@ -45,6 +45,7 @@ describe('command usage, pure', () => {
         { command: 'attack', executions: 2 },
         { command: 'hero', executions: 2 },
       ],
+      byKind: { custom: 2, builtIn: 2, game: 2 },
     });
   });
 
@@ -75,8 +76,15 @@ describe('auth admin figures', () => {
 
   const get = (path: string) => auth.request('GET', path, { token: adminToken });
 
-  const executed = (command: string, executedAt: Date, eventId = randomUUID(), owner = 'user-1') =>
+  const executed = (
+    command: string,
+    executedAt: Date,
+    eventId = randomUUID(),
+    owner = 'user-1',
+    kind = CommandKind.UNSPECIFIED,
+  ) =>
     auth.bus.publish('command.executed', owner, {
+      kind,
       eventId,
       occurredAt: timestampOf(executedAt),
       ownerUserId: owner,
@@ -163,7 +171,7 @@ describe('auth admin figures', () => {
     test('when commands ran over the last days, then executions per day and the top commands cover all streamers', async () => {
       await executed('test', dayAt(today));
       await executed('TEST', dayAt(today), randomUUID(), 'user-2');
-      await executed('hero', dayAt('2026-02-27'));
+      await executed('hero', dayAt('2026-02-27'), randomUUID(), 'user-1', CommandKind.BUILT_IN);
       await executed('test', dayAt('2026-02-16', '00:00:00'));
       // 14 days end today: 2026-02-15 is outside
       await executed('old', dayAt('2026-02-15', '23:59:59'));
@@ -182,6 +190,7 @@ describe('auth admin figures', () => {
               { command: 'test', executions: 3 },
               { command: 'hero', executions: 1 },
             ],
+            byKind: { custom: 3, builtIn: 1, game: 0 },
           },
         });
       });
@@ -200,6 +209,7 @@ describe('auth admin figures', () => {
         expect((await get('/api/admin/analytics?days=1')).body.data).toEqual({
           days: [{ date: today, executions: 2 }],
           topCommands: [{ command: 'dice', executions: 2 }],
+          byKind: { custom: 2, builtIn: 0, game: 0 },
         }),
       );
       await executed('dice', dayAt(today), eventId);

@@ -10,6 +10,7 @@ import {
   ChangeKind,
   ChatOrigin,
   ChatSubscriptionState,
+  CommandKind,
   KickAccountChangeKind,
   UserChangeKind,
 } from '@kickstand/proto';
@@ -309,6 +310,7 @@ export const onChatReceived =
         messageId: line.messageId,
         response: progress.content,
         executedAt: timestampOf(progress.executedAt),
+        kind: CommandKind.CUSTOM,
       });
       progress.isExecutedPublished = true;
     }

@@ -106,6 +106,8 @@ export interface GetAuditLogsArgs {
 export interface CommandUsage {
   days: Array<{ date: string; executions: number }>;
   topCommands: Array<{ command: string; executions: number }>;
+  /** Every answered command of the period by kind; absent from servers that predate it. */
+  byKind?: { custom: number; builtIn: number; game: number };
 }
 
 /**
