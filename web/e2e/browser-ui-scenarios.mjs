@@ -286,6 +286,7 @@ export const browserUiScenarios = [
     needs: ['browser-ui: Deny on Kick is a calm note; the bot card offers the link, then the bot starts'],
     run: withoutConsoleErrors(async (state, errors) => {
       const admin = await signedInPage(state, errors, state.uiAdminToken ?? (await adminToken(state)), '/admin/users');
+      await admin.getByRole('heading', { level: 1, name: 'User Management' }).waitFor();
       check((await admin.title()) === 'Users · Admin · Kickstand', `the admin tab title (${await admin.title()})`);
       const search = admin.getByRole('searchbox', { name: 'Search users' });
       await search.fill(streamer.username);
