@@ -276,6 +276,8 @@ export const browserUiScenarios = [
           box && box.x >= 0 && box.x + box.width <= viewport.width,
           `Deactivate is within the screen at ${viewport.width} px`,
         );
+        const isFlat = await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        check(isFlat, `the users page has no sideways scroll at ${viewport.width} px`);
         await admin.context().close();
       }
       state.lastPage = state.uiStreamerPage;
