@@ -20,6 +20,7 @@ import {
   ChatSentSchema,
   CommandChangedSchema,
   CommandExecutedSchema,
+  CommandKind,
   Game,
   GameEventKind,
   GameEventSchema,
@@ -123,6 +124,7 @@ const fixtures: Fixture[] = [
     messageId: '5b0e3a9c-6f1d-4e2a-b7c8-9d0e1f2a3b4c',
     response: 'Hello! This is a test command. The bot is working correctly!',
     executedAt: at('2026-03-02T18:05:42.205Z'),
+    kind: CommandKind.CUSTOM,
   }),
   fixture(CommandChangedSchema, {
     eventId: 'evt-5',
@@ -143,6 +145,7 @@ const fixtures: Fixture[] = [
     commandCount: 3,
     error: 'Kick refused the chat subscription',
     botEnabled: true,
+    notListeningReason: 'subscription-failed',
   }),
   fixture(ChatSubscriptionSchema, {
     eventId: 'evt-sub-1',
@@ -152,6 +155,7 @@ const fixtures: Fixture[] = [
     state: ChatSubscriptionState.FAILED,
     error: 'event subscription limit reached',
     requestId: 'req-1',
+    isRemovedByAdmin: true,
   }),
   fixture(AuditRecordedSchema, {
     eventId: 'evt-audit-1',

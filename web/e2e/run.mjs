@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { browserUiScenarios } from './browser-ui-scenarios.mjs';
 import { realKickScenarios, scenarios } from './scenarios.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -67,7 +68,7 @@ async function stop(child) {
  * real Kick (KICK_SANDBOX_REAL_KICK=1).
  */
 const passes = [
-  { name: 'documented Kick', logFile: 'server.log', env: {}, scenarios },
+  { name: 'documented Kick', logFile: 'server.log', env: {}, scenarios: [...scenarios, ...browserUiScenarios] },
   {
     name: 'real Kick',
     logFile: 'server-real-kick.log',

@@ -35,6 +35,11 @@ const shot = (state, page, name) => page.screenshot({ path: path.join(state.arti
 
 const toast = (page, text) => page.locator('.toast', { hasText: text }).first();
 
+/** Presses the button of the open confirmation dialog (every destructive action asks first). */
+async function confirmWith(page, name) {
+  await page.getByRole('alertdialog').getByRole('button', { name, exact: true }).click();
+}
+
 async function registerThroughUi(page, user) {
   await page.goto('/');
   await page.getByRole('button', { name: 'Login', exact: true }).click();
@@ -459,16 +464,22 @@ export const scenarios = [
     run: async (state) => {
       const page = state.page1;
       state.lastPage = page;
-      await page.evaluate(() => localStorage.setItem('token', 'corrupted.token.value'));
       await page.getByRole('tab', { name: 'Commands' }).click();
       await page.getByRole('button', { name: 'Add Command' }).click();
       await page.getByLabel('Command name').fill('expired');
       await page.getByLabel('Response').fill('never saved');
+      // the session ends while the form is filled in: the save meets the 401
+      await page.evaluate(() => localStorage.setItem('token', 'corrupted.token.value'));
       await page.getByRole('button', { name: 'Save Command' }).click();
       await toast(page, 'Your session has expired. Please log in again.').waitFor();
-      await page.waitForURL((url) => url.pathname === '/');
+      // the page stays with what was typed, a sign-in dialog over it; signing out leaves
+      const again = page.getByRole('dialog', { name: 'Sign in again' });
+      await again.waitFor();
+      check((await page.getByLabel('Command name').inputValue()) === 'expired', 'the form keeps what was typed');
       check((await page.evaluate(() => localStorage.getItem('token'))) === null, 'the token is removed');
       await shot(state, page, 'session-expired.png');
+      await again.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
       await page.context().close();
     },
   },
@@ -517,6 +528,7 @@ export const scenarios = [
       state.lastPage = page;
       const row = await findUserRow(page, user3.username);
       await row.getByRole('button', { name: `Deactivate ${user3.username}` }).click();
+      await confirmWith(page, 'Deactivate');
       await toast(page, 'User deactivated successfully').waitFor();
       await row.getByText('Inactive', { exact: true }).waitFor();
       await row.getByRole('button', { name: `Activate ${user3.username}` }).waitFor();
@@ -548,6 +560,7 @@ export const scenarios = [
       const row = await findUserRow(page, user1.username);
       await row.getByText('@sandbox_streamer').waitFor();
       await row.getByRole('button', { name: `Disable bot for ${user1.username}` }).click();
+      await confirmWith(page, 'Disable Bot');
       await toast(page, 'Bot disabled successfully').waitFor();
       await row.getByRole('button', { name: `Enable bot for ${user1.username}` }).click();
       await toast(page, 'Bot enabled successfully').waitFor();
@@ -589,6 +602,7 @@ export const scenarios = [
       check(await checkbox('chat.message.sent').isChecked(), 'chat.message.sent is ticked by default');
 
       await page.getByRole('button', { name: 'Unsubscribe All', exact: true }).click();
+      await confirmWith(page, 'Unsubscribe All');
       await toast(page, 'Unsubscribed from all events').waitFor();
       await page.getByText('No subscriptions found').waitFor();
 
@@ -608,10 +622,12 @@ export const scenarios = [
       await shot(state, page, 'admin-webhooks.png');
 
       await page.getByRole('button', { name: 'Unsubscribe channel.followed' }).click();
+      await confirmWith(page, 'Unsubscribe');
       await toast(page, 'Unsubscribed successfully').waitFor();
       await waitForEvents((shown) => shown.length === 7 && !shown.includes('channel.followed'));
 
       await page.getByRole('button', { name: 'Unsubscribe All', exact: true }).click();
+      await confirmWith(page, 'Unsubscribe All');
       await toast(page, 'Unsubscribed from all events').waitFor();
       await page.getByText('No subscriptions found').waitFor();
     },

@@ -45,6 +45,12 @@ export const statusBodySchema = z
   .meta({ title: 'UserStatusBody' });
 export type StatusBody = z.infer<typeof statusBodySchema>;
 
+export const roleBodySchema = z
+  .object({ role: oneOf('Role', roles) })
+  .strict()
+  .meta({ title: 'UserRoleBody' });
+export type RoleBody = z.infer<typeof roleBodySchema>;
+
 export const auditQuerySchema = z
   .object({
     page: pageQuery(),
@@ -100,6 +106,8 @@ export const commandUsageSchema = z.object({
   days: z.array(z.object({ date: z.string(), executions: z.number().int() })),
   /** The most executed commands of the period, most first (ties by name). */
   topCommands: z.array(z.object({ command: z.string(), executions: z.number().int() })),
+  /** Every answered command of the period by kind: the streamers' own, the built-in lookups, the games. */
+  byKind: z.object({ custom: z.number().int(), builtIn: z.number().int(), game: z.number().int() }),
 });
 export type CommandUsage = z.infer<typeof commandUsageSchema>;
 

@@ -20,6 +20,23 @@ export const botMessages = {
 } as const;
 
 /** The spec's Bot status entity. */
+/**
+ * Why the bot does not hear its chat, the first that applies; the dashboard words each one and
+ * offers the action that fixes it (start, link, relink, reconnect, contact the admin).
+ */
+export const notListeningReasons = [
+  'deactivated',
+  'not-linked',
+  'needs-relink',
+  'disabled-by-admin',
+  'stopped',
+  'subscription-failed',
+  'unsubscribed-by-admin',
+  'subscription-lost',
+  'connecting',
+] as const;
+export type NotListeningReason = (typeof notListeningReasons)[number];
+
 export const botStatusSchema = z
   .object({
     /** The streamer wants the bot on (started and not stopped). */
@@ -31,6 +48,10 @@ export const botStatusSchema = z
     status: z.enum(['connected', 'disconnected']),
     /** How many custom commands the streamer has. */
     commands: z.number().int(),
+    /** Why the bot does not listen; null while it does. */
+    notListeningReason: z.enum(notListeningReasons).nullable(),
+    /** The failure's own words ('' without one). */
+    error: z.string(),
   })
   .meta({ title: 'BotStatus' });
 export type BotStatus = z.infer<typeof botStatusSchema>;

@@ -5,6 +5,7 @@ import {
   auditPageReplySchema,
   auditQuerySchema,
   commandUsageReplySchema,
+  roleBodySchema,
   statusBodySchema,
   userListQuerySchema,
   userPageReplySchema,
@@ -153,6 +154,20 @@ export const apiRoutes: readonly ApiRoute[] = [
     body: statusBodySchema,
     reply: ok(userStatusReplySchema, 'User activated successfully / User deactivated successfully'),
     errors: { 403: 'Super admin accounts cannot be deactivated', 404: 'User not found' },
+  },
+  {
+    method: 'patch',
+    path: '/api/admin/users/:id/role',
+    owner: 'auth',
+    access: 'admin',
+    summary: "Change a user's role (USER or SUPER_ADMIN)",
+    params: userIdParamsSchema,
+    body: roleBodySchema,
+    reply: ok(userStatusReplySchema, 'Role changed successfully'),
+    errors: {
+      404: 'User not found',
+      409: 'The last super admin cannot become a user / The role was changed meanwhile. Reload and try again.',
+    },
   },
   {
     method: 'get',

@@ -60,7 +60,16 @@ export const subscriptionSchema = z
   .meta({ title: 'Subscription' });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-export const subscriptionListReplySchema = dataReply(z.object({ subscriptions: z.array(subscriptionSchema) }));
+/** The user's bot as the webhook list reports it, so an unsubscribe can name the bot it deafens. */
+export const subscribedBotSchema = z.object({ isRunning: z.boolean(), kickUsername: z.string() });
+export type SubscribedBot = z.infer<typeof subscribedBotSchema>;
+export const subscriptionListSchema = z.object({
+  subscriptions: z.array(subscriptionSchema),
+  /** null when the user has no bot kick-link knows of. */
+  bot: subscribedBotSchema.nullable(),
+});
+export type SubscriptionList = z.infer<typeof subscriptionListSchema>;
+export const subscriptionListReplySchema = dataReply(subscriptionListSchema);
 /** Every subscription of the requested events now in place, and the events newly created. */
 export const subscribeReplySchema = messageReply(
   z.object({ subscriptions: z.array(subscriptionSchema), created: z.array(z.string()) }),

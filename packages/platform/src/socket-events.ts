@@ -117,7 +117,26 @@ export interface BotStatusPayload {
   status: 'connected' | 'disconnected';
   /** How many custom commands the streamer has. */
   commands: number;
+  /**
+   * Why the bot does not hear its chat; null while it listens. Absent from servers that predate it.
+   * deactivated · not-linked · needs-relink · disabled-by-admin · stopped · subscription-failed ·
+   * unsubscribed-by-admin · subscription-lost · connecting
+   */
+  notListeningReason?: NotListeningReason | null;
+  /** The failure's own words ('' without one). */
+  error?: string;
 }
+
+export type NotListeningReason =
+  | 'deactivated'
+  | 'not-linked'
+  | 'needs-relink'
+  | 'disabled-by-admin'
+  | 'stopped'
+  | 'subscription-failed'
+  | 'unsubscribed-by-admin'
+  | 'subscription-lost'
+  | 'connecting';
 
 export interface BotErrorPayload {
   /** Human-readable, ready to show. */

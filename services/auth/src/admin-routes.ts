@@ -2,6 +2,7 @@ import {
   analyticsQuerySchema,
   auditQuerySchema,
   noQuerySchema,
+  roleBodySchema,
   statusBodySchema,
   userIdParamsSchema,
   userListQuerySchema,
@@ -37,6 +38,13 @@ export function adminRoutes({
     const { id } = parseParams(userIdParamsSchema, req);
     const { isActive } = parseBody(statusBodySchema, req);
     const { user, message } = await users.setStatus(currentUser(req), id, isActive);
+    res.json({ success: true, data: user, message });
+  });
+
+  router.patch('/api/admin/users/:id/role', async (req, res) => {
+    const { id } = parseParams(userIdParamsSchema, req);
+    const { role } = parseBody(roleBodySchema, req);
+    const { user, message } = await users.setRole(currentUser(req), id, role);
     res.json({ success: true, data: user, message });
   });
 

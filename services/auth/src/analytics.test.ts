@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeadLetter } from '@kickstand/platform/bus';
-import { ChangeKind, timestampFromDate } from '@kickstand/proto';
+import { ChangeKind, CommandKind, timestampFromDate } from '@kickstand/proto';
 import { daysEndingAt, seenKeyOf, summariseUsage } from './analytics';
 import { eventually, settle, startAuthForTest, type ApiResponse, type TestAuth } from './testing/test-utils';
 
@@ -28,9 +28,9 @@ describe('command usage, pure', () => {
       [
         { date: '2026-02-26', command: 'old', count: 50 },
         { date: '2026-02-27', command: 'test', count: 2 },
-        { date: '2026-02-27', command: 'hero', count: 1 },
-        { date: '2026-03-01', command: 'hero', count: 1 },
-        { date: '2026-03-01', command: 'attack', count: 2 },
+        { date: '2026-02-27', command: 'hero', count: 1, kind: 'built-in' },
+        { date: '2026-03-01', command: 'hero', count: 1, kind: 'built-in' },
+        { date: '2026-03-01', command: 'attack', count: 2, kind: 'game' },
       ],
       2,
     );
@@ -44,6 +44,7 @@ describe('command usage, pure', () => {
         { command: 'attack', executions: 2 },
         { command: 'hero', executions: 2 },
       ],
+      byKind: { custom: 2, builtIn: 2, game: 2 },
     });
   });
 
@@ -74,8 +75,15 @@ describe('auth admin figures', () => {
 
   const get = (path: string) => auth.request('GET', path, { token: adminToken });
 
-  const executed = (command: string, executedAt: Date, eventId = randomUUID(), owner = 'user-1') =>
+  const executed = (
+    command: string,
+    executedAt: Date,
+    eventId = randomUUID(),
+    owner = 'user-1',
+    kind = CommandKind.UNSPECIFIED,
+  ) =>
     auth.bus.publish('command.executed', owner, {
+      kind,
       eventId,
       occurredAt: timestampFromDate(executedAt),
       ownerUserId: owner,
@@ -162,7 +170,7 @@ describe('auth admin figures', () => {
     test('when commands ran over the last days, then executions per day and the top commands cover all streamers', async () => {
       await executed('test', dayAt(today));
       await executed('TEST', dayAt(today), randomUUID(), 'user-2');
-      await executed('hero', dayAt('2026-02-27'));
+      await executed('hero', dayAt('2026-02-27'), randomUUID(), 'user-1', CommandKind.BUILT_IN);
       await executed('test', dayAt('2026-02-16', '00:00:00'));
       // 14 days end today: 2026-02-15 is outside
       await executed('old', dayAt('2026-02-15', '23:59:59'));
@@ -181,6 +189,7 @@ describe('auth admin figures', () => {
               { command: 'test', executions: 3 },
               { command: 'hero', executions: 1 },
             ],
+            byKind: { custom: 3, builtIn: 1, game: 0 },
           },
         });
       });
@@ -199,6 +208,7 @@ describe('auth admin figures', () => {
         expect((await get('/api/admin/analytics?days=1')).body.data).toEqual({
           days: [{ date: today, executions: 2 }],
           topCommands: [{ command: 'dice', executions: 2 }],
+          byKind: { custom: 2, builtIn: 0, game: 0 },
         }),
       );
       await executed('dice', dayAt(today), eventId);

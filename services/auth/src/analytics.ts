@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { CommandUsage, AdminStats } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
-import type { CommandExecuted } from '@kickstand/proto';
-import type { AuthRepository } from './repository';
+import { CommandKind, type CommandExecuted } from '@kickstand/proto';
+import type { AuthRepository, CommandKindName } from './repository';
 import { dateOf } from './timestamps';
 
 /** auth's figures for the admin dashboard: the HTTP contract's. */
@@ -11,6 +11,13 @@ export type { AdminStats };
 
 /** Command usage over the last `days` days, for all streamers (GET /api/admin/analytics): the HTTP contract's. */
 export type CommandUsageReport = CommandUsage;
+
+/** command.executed's kind; UNSPECIFIED comes from producers that only answered custom commands. */
+const kindNames: Partial<Record<CommandKind, CommandKindName>> = {
+  [CommandKind.CUSTOM]: 'custom',
+  [CommandKind.BUILT_IN]: 'built-in',
+  [CommandKind.GAME]: 'game',
+};
 
 export const topCommandsLimit = 10;
 export { defaultAnalyticsDays, maxAnalyticsDays } from '@kickstand/api-contract';
@@ -29,21 +36,23 @@ export function daysEndingAt(now: Date, days: number): string[] {
 /** Pure: the per-day totals and the top commands from the day-and-command counts of the period. */
 export function summariseUsage(
   period: readonly string[],
-  counts: ReadonlyArray<{ date: string; command: string; count: number }>,
+  counts: ReadonlyArray<{ date: string; command: string; count: number; kind?: CommandKindName }>,
   limit = topCommandsLimit,
 ): CommandUsageReport {
   const perDay = new Map(period.map((date) => [date, 0]));
   const perCommand = new Map<string, number>();
-  for (const { date, command, count } of counts) {
+  const byKind = { custom: 0, builtIn: 0, game: 0 };
+  for (const { date, command, count, kind = 'custom' } of counts) {
     if (!perDay.has(date)) continue;
     perDay.set(date, (perDay.get(date) ?? 0) + count);
     perCommand.set(command, (perCommand.get(command) ?? 0) + count);
+    byKind[kind === 'built-in' ? 'builtIn' : kind] += count;
   }
   const topCommands = [...perCommand]
     .map(([command, executions]) => ({ command, executions }))
     .sort((a, b) => b.executions - a.executions || (a.command < b.command ? -1 : a.command > b.command ? 1 : 0))
     .slice(0, limit);
-  return { days: [...perDay].map(([date, executions]) => ({ date, executions })), topCommands };
+  return { days: [...perDay].map(([date, executions]) => ({ date, executions })), topCommands, byKind };
 }
 
 /**
@@ -88,7 +97,8 @@ export function createAnalytics({ repo, clock, log }: { repo: AuthRepository; cl
         log.debug({ eventId, command: message.command }, 'command.executed ignored: no event id, command or time');
         return;
       }
-      const isCounted = await repo.commandUsage.record(dayOf(at), command, seenKeyOf(eventId), clock.now());
+      const kind = kindNames[message.kind] ?? 'custom';
+      const isCounted = await repo.commandUsage.record(dayOf(at), command, seenKeyOf(eventId), clock.now(), kind);
       if (!isCounted) log.debug({ eventId }, 'command.executed delivered again: counted already');
     },
 

@@ -35,7 +35,14 @@ describe('command usage counts', () => {
     for (let i = 0; i < 2000; i++) await repo.commandUsage.record('2026-11-21', 'dice', `event-${i}`, now);
     expect(await countOf()).toBe(2000);
     const [day] = await platform.store.collection<CommandUsageDoc>('command-usage').find({});
-    expect(day).toEqual({ _id: '2026-11-21:dice', date: '2026-11-21', command: 'dice', count: 2000, pending: {} });
+    expect(day).toEqual({
+      _id: '2026-11-21:dice',
+      date: '2026-11-21',
+      command: 'dice',
+      kind: 'custom',
+      count: 2000,
+      pending: {},
+    });
   });
 
   test('when an earlier attempt stopped after counting, then the retry does not count it again', async () => {

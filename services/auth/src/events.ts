@@ -30,6 +30,7 @@ const kindOf: Record<PendingUserChange['kind'], UserChangeKind> = {
   ACTIVATED: UserChangeKind.ACTIVATED,
   DEACTIVATED: UserChangeKind.DEACTIVATED,
   SIGNED_OUT: UserChangeKind.SIGNED_OUT,
+  ROLE_CHANGED: UserChangeKind.ROLE_CHANGED,
 };
 
 /** user.changed through the platform's outbox relay over the users' `outbox` arrays. */

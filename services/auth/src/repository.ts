@@ -13,7 +13,7 @@ export interface KickAccountDoc {
   needsRelink: boolean;
 }
 
-export type UserChangeKindName = 'CREATED' | 'ACTIVATED' | 'DEACTIVATED' | 'SIGNED_OUT';
+export type UserChangeKindName = 'CREATED' | 'ACTIVATED' | 'DEACTIVATED' | 'SIGNED_OUT' | 'ROLE_CHANGED';
 
 /**
  * A user.changed message waiting to be published (the outbox). It is written in the same atomic
@@ -82,12 +82,17 @@ export interface AuditEntryDoc {
  * How often one command ran on one day (UTC), over all streamers: `_id` is `<YYYY-MM-DD>:<command>`.
  * Which executions were counted is kept apart, in command-executions (see `commandUsage.record`).
  */
+/** Which kind of command answered (command.executed's kind). */
+export type CommandKindName = 'custom' | 'built-in' | 'game';
+
 export interface CommandUsageDoc {
   _id: string;
   /** YYYY-MM-DD (UTC). */
   date: string;
   /** Lowercased, without the $ prefix. */
   command: string;
+  /** Absent on documents from before kinds were counted: those were all custom commands. */
+  kind?: CommandKindName;
   count: number;
   /**
    * The executions being counted right now (their seen keys): each is removed once its execution
@@ -179,11 +184,17 @@ export function createAuthRepository(store: Store) {
   const rateLimits = store.collection<RateLimitDoc>('rate-limits');
 
   /** The day's count + 1, unless `seenKey` is pending in it already (then false). */
-  async function incrementOnce(usageId: string, date: string, command: string, seenKey: string): Promise<boolean> {
+  async function incrementOnce(
+    usageId: string,
+    date: string,
+    command: string,
+    kind: CommandKindName,
+    seenKey: string,
+  ): Promise<boolean> {
     const count = () =>
       commandUsage.updateOne(
         { _id: usageId, [`pending.${seenKey}`]: { $exists: false } },
-        { $inc: { count: 1 }, $set: { [`pending.${seenKey}`]: true }, $setOnInsert: { date, command } },
+        { $inc: { count: 1 }, $set: { [`pending.${seenKey}`]: true }, $setOnInsert: { date, command, kind } },
         { upsert: true },
       );
     try {
@@ -281,6 +292,16 @@ export function createAuthRepository(store: Store) {
         users.findOneAndUpdate(
           { _id: id },
           { $inc: { tokenVersion: 1 }, $set: { updatedAt: change.occurredAt }, $push: { outbox: change } },
+        ),
+
+      /**
+       * Sets the role if it is still `from` (a concurrent change wins once) and queues its user.changed
+       * in the same write; null when the user is unknown or no longer has `from`.
+       */
+      setRole: (id: string, from: Role, to: Role, change: PendingUserChange) =>
+        users.findOneAndUpdate(
+          { _id: id, role: from },
+          { $set: { role: to, updatedAt: change.occurredAt }, $push: { outbox: change } },
         ),
 
       /** Makes the user an active super administrator and queues its user.changed in the same write. */
@@ -386,7 +407,13 @@ export function createAuthRepository(store: Store) {
        * its execution is marked counted, so an execution retried after a failure in between is
        * not counted twice.
        */
-      async record(date: string, command: string, seenKey: string, now: Date): Promise<boolean> {
+      async record(
+        date: string,
+        command: string,
+        seenKey: string,
+        now: Date,
+        kind: CommandKindName = 'custom',
+      ): Promise<boolean> {
         const usageId = `${date}:${command}`;
         try {
           await commandExecutions.insertOne({
@@ -401,7 +428,7 @@ export function createAuthRepository(store: Store) {
           if (seen?.isCounted) return false;
           // claimed, but not marked counted: an earlier attempt stopped part-way; `pending` tells
         }
-        const isCountedNow = await incrementOnce(usageId, date, command, seenKey);
+        const isCountedNow = await incrementOnce(usageId, date, command, kind, seenKey);
         await commandExecutions.updateOne({ _id: seenKey }, { $set: { isCounted: true } });
         await commandUsage.updateOne({ _id: usageId }, { $unset: { [`pending.${seenKey}`]: true } });
         return isCountedNow;
@@ -410,9 +437,9 @@ export function createAuthRepository(store: Store) {
       async between(
         fromDate: string,
         toDate: string,
-      ): Promise<Array<Pick<CommandUsageDoc, 'date' | 'command' | 'count'>>> {
+      ): Promise<Array<Required<Pick<CommandUsageDoc, 'date' | 'command' | 'count' | 'kind'>>>> {
         const docs = await commandUsage.find({ date: { $gte: fromDate, $lte: toDate } }, { sort: { date: 1, _id: 1 } });
-        return docs.map(({ date, command, count }) => ({ date, command, count }));
+        return docs.map(({ date, command, count, kind }) => ({ date, command, count, kind: kind ?? 'custom' }));
       },
     },
 

@@ -320,6 +320,35 @@ export function createUsers({ repo, passwords, signer, clock, log, audit, change
       }
     },
 
+    /**
+     * An administrator sets a user's role (USER ↔ SUPER_ADMIN). The last super administrator keeps
+     * the role. The change signs the user out everywhere (tokens name the role) and is audited;
+     * setting the role the user has changes nothing.
+     */
+    async setRole(actor: Identity, userId: string, role: Role): Promise<{ user: UserView; message: string }> {
+      const target = await repo.users.findById(userId);
+      if (!target) throw notFound(messages.userNotFound);
+      if (target.role === role) return { user: toUserView(target), message: messages.roleChanged };
+      if (target.role === 'SUPER_ADMIN' && (await repo.users.countSuperAdmins()) <= 1) {
+        throw conflict(messages.lastSuperAdmin);
+      }
+      const now = clock.now();
+      const change = pendingChange('ROLE_CHANGED', { ...target, role }, now, randomUUID());
+      const updated = await repo.users.setRole(userId, target.role, role, change);
+      if (!updated) throw conflict(messages.roleChangedMeanwhile);
+      await audit.record({
+        id: change.eventId,
+        occurredAt: now,
+        actor: { id: actor.userId, username: actor.username },
+        action: 'user.role-changed',
+        target: { type: 'user', id: updated._id, username: updated.username },
+        details: { from: target.role, to: role },
+      });
+      await changes.flush(userId);
+      log.info({ userId, role, by: actor.userId }, 'user role changed');
+      return { user: toUserView(updated), message: messages.roleChanged };
+    },
+
     countSuperAdmins: () => repo.users.countSuperAdmins(),
     usernameExists: async (username: string) => (await repo.users.findByUsername(username)) !== null,
   };

@@ -5,6 +5,7 @@ import {
   applyUserChange,
   botMessages,
   newBotState,
+  notListeningReasonOf,
   setEnabled,
   start,
   statusOf,
@@ -198,6 +199,75 @@ describe('statusOf', () => {
       commandCount: 0,
       error: '',
       botEnabled: true,
+      notListeningReason: 'not-linked',
     });
+  });
+});
+
+describe('why the bot does not listen', () => {
+  const running = aBot({ isRunning: true, isConnected: true, controlRequestId: 'r1' });
+
+  test.each([
+    ['the account is deactivated (checked first)', aBot({ isActive: false, kick: null }), 'deactivated'],
+    ['no Kick account is linked', aBot({ kick: null }), 'not-linked'],
+    [
+      'Kick refused the tokens',
+      aBot({ kick: { broadcasterUserId: '1', username: 'k', needsRelink: true } }),
+      'needs-relink',
+    ],
+    ['the administrator disabled the bot', aBot({ botEnabled: false }), 'disabled-by-admin'],
+    ['the streamer stopped it', aBot(), 'stopped'],
+    ['the subscription failed', aBot({ isRunning: true, error: 'Kick said no' }), 'subscription-failed'],
+    [
+      'an administrator removed the subscription',
+      aBot({ isRunning: true, lostSubscription: 'admin' }),
+      'unsubscribed-by-admin',
+    ],
+    ['Kick dropped the subscription', aBot({ isRunning: true, lostSubscription: 'kick' }), 'subscription-lost'],
+    ['the subscription is not confirmed yet', aBot({ isRunning: true }), 'connecting'],
+    ['it runs and its chat is subscribed', running, null],
+  ])('when %s, then the reason is %p', (_case, state, reason) => {
+    expect(notListeningReasonOf(state)).toBe(reason);
+  });
+
+  test('when an administrator removes the chat subscription of a running bot, then the bot shows it and start repairs it', () => {
+    const byAdmin = applySubscriptionChange(running, {
+      state: 'inactive',
+      error: '',
+      requestId: '',
+      isRemovedByAdmin: true,
+    });
+    expect(byAdmin).toEqual({
+      kind: 'changed',
+      state: { ...running, isConnected: false, lostSubscription: 'admin' },
+      effects: [],
+    });
+    if (byAdmin.kind !== 'changed') throw new Error('expected a change');
+    expect(statusOf(byAdmin.state).notListeningReason).toBe('unsubscribed-by-admin');
+    expect(start(byAdmin.state, 'r2')).toEqual({
+      kind: 'changed',
+      state: { ...running, isConnected: false, lostSubscription: '', controlRequestId: 'r2' },
+      effects: [{ kind: 'control', action: 'START', requestId: 'r2' }],
+    });
+  });
+
+  test('when Kick drops the subscription of a running bot, then it is a lost subscription; ACTIVE clears it', () => {
+    const dropped = applySubscriptionChange(running, { state: 'inactive', error: '', requestId: '' });
+    expect(dropped).toMatchObject({ state: { isConnected: false, lostSubscription: 'kick' } });
+    if (dropped.kind !== 'changed') throw new Error('expected a change');
+    expect(applySubscriptionChange(dropped.state, { state: 'active', error: '', requestId: '' })).toMatchObject({
+      state: { isConnected: true, lostSubscription: '' },
+    });
+  });
+
+  test("when INACTIVE answers the bot's own STOP, then nothing is lost", () => {
+    const stopping = aBot({ controlRequestId: 'r3' });
+    expect(applySubscriptionChange(stopping, { state: 'inactive', error: '', requestId: 'r3' })).toEqual({
+      kind: 'unchanged',
+    });
+  });
+
+  test('when the bot runs and listens, then start changes nothing', () => {
+    expect(start(running, 'r4')).toEqual({ kind: 'unchanged' });
   });
 });

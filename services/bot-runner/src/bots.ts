@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type BotStatus, botMessages } from '@kickstand/api-contract';
+import { type BotStatus, botMessages, type NotListeningReason } from '@kickstand/api-contract';
 import { commandKey } from '@kickstand/chat-language';
 import { AppError } from '@kickstand/platform/errors';
 
@@ -44,10 +44,17 @@ export interface BotState {
   isConnected: boolean;
   /** Why the bot failed; '' when it did not. A non-empty error is bot.status ERROR. */
   error: string;
+  /**
+   * The chat subscription went away while the bot ran, not by the bot's own STOP: removed by an
+   * administrator ('admin') or gone at Kick ('kick'); '' otherwise. Start sends START again to repair it.
+   */
+  lostSubscription: LostSubscription;
   /** The request_id of the last bot.control, so that a late answer to an older one is ignored. */
   controlRequestId: string;
   commands: StoredCommand[];
 }
+
+export type LostSubscription = '' | 'admin' | 'kick';
 
 export const newBotState = (): BotState => ({
   seen: false,
@@ -59,6 +66,7 @@ export const newBotState = (): BotState => ({
   resumeOnActivation: false,
   isConnected: false,
   error: '',
+  lostSubscription: '',
   controlRequestId: '',
   commands: [],
 });
@@ -103,7 +111,13 @@ function changed(before: BotState, after: BotState, effects: BotEffect[] = []): 
 }
 
 /** The state after a stop: not running, not connected, no error. */
-const stopped = (state: BotState): BotState => ({ ...state, isRunning: false, isConnected: false, error: '' });
+const stopped = (state: BotState): BotState => ({
+  ...state,
+  isRunning: false,
+  isConnected: false,
+  error: '',
+  lostSubscription: '',
+});
 
 /** A stop caused by something else (deactivation, unlink, the admin switch): STOP only if it ran. */
 function stopIfRunning(
@@ -126,17 +140,24 @@ function stopIfRunning(
 
 /**
  * Start: the account must be active, linked (and not waiting for a relink) and enabled. Starting a
- * running bot changes nothing, unless it failed (ERROR): then START goes out again, as a retry.
+ * running bot changes nothing, unless it failed (ERROR) or lost its chat subscription: then START
+ * goes out again, as a repair.
  */
 export function start(state: BotState, requestId: string): BotDecision {
   if (!state.isActive) return { kind: 'refused', refusal: 'inactive' };
   if (!state.kick) return { kind: 'refused', refusal: 'not-linked' };
   if (state.kick.needsRelink) return { kind: 'refused', refusal: 'needs-relink' };
   if (!state.botEnabled) return { kind: 'refused', refusal: 'disabled' };
-  if (state.isRunning && state.error === '') return unchanged;
-  return changed(state, { ...state, isRunning: true, isConnected: false, error: '', controlRequestId: requestId }, [
-    { kind: 'control', action: 'START', requestId },
-  ]);
+  if (state.isRunning && state.error === '' && state.lostSubscription === '') return unchanged;
+  const next: BotState = {
+    ...state,
+    isRunning: true,
+    isConnected: false,
+    error: '',
+    lostSubscription: '',
+    controlRequestId: requestId,
+  };
+  return changed(state, next, [{ kind: 'control', action: 'START', requestId }]);
 }
 
 /** Stop: STOP goes out when the bot runs; stopping a stopped bot changes nothing. */
@@ -246,12 +267,16 @@ export interface SubscriptionChange {
   error: string;
   /** The bot.control request this answers; '' when it answers none (Kick dropped the subscription). */
   requestId: string;
+  /** An administrator removed the subscription (INACTIVE from the admin webhook calls). */
+  isRemovedByAdmin?: boolean;
 }
 
 /**
  * chat.subscription, kick-link's answer to bot.control: ACTIVE connects a running bot, INACTIVE
  * disconnects it, FAILED disconnects it with an error. An answer to an older bot.control than the
  * last one is stale and changes nothing; so does ACTIVE or FAILED for a bot that is not running.
+ * An INACTIVE that answers no bot.control (an administrator's unsubscribe, Kick dropping it) while
+ * the bot runs is remembered as a lost subscription, so the streamer learns why and can repair it.
  */
 export function applySubscriptionChange(state: BotState, change: SubscriptionChange): BotDecision {
   const isStale =
@@ -259,9 +284,14 @@ export function applySubscriptionChange(state: BotState, change: SubscriptionCha
   if (isStale) return unchanged;
   switch (change.state) {
     case 'active':
-      return state.isRunning ? changed(state, { ...state, isConnected: true, error: '' }) : unchanged;
-    case 'inactive':
-      return changed(state, { ...state, isConnected: false });
+      return state.isRunning
+        ? changed(state, { ...state, isConnected: true, error: '', lostSubscription: '' })
+        : unchanged;
+    case 'inactive': {
+      const isLost = state.isRunning && change.requestId === '';
+      const lostSubscription: LostSubscription = isLost ? (change.isRemovedByAdmin ? 'admin' : 'kick') : '';
+      return changed(state, { ...state, isConnected: false, lostSubscription });
+    }
     case 'failed':
       if (!state.isRunning) return unchanged;
       return changed(state, { ...state, isConnected: false, error: change.error || botMessages.subscriptionFailed });
@@ -297,6 +327,21 @@ export function applyCommandChange(state: BotState, change: CommandChange): BotD
 
 export type ConnectionStatus = 'CONNECTED' | 'DISCONNECTED' | 'ERROR';
 
+export { notListeningReasons, type NotListeningReason } from '@kickstand/api-contract';
+
+/** null while the bot listens (running and its chat subscribed). */
+export function notListeningReasonOf(state: BotState): NotListeningReason | null {
+  if (!state.isActive) return 'deactivated';
+  if (!state.kick) return 'not-linked';
+  if (state.kick.needsRelink) return 'needs-relink';
+  if (!state.botEnabled) return 'disabled-by-admin';
+  if (!state.isRunning) return 'stopped';
+  if (state.error !== '') return 'subscription-failed';
+  if (state.lostSubscription === 'admin') return 'unsubscribed-by-admin';
+  if (state.lostSubscription === 'kick') return 'subscription-lost';
+  return state.isConnected ? null : 'connecting';
+}
+
 /** Everything bot.status carries: one is published whenever this changes. */
 export interface BotStatusSnapshot {
   /** '0' when no Kick account is linked. */
@@ -307,6 +352,8 @@ export interface BotStatusSnapshot {
   commandCount: number;
   error: string;
   botEnabled: boolean;
+  /** '' while the bot listens. */
+  notListeningReason: NotListeningReason | '';
 }
 
 export function statusOf(state: BotState): BotStatusSnapshot {
@@ -318,10 +365,14 @@ export function statusOf(state: BotState): BotStatusSnapshot {
     commandCount: state.commands.length,
     error: state.error,
     botEnabled: state.botEnabled,
+    notListeningReason: notListeningReasonOf(state) ?? '',
   };
 }
 
-/** The spec's Bot status entity: the HTTP contract's. */
+/**
+ * The spec's bot status (§3), as GET /api/platform/bot/status and start/stop answer it, plus why
+ * the bot does not listen (null while it does) and the failure's own words: the HTTP contract's.
+ */
 export type BotStatusView = BotStatus;
 
 export function viewOf(state: BotState): BotStatusView {
@@ -331,5 +382,7 @@ export function viewOf(state: BotState): BotStatusView {
     connected: state.isConnected,
     status: state.isConnected ? 'connected' : 'disconnected',
     commands: state.commands.length,
+    notListeningReason: notListeningReasonOf(state),
+    error: state.error,
   };
 }

@@ -10,6 +10,7 @@ import {
   ChangeKind,
   ChatOrigin,
   ChatSubscriptionState,
+  CommandKind,
   KickAccountChangeKind,
   UserChangeKind,
   timestampFromDate,
@@ -70,6 +71,7 @@ export function createEntryPublisher(bus: KickstandBus): PublishEntry {
           status: connectionStatusOf[entry.status.status],
           commandCount: entry.status.commandCount,
           error: entry.status.error,
+          notListeningReason: entry.status.notListeningReason,
           botEnabled: entry.status.botEnabled,
         });
         return;
@@ -167,6 +169,7 @@ export const onChatSubscription =
       state: subscriptionStates[message.state] ?? 'other',
       error: message.error,
       requestId: message.requestId,
+      isRemovedByAdmin: message.isRemovedByAdmin,
     };
     await runner.apply(message.userId, (state) => applySubscriptionChange(state, change));
   };
@@ -295,6 +298,7 @@ export const onChatReceived =
         messageId: line.messageId,
         response: progress.content,
         executedAt: timestampFromDate(progress.executedAt),
+        kind: CommandKind.CUSTOM,
       });
       progress.isExecutedPublished = true;
     }

@@ -24,8 +24,9 @@ export type OutboxEntry = { id: string; occurredAt: Date } & (
  * (the read model of command.changed), and the outbox. `version` grows by one with every change,
  * so a write only succeeds on the version it read (another instance may have written meanwhile).
  */
-export interface BotDoc extends Document, Omit<BotState, 'resumeOnActivation'> {
+export interface BotDoc extends Document, Omit<BotState, 'resumeOnActivation' | 'lostSubscription'> {
   resumeOnActivation?: boolean;
+  lostSubscription?: BotState['lostSubscription'];
   version: number;
   outbox: OutboxEntry[];
   updatedAt: Date;
@@ -104,6 +105,7 @@ export function stateOf(doc: BotDoc): BotState {
     resumeOnActivation: doc.resumeOnActivation ?? false,
     isConnected: doc.isConnected,
     error: doc.error,
+    lostSubscription: doc.lostSubscription ?? '',
     controlRequestId: doc.controlRequestId,
     commands: doc.commands.map(({ key, command, response }) => ({ key, command, response })),
   };

@@ -291,7 +291,15 @@ describe('GET /api/platform/bot/status', () => {
       status: 200,
       body: {
         success: true,
-        data: { isRunning: false, isConnected: false, connected: false, status: 'disconnected', commands: 0 },
+        data: {
+          isRunning: false,
+          isConnected: false,
+          connected: false,
+          status: 'disconnected',
+          commands: 0,
+          notListeningReason: 'not-linked',
+          error: '',
+        },
       },
     });
   });
@@ -353,7 +361,15 @@ describe('POST /api/platform/bot/start', () => {
       body: {
         success: true,
         message: 'Bot started',
-        data: { isRunning: true, isConnected: false, connected: false, status: 'disconnected', commands: 1 },
+        data: {
+          isRunning: true,
+          isConnected: false,
+          connected: false,
+          status: 'disconnected',
+          commands: 1,
+          notListeningReason: 'connecting',
+          error: '',
+        },
       },
     });
     const controls = controlsOf(streamer);
@@ -433,6 +449,8 @@ describe('chat.subscription', () => {
       connected: true,
       status: 'connected',
       commands: 1,
+      notListeningReason: null,
+      error: '',
     });
   });
 
@@ -497,7 +515,15 @@ describe('POST /api/platform/bot/stop', () => {
       body: {
         success: true,
         message: 'Bot stopped',
-        data: { isRunning: false, isConnected: false, connected: false, status: 'disconnected', commands: 1 },
+        data: {
+          isRunning: false,
+          isConnected: false,
+          connected: false,
+          status: 'disconnected',
+          commands: 1,
+          notListeningReason: 'stopped',
+          error: '',
+        },
       },
     });
     expect(controlsOf(streamer).at(-1)?.message).toMatchObject({

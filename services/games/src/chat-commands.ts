@@ -28,6 +28,9 @@ const gameAliases: Record<string, 'raid-boss' | 'guess-balance'> = {
   guessmybalance: 'guess-balance',
 };
 
+/** The command word of a `$` line, lowercased and without the `$` (`$Attack axe` → `attack`). */
+export const commandNameOf = (content: string): string => (content.trim().slice(1).split(/\s+/)[0] ?? '').toLowerCase();
+
 /**
  * Reads a chat line: `$game raidboss 5`, `$attack axe`, `$gmb 1,234`, `$gmb end 1234.50`,
  * `$hero am`, `$mmr`, `$rank`. The command name is matched in any letter case. Pure.

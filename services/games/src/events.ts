@@ -1,7 +1,7 @@
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
 import type { Logger } from '@kickstand/platform/log';
 import { createOutboxRelay } from '@kickstand/platform/outbox';
-import { ChatOrigin, Game, GameEventKind, timestampFromMs } from '@kickstand/proto';
+import { ChatOrigin, CommandKind, Game, GameEventKind, timestampFromMs } from '@kickstand/proto';
 import type { ChatLineEntry, GameEventEntry, GameEventKindName, OutboxEntry } from './games/outbox';
 import type { ChannelDoc, GamesRepository } from './repository';
 
@@ -16,7 +16,32 @@ const kinds: Record<GameEventKindName, GameEventKind> = {
   ended: GameEventKind.ENDED,
 };
 
-export function publishChatLine(bus: KickstandBus, broadcasterUserId: string, entry: ChatLineEntry): Promise<void> {
+/** A chat line, and when it answers a command, that command's command.executed (the admin's analytics). */
+export async function publishChatLine(
+  bus: KickstandBus,
+  broadcasterUserId: string,
+  entry: ChatLineEntry,
+): Promise<void> {
+  await publishChatSend(bus, broadcasterUserId, entry);
+  const executed = entry.executed;
+  if (!executed) return;
+  await bus.publish('command.executed', entry.ownerUserId, {
+    // built from the entry, so a second relay is counted once downstream
+    eventId: `executed:${entry.id}`,
+    occurredAt: timestampFromMs(entry.createdAtMs),
+    ownerUserId: entry.ownerUserId,
+    broadcasterUserId,
+    command: executed.command,
+    invokedByUsername: executed.invokedByUsername,
+    invokedByUserId: executed.invokedByUserId,
+    messageId: entry.replyToMessageId ?? '',
+    response: entry.content,
+    executedAt: timestampFromMs(entry.createdAtMs),
+    kind: executed.kind === 'game' ? CommandKind.GAME : CommandKind.BUILT_IN,
+  });
+}
+
+function publishChatSend(bus: KickstandBus, broadcasterUserId: string, entry: ChatLineEntry): Promise<void> {
   return bus.publish('chat.send', broadcasterUserId, {
     // the same input gives the same event id and key, so a second relay is recognisable downstream
     eventId: `chat-send:${entry.id}`,

@@ -3,7 +3,7 @@ import { stripControlCharacters } from '@kickstand/platform/chat';
 import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { timestampDate, timestampMs } from '@kickstand/proto';
-import { isBroadcaster, parseChatIntent } from './chat-commands';
+import { commandNameOf, isBroadcaster, parseChatIntent } from './chat-commands';
 import { heroReply, mmrReply, type Hero } from './games/dota';
 import { advanceGame, nextDueMs, playCommand, type ChannelStep, type GameIntent } from './games/one-at-a-time';
 import { replyTo, type ChatInput } from './games/outbox';
@@ -75,7 +75,11 @@ export function createPlay(deps: PlayDeps): Play {
     if (!message.ownerUserId || !message.messageId || !broadcasterUserId || broadcasterUserId === '0') return;
     if (!(await repo.isBotRunning(message.ownerUserId))) return;
 
-    const chat = chatInputOf(message, clock.now().getTime());
+    const isBuiltIn = intent.kind === 'hero' || intent.kind === 'mmr';
+    const chat: ChatInput = {
+      ...chatInputOf(message, clock.now().getTime()),
+      command: { name: commandNameOf(message.content), kind: isBuiltIn ? 'built-in' : 'game' },
+    };
     if (intent.kind === 'hero' || intent.kind === 'mmr') {
       const content = intent.kind === 'hero' ? heroReply(deps.heroes(), intent.query) : await mmrAnswer(chat);
       await relay.publishNow(broadcasterUserId, replyTo(chat, content, clock.now().getTime()));

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventually } from '@kickstand/platform/testing';
-import { ChatOrigin, Game, GameEventKind } from '@kickstand/proto';
+import { ChatOrigin, CommandKind, Game, GameEventKind } from '@kickstand/proto';
 import { commandCatalog } from './catalog';
 import { mmrReplies } from './games/dota';
 import { gameReplies } from './games/one-at-a-time';
@@ -242,6 +242,48 @@ describe('chat.received → chat.send and game.event', () => {
     await publishBotStatus(harness.platform.bus, channel, true, now + 10); // a replay, as a marker
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await repo.isBotRunning(channel.ownerUserId)).toBe(true);
+  });
+});
+
+describe('command.executed (the admin analytics)', () => {
+  test('when a game command and a built-in are answered, then each answer is a command.executed of its kind; announcements are not', async () => {
+    const channel = aChannel();
+    await harness.startBot(channel);
+    const started = await harness.sayAndWait(channel, streamerOf(channel), '$game raidboss 10');
+    const ann = aViewer('ann');
+    const asked = await harness.sayAndWait(channel, ann, '$Hero am');
+
+    await eventually(() =>
+      expect(harness.recorded.published('command.executed').map((message) => message.command)).toHaveLength(2),
+    );
+    const executed = harness.recorded.published('command.executed');
+    expect(
+      executed.map(({ eventId, command, kind, messageId, invokedByUsername, ownerUserId }) => ({
+        eventId,
+        command,
+        kind,
+        messageId,
+        invokedByUsername,
+        ownerUserId,
+      })),
+    ).toEqual([
+      {
+        eventId: `executed:game:${started}`,
+        command: 'game',
+        kind: CommandKind.GAME,
+        messageId: started,
+        invokedByUsername: 'streamer',
+        ownerUserId: channel.ownerUserId,
+      },
+      {
+        eventId: `executed:game:${asked}`,
+        command: 'hero',
+        kind: CommandKind.BUILT_IN,
+        messageId: asked,
+        invokedByUsername: 'ann',
+        ownerUserId: channel.ownerUserId,
+      },
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@kickstand/platform/testing';
-import { ChatSubscriptionState, UserChangeKind, UserRole } from '@kickstand/proto';
+import { BotControlAction, ChatSubscriptionState, UserChangeKind, UserRole } from '@kickstand/proto';
 import { aKickName, startStack, type Stack } from './testing/test-harness';
 
 let stack: Stack;
@@ -62,6 +62,7 @@ interface Body {
     subscriptions?: { id: string; event: string; status: string }[];
     created?: string[];
     removed?: { id: string; event: string }[];
+    bot?: { isRunning: boolean; kickUsername: string };
   };
 }
 
@@ -285,6 +286,34 @@ describe('subscribe-all and unsubscribe-all', () => {
       .filter(({ key }) => key === target.userId)
       .map(({ message }) => message.state);
     expect(states).toEqual([ChatSubscriptionState.INACTIVE]);
+  });
+
+  test('when the bot runs, then the list names it; unsubscribe-all tells bot-runner an administrator removed its chat and it stays removed', async () => {
+    const target = await aLinkedUser();
+    await stack.platform.bus.publish('bot.control', target.userId, {
+      eventId: randomUUID(),
+      userId: target.userId,
+      broadcasterUserId: String(target.broadcasterId),
+      action: BotControlAction.START,
+      requestId: `req-${randomUUID()}`,
+    });
+    await eventually(async () =>
+      expect((await asAdmin('GET', `/api/admin/users/${target.userId}/webhooks`)).json.data?.bot).toEqual({
+        isRunning: true,
+        kickUsername: target.kickName,
+      }),
+    );
+
+    await asAdmin('POST', `/api/admin/users/${target.userId}/webhooks/unsubscribe-all`);
+
+    const told = stack.recorded
+      .publishedWithKeys('chat.subscription')
+      .filter(({ key }) => key === target.userId)
+      .map(({ message }) => [message.state, message.requestId === '', message.isRemovedByAdmin]);
+    expect(told.at(-1)).toEqual([ChatSubscriptionState.INACTIVE, true, true]);
+    // the reconciler no longer keeps this channel subscribed: the administrator's choice holds
+    const listed = await asAdmin('GET', `/api/admin/users/${target.userId}/webhooks`);
+    expect(listed.json.data).toEqual({ subscriptions: [], bot: { isRunning: false, kickUsername: target.kickName } });
   });
 });
 

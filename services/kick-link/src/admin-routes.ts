@@ -10,11 +10,13 @@ import { Router, type Request, type Response } from 'express';
 import { currentUser, requireAdmin, type TokenVerifier } from '@kickstand/platform/auth';
 import { AppError, badRequest, notFound } from '@kickstand/platform/errors';
 import { parseBody, parseParams } from '@kickstand/platform/http';
+import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { ChatSubscriptionState } from '@kickstand/proto';
 import type { AuditRecord, KickLinkPublisher } from './publisher';
 import { KickApiError, type KickSubscription } from './kick-client';
 import type { KickLinkRepository, LinkDoc } from './repository';
+import type { RunningBots } from './running-bots';
 import { chatEvent, subscribableEvents, type ChannelSubscriptions, type EnsureOutcome } from './subscriptions';
 
 /** The spec's admin texts (§8): the HTTP contract's. */
@@ -51,10 +53,12 @@ export function adminWebhookRoutes(deps: {
   repo: KickLinkRepository;
   subscriptions: ChannelSubscriptions;
   publisher: KickLinkPublisher;
+  runningBots: RunningBots;
   tokens: TokenVerifier;
+  clock: Clock;
   log: Logger;
 }): Router {
-  const { repo, subscriptions, publisher, tokens, log } = deps;
+  const { repo, subscriptions, publisher, runningBots, tokens, clock, log } = deps;
   const router = Router();
   const admin = requireAdmin(tokens);
 
@@ -100,13 +104,27 @@ export function adminWebhookRoutes(deps: {
     }
   }
 
-  /** Without chat.message.sent the bot hears nothing: bot-runner is told the subscription is gone. */
+  /**
+   * Without chat.message.sent the bot hears nothing: bot-runner is told an administrator removed
+   * it (the streamer's dashboard says so), and the reconciler no longer puts it back, so the
+   * administrator's choice holds until the streamer reconnects (a new START).
+   */
   async function chatGone(target: Target, removed: readonly KickSubscription[]) {
     if (!removed.some((subscription) => subscription.event === chatEvent)) return;
+    const running = await runningBots.get(target.userId);
+    if (running?.isRunning) {
+      await runningBots.record(target.userId, {
+        isRunning: false,
+        occurredAt: clock.now(),
+        broadcasterUserId: target.link.kickUserId,
+        reconcileAt: null,
+      });
+    }
     await publisher.chatSubscription({
       userId: target.userId,
       broadcasterUserId: target.link.kickUserId,
       state: ChatSubscriptionState.INACTIVE,
+      isRemovedByAdmin: true,
     });
   }
 
@@ -135,8 +153,13 @@ export function adminWebhookRoutes(deps: {
   router.get('/api/admin/users/:id/webhooks', admin, async (req, res) => {
     const target = await targetOf(req);
     await act(res, adminMessages.loadFailed, async () => {
-      const found = await subscriptions.list(target.link.kickUserId);
-      res.json({ success: true, data: { subscriptions: found.map(viewOf) } });
+      const [found, running] = await Promise.all([
+        subscriptions.list(target.link.kickUserId),
+        runningBots.get(target.userId),
+      ]);
+      // the admin panel names the bot an unsubscribe would deafen
+      const bot = { isRunning: running?.isRunning ?? false, kickUsername: target.link.kickUsername };
+      res.json({ success: true, data: { subscriptions: found.map(viewOf), bot } });
     });
   });
 

@@ -136,6 +136,11 @@ export interface StoredDeliveryHealth extends DeliveryHealthReporter {
   liveChecked(broadcasterUserId: string, isLive: boolean, checkedAt: Date): void;
   /** Writes what was gathered; a failed write is kept for the next flush. */
   flush(): Promise<void>;
+  /**
+   * Writes what was gathered for one channel now (its streamer opens the health view: what this
+   * instance saw shows at once, not after the next flush). Never throws.
+   */
+  flushChannel(broadcasterUserId: string): Promise<void>;
   /** Flushes every intervalMs (an unref'ed timer). */
   start(): void;
   /** Stops the timer and flushes what is left. */
@@ -183,19 +188,21 @@ export function createStoredDeliveryHealth(deps: {
     }
   }
 
+  async function write(id: string, entry: Pending, now: Date): Promise<void> {
+    try {
+      await docs.updateOne({ _id: id }, updateOf(entry, now), { upsert: true });
+    } catch (error) {
+      log.warn({ err: error, broadcasterUserId: id }, 'could not store delivery health; kept for the next flush');
+      const since = pending.get(id);
+      pending.set(id, since ? merge(entry, since) : entry);
+    }
+  }
+
   async function flushOnce(): Promise<void> {
     const batch = pending;
     pending = new Map();
     const now = clock.now();
-    for (const [id, entry] of batch) {
-      try {
-        await docs.updateOne({ _id: id }, updateOf(entry, now), { upsert: true });
-      } catch (error) {
-        log.warn({ err: error, broadcasterUserId: id }, 'could not store delivery health; kept for the next flush');
-        const since = pending.get(id);
-        pending.set(id, since ? merge(entry, since) : entry);
-      }
-    }
+    for (const [id, entry] of batch) await write(id, entry, now);
   }
 
   function flush(): Promise<void> {
@@ -235,6 +242,12 @@ export function createStoredDeliveryHealth(deps: {
       }),
     liveChecked: (channel, isLive, checkedAt) => note(channel, (entry) => (entry.live = { isLive, checkedAt })),
     flush,
+    async flushChannel(broadcasterUserId) {
+      const entry = pending.get(broadcasterUserId);
+      if (!entry) return;
+      pending.delete(broadcasterUserId);
+      await write(broadcasterUserId, entry, clock.now());
+    },
     start() {
       if (timer || flushIntervalMs <= 0) return;
       timer = setInterval(() => {

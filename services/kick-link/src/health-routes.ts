@@ -4,7 +4,7 @@ import { currentUser, requireAdmin, requireUser, type TokenVerifier } from '@kic
 import type { Clock } from '@kickstand/platform/clock';
 import { parseQuery } from '@kickstand/platform/http';
 import type { Store } from '@kickstand/platform/store';
-import { deliveryHealthDocs, unattributedId } from './delivery-health-store';
+import { deliveryHealthDocs, unattributedId, type StoredDeliveryHealth } from './delivery-health-store';
 import { defaultHealthRule, unattributedViewOf, viewOf, type HealthRule } from './delivery-health-view';
 import type { KickLinkRepository } from './repository';
 import type { RunningBots } from './running-bots';
@@ -25,6 +25,8 @@ export function deliveryHealthRoutes(deps: {
   runningBots: RunningBots;
   tokens: TokenVerifier;
   clock: Clock;
+  /** This instance's gathered reports: written before a view is read, so the view is current. */
+  stored: Pick<StoredDeliveryHealth, 'flush' | 'flushChannel'>;
   rule?: HealthRule;
 }): Router {
   const { repo, runningBots, tokens, clock, rule = defaultHealthRule } = deps;
@@ -39,6 +41,7 @@ export function deliveryHealthRoutes(deps: {
       res.json({ success: true, data: { hasKickAccount: false, health: null } });
       return;
     }
+    await deps.stored.flushChannel(link.kickUserId);
     const [doc, bot] = await Promise.all([docs.findOne({ _id: link.kickUserId }), runningBots.get(userId)]);
     const health = viewOf(link.kickUserId, link.kickUsername, doc, bot, clock.now(), rule);
     res.json({ success: true, data: { hasKickAccount: true, health } });
@@ -46,6 +49,7 @@ export function deliveryHealthRoutes(deps: {
 
   router.get('/api/admin/kick/delivery-health', requireAdmin(tokens), async (req, res) => {
     const { page, limit, unhealthy } = parseQuery(healthListQuerySchema, req);
+    await deps.stored.flush();
     const [links, healthDocs, bots] = await Promise.all([repo.links.all(), docs.find({}), runningBots.all()]);
     const docById = new Map(healthDocs.map((doc) => [doc._id, doc]));
     const botByUser = new Map(bots.map((bot) => [bot._id, bot]));

@@ -52,6 +52,7 @@ describe('link rules', () => {
   test("when the outcome is known, then the dashboard redirect is the spec's", () => {
     expect(dashboardLocation({ kind: 'linked' })).toBe('/dashboard?kick_linked=true');
     expect(dashboardLocation({ kind: 'failed' })).toBe('/dashboard?kick_error=general');
+    expect(dashboardLocation({ kind: 'denied' })).toBe('/dashboard?kick_error=denied');
     expect(dashboardLocation({ kind: 'duplicate', kickUsername: 'some_streamer' })).toBe(
       '/dashboard?kick_error=duplicate&username=some_streamer',
     );

@@ -35,7 +35,12 @@ export const essentialScopes = ['chat:write'] as const;
 
 export const noLinkMessage = kickLinkMessages.noLink;
 
-export type LinkOutcome = { kind: 'linked' } | { kind: 'duplicate'; kickUsername: string } | { kind: 'failed' };
+export type LinkOutcome =
+  | { kind: 'linked' }
+  | { kind: 'duplicate'; kickUsername: string }
+  /** The streamer pressed Deny on Kick's consent page: not an error, the dashboard says so calmly. */
+  | { kind: 'denied' }
+  | { kind: 'failed' };
 
 /** Where the browser goes after the callback (spec §4). Always relative: the browser is on the gateway. */
 export function dashboardLocation(outcome: LinkOutcome): string {
@@ -44,6 +49,8 @@ export function dashboardLocation(outcome: LinkOutcome): string {
       return '/dashboard?kick_linked=true';
     case 'duplicate':
       return `/dashboard?kick_error=duplicate&username=${encodeURIComponent(outcome.kickUsername)}`;
+    case 'denied':
+      return '/dashboard?kick_error=denied';
     case 'failed':
       return '/dashboard?kick_error=general';
   }
@@ -408,7 +415,9 @@ export function createLinks(deps: LinksDeps): Links {
             { error, userId: claimed.userId },
             'Kick link not completed: Kick answered with an error or without a code',
           );
-          return { location: dashboardLocation({ kind: 'failed' }), spentBrowserKey };
+          // OAuth's access_denied is the streamer's own choice on the consent page
+          const outcome: LinkOutcome = error === 'access_denied' ? { kind: 'denied' } : { kind: 'failed' };
+          return { location: dashboardLocation(outcome), spentBrowserKey };
         }
         return {
           location: dashboardLocation(await attempt(claimed.userId, code, claimed.codeVerifier)),

@@ -16,6 +16,8 @@ export interface ChatSubscriptionChange {
   state: ChatSubscriptionState;
   error?: string;
   requestId?: string;
+  /** An administrator removed it (the admin webhook calls). */
+  isRemovedByAdmin?: boolean;
   /** Set when it comes from an outbox: the same message published again keeps its id. */
   sent?: OutboxSent;
 }
@@ -83,6 +85,7 @@ export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLi
         state: change.state,
         error: change.error ?? '',
         requestId: change.requestId ?? '',
+        isRemovedByAdmin: change.isRemovedByAdmin ?? false,
       }),
     chatReceived: (message) => bus.publish('chat.received', message.broadcasterUserId, message),
     kickEvent: (message) => bus.publish('kick.event', message.broadcasterUserId, message),

@@ -149,7 +149,7 @@ describe('GET /api/kick/oauth/callback', () => {
     );
   });
 
-  test('when the streamer denies consent, then kick_error=general and nothing is linked', async () => {
+  test('when the streamer denies consent, then kick_error=denied and nothing is linked', async () => {
     const userId = aUser();
 
     const query = await stack.authorize(userId, { sandbox_auto_deny: '1' });
@@ -157,7 +157,7 @@ describe('GET /api/kick/oauth/callback', () => {
 
     expect(query).toContain('error=access_denied');
     expect(result.status).toBe(302);
-    expect(result.location).toBe('/dashboard?kick_error=general');
+    expect(result.location).toBe('/dashboard?kick_error=denied');
     expect((await statusOf(userId)).json.data.hasKickAccount).toBe(false);
   });
 

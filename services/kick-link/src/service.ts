@@ -166,8 +166,8 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
     http: deps.http,
     routes: [
       kickLinkRoutes({ links, tokens: deps.tokens, log, browserCookie }),
-      adminWebhookRoutes({ repo, subscriptions, publisher, tokens: deps.tokens, log }),
-      deliveryHealthRoutes({ store, repo, runningBots, tokens: deps.tokens, clock }),
+      adminWebhookRoutes({ repo, subscriptions, publisher, runningBots, tokens: deps.tokens, clock, log }),
+      deliveryHealthRoutes({ store, repo, runningBots, tokens: deps.tokens, clock, stored: storedHealth }),
       botAccountRoutes({ links, chat, repo, tokens: deps.tokens, log, browserCookie }),
       deadLetterRoutes({ repo, processor, tokens: deps.tokens, clock, log }),
     ],

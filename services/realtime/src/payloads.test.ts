@@ -174,9 +174,18 @@ describe('bot.status → bot-status and bot-error', () => {
         connected,
         status: label,
         commands: 4,
+        notListeningReason: null,
+        error: '',
       });
     },
   );
+
+  test('when bot.status names why the bot does not listen, then bot-status carries it; an unknown code is null', async () => {
+    const lost = await decoded('bot.status', { isRunning: true, notListeningReason: 'unsubscribed-by-admin' });
+    expect(botStatusFrom(lost).notListeningReason).toBe('unsubscribed-by-admin');
+    const unknown = await decoded('bot.status', { notListeningReason: 'from-a-newer-version' });
+    expect(botStatusFrom(unknown).notListeningReason).toBeNull();
+  });
 
   test('when the status is ERROR, then bot-error carries the error; otherwise there is none', async () => {
     const failed = await decoded('bot.status', {

@@ -5,6 +5,7 @@ import type {
   ChatMessagePayload,
   CommandExecutedPayload,
   MessageSentPayload,
+  NotListeningReason,
 } from '@kickstand/platform/socket-events';
 import { cutChatLine } from '@kickstand/platform/chat';
 import { BotConnectionStatus, timestampDate } from '@kickstand/proto';
@@ -94,8 +95,27 @@ export function botStatusFrom(message: BotStatus): BotStatusPayload {
     connected,
     status: connected ? 'connected' : 'disconnected',
     commands: message.commandCount,
+    notListeningReason: notListeningReasonOf(message.notListeningReason),
+    error: message.error,
   };
 }
+
+const notListeningReasons: ReadonlySet<string> = new Set<NotListeningReason>([
+  'deactivated',
+  'not-linked',
+  'needs-relink',
+  'disabled-by-admin',
+  'stopped',
+  'subscription-failed',
+  'unsubscribed-by-admin',
+  'subscription-lost',
+  'connecting',
+]);
+
+const isNotListeningReason = (code: string): code is NotListeningReason => notListeningReasons.has(code);
+
+/** bot.status's reason code; '' (listening) and codes this version does not know are null. */
+const notListeningReasonOf = (code: string): NotListeningReason | null => (isNotListeningReason(code) ? code : null);
 
 /** Only for status ERROR: the error to show next to the new state. */
 export function botErrorFromStatus(message: BotStatus, now: Date): BotErrorPayload | undefined {

@@ -545,6 +545,8 @@ describe('bot.status', () => {
       connected: true,
       status: 'connected',
       commands: 3,
+      notListeningReason: null,
+      error: '',
     });
   });
 
@@ -571,6 +573,8 @@ describe('bot.status', () => {
       connected: false,
       status: 'disconnected',
       commands: 1,
+      notListeningReason: null,
+      error: 'Kick refused the chat subscription',
     });
   });
 });

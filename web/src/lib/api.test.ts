@@ -4,6 +4,7 @@ import { commandsApi } from '../features/commands/commands-api';
 import { authApi } from '../features/session/auth-api';
 import { selectSessionStatus } from '../features/session/session-slice';
 import { fail, installFakeFetch, ok } from '../testing/fake-fetch';
+import { waitFor } from '@testing-library/react';
 import { aUser } from '../testing/fixtures';
 
 const sessionExpiredText = 'Your session has expired. Please log in again.';
@@ -75,13 +76,36 @@ describe('401 → session expired (spec §4)', () => {
     expect(store.getState().toasts.items).toEqual([]);
   });
 
-  test('when the session is signed in and a later call answers 401, then the cached profile is dropped', async () => {
-    installFakeFetch({ 'GET /api/platform/profile': ok(aUser()), 'GET /api/commands': fail(401, 'Unauthorized') });
+  test('when a signed-in save answers 401, then it waits for the next sign-in and is sent again with the new token', async () => {
+    const server = installFakeFetch({
+      'GET /api/platform/profile': ok(aUser()),
+      'POST /api/commands': (request) =>
+        request.headers.authorization === 'Bearer new-token' ? ok(request.body, {}, 201) : fail(401, 'Unauthorized'),
+      'POST /api/platform/login': ok({ user: aUser(), token: 'new-token' }),
+    });
     const store = signedInStore();
     await store.dispatch(authApi.endpoints.getProfile.initiate());
+    let settled = false;
+    const save = store
+      .dispatch(commandsApi.endpoints.addCommand.initiate({ command: 'hi', response: 'hello' }))
+      .unwrap()
+      .finally(() => {
+        settled = true;
+      });
+    await waitFor(() => expect(selectSessionStatus(store.getState())).toBe('expired'));
+    // the page keeps what it showed, and the save has not failed
+    expect(authApi.endpoints.getProfile.select()(store.getState()).data).toEqual(aUser());
+    await Promise.resolve();
+    expect(settled).toBe(false);
+
+    await store.dispatch(authApi.endpoints.login.initiate({ email: 'streamer1@example.com', password: 'x' }));
+
+    await expect(save).resolves.toEqual({ success: true, data: { command: 'hi', response: 'hello' } });
+    expect(server.callsTo('POST /api/commands').map((request) => request.headers.authorization)).toEqual([
+      'Bearer good-token',
+      'Bearer new-token',
+    ]);
     expect(selectSessionStatus(store.getState())).toBe('authenticated');
-    await store.dispatch(commandsApi.endpoints.getCommands.initiate());
-    expect(selectSessionStatus(store.getState())).toBe('unauthenticated');
-    expect(authApi.endpoints.getProfile.select()(store.getState()).data).toBeUndefined();
+    expect(store.getState().toasts.items.map((toast) => toast.message)).toEqual([sessionExpiredText]);
   });
 });

@@ -2,6 +2,7 @@ import type { ApiSuccess } from '@kickstand/api-contract';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { env } from '../config/env';
 import { sessionExpired } from './app-events';
+import { sessionGate } from './session-gate';
 import { tokenStorage } from './token-storage';
 
 /** The gateway's success envelope (the HTTP contract's). */
@@ -20,6 +21,12 @@ export type ApiError = { status: number; data: unknown } | { status: 'FETCH_ERRO
 /** Endpoints whose 401 means "wrong credentials", not "session expired" (spec §4). */
 const credentialEndpoints = new Set(['login', 'register']);
 
+/**
+ * Endpoints whose 401 ends the session without waiting for a new sign-in: the profile fetch decides
+ * whether a stored token still signs anyone in (spec §4), and logout needs no retry.
+ */
+const noRetryEndpoints = new Set(['getProfile', 'logout']);
+
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
@@ -33,9 +40,11 @@ async function readBody(response: Response): Promise<unknown> {
 /**
  * fetch against /api with credentials, JSON in and out, and the stored bearer token (spec §7; no
  * default timeout). A 401 on any call but login and register removes the token and raises
- * sessionExpired, once: a burst of 401s finds the token already gone.
+ * sessionExpired, once: a burst of 401s finds the token already gone. The call then waits for the
+ * user to sign in again (the dialog over the page) and is sent once more with the new token, so a
+ * form's save neither fails nor loses what was typed.
  */
-export const apiBaseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError> = async (args, api) => {
+export const apiBaseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError> = async (args, api, extra) => {
   const { url, method = 'GET', body } = typeof args === 'string' ? { url: args } : args;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -57,9 +66,17 @@ export const apiBaseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError> 
 
   const data = await readBody(response);
   if (response.ok) return { data };
-  if (response.status === 401 && !credentialEndpoints.has(api.endpoint) && tokenStorage.get() !== null) {
-    tokenStorage.remove();
-    api.dispatch(sessionExpired());
+  if (response.status === 401 && !credentialEndpoints.has(api.endpoint) && token !== null) {
+    if (tokenStorage.get() === token) {
+      tokenStorage.remove();
+      api.dispatch(sessionExpired());
+    }
+    // a signed-in session waits for the next sign-in; one signed in again meanwhile goes at once
+    const isRetried = sessionGate.isClosed() || tokenStorage.get() !== null;
+    if (isRetried && !noRetryEndpoints.has(api.endpoint)) {
+      await sessionGate.wait();
+      if (!api.signal.aborted) return apiBaseQuery(args, api, extra);
+    }
   }
   return { error: { status: response.status, data } };
 };

@@ -12,7 +12,12 @@ import type {
   MessageSentPayload,
 } from '@kickstand/platform/socket-events';
 
-export type { ChatBadge, ClientToServerEvents, ServerToClientEvents } from '@kickstand/platform/socket-events';
+export type {
+  ChatBadge,
+  ClientToServerEvents,
+  NotListeningReason,
+  ServerToClientEvents,
+} from '@kickstand/platform/socket-events';
 
 export type BotStatus = BotStatusPayload;
 export type BotErrorEvent = BotErrorPayload;

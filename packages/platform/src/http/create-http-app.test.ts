@@ -88,6 +88,13 @@ describe('createHttpApp', () => {
   });
   afterAll(() => app.close());
 
+  test('when any answer goes out, then its content security policy lets images come only from here, data: and Kick’s emote CDN', async () => {
+    const response = await fetch(`${app.url}/greetings`, json({ name: 'alice' }));
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy.split(';')).toContain("img-src 'self' data: https://files.kick.com");
+    expect(policy).toContain("script-src 'self'");
+  });
+
   test('when the body is valid, then the route answers with the parsed value and the raw bytes are kept', async () => {
     const response = await fetch(`${app.url}/greetings`, json({ name: 'alice' }));
     expect(response.status).toBe(201);

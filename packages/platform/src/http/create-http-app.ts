@@ -52,7 +52,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(http.trustProxy));
-  app.use(helmet());
+  // helmet's defaults, plus Kick's emote CDN as an image source: the SPA shows chat emotes from it
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'https://files.kick.com'] } },
+    }),
+  );
   app.use(recordRequestDuration(options.service));
   const requestLog = pinoHttp({
     logger: options.log,

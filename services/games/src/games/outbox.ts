@@ -19,7 +19,18 @@ export interface ChatLineEntry {
   replyToUsername?: string;
   /** chat.received.received_at (epoch ms) of the message that caused the line. */
   sourceReceivedAtMs?: number;
+  /** The answered command, when the line answers one: published as command.executed beside chat.send. */
+  executed?: ExecutedCommand;
   createdAtMs: number;
+}
+
+/** A command the games service answered, for the admin's analytics (command.executed). */
+export interface ExecutedCommand {
+  /** Lowercased, without the `$`. */
+  command: string;
+  kind: 'game' | 'built-in';
+  invokedByUserId: string;
+  invokedByUsername: string;
 }
 
 export type GameName = 'raid-boss' | 'guess-balance';
@@ -59,6 +70,8 @@ export interface ChatInput {
   sender: { userId: string; username: string; isBroadcaster: boolean };
   /** chat.received.received_at in epoch ms, when known. */
   receivedAtMs?: number;
+  /** The command the line asks for (`attack`, `hero`…), set once it is known to be one of ours. */
+  command?: { name: string; kind: ExecutedCommand['kind'] };
   /**
    * When the viewer sent it (epoch ms): Kick's created_at bounded by the arrival (messageTimeMs
    * of the platform). The per-viewer cooldowns are judged on it, so a backlog plays every command
@@ -79,6 +92,14 @@ export function replyTo(chat: ChatInput, content: string, nowMs: number): ChatLi
     createdAtMs: nowMs,
   };
   if (chat.receivedAtMs !== undefined) entry.sourceReceivedAtMs = chat.receivedAtMs;
+  if (chat.command) {
+    entry.executed = {
+      command: chat.command.name,
+      kind: chat.command.kind,
+      invokedByUserId: chat.sender.userId,
+      invokedByUsername: chat.sender.username,
+    };
+  }
   return entry;
 }
 

@@ -4,12 +4,14 @@ import { ChatLog } from '../../features/chat/components/chat-log';
 import { MessageCount } from '../../features/chat/components/live-chat-tab';
 import { useChatFeed } from '../../features/chat/use-chat-feed';
 import { productName } from '../../config/constants';
+import { usePageTitle } from '../../lib/page-title';
 import { useSocketConnection } from '../../lib/socket';
 import './dashboard/dashboard.css';
 
 /** /chat-popout: the live chat at full height, with a connection dot (spec §2). */
 export function ChatPopoutPage() {
   const isConnected = useSocketConnection();
+  usePageTitle('Live Chat');
   useChatFeed();
   const messages = useAppSelector(selectChatMessages);
   const events = useAppSelector(selectChannelEvents);

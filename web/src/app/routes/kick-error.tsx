@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../../components/ui/icon';
 import { kickErrorCountdownSeconds } from '../../config/constants';
 import { paths } from '../../config/paths';
+import { usePageTitle } from '../../lib/page-title';
 
 /** /kick-error?type=duplicate|general&username=… : the link-failure screen (spec §2). */
 export function KickErrorPage() {
@@ -11,6 +12,8 @@ export function KickErrorPage() {
   const type = params.get('type') || 'general';
   const username = params.get('username');
   const [secondsLeft, setSecondsLeft] = useState(kickErrorCountdownSeconds);
+  const isDuplicate = type === 'duplicate';
+  usePageTitle(isDuplicate ? 'Account Already Linked' : 'Linking Failed');
 
   useEffect(() => {
     if (secondsLeft <= 0) {
@@ -21,7 +24,6 @@ export function KickErrorPage() {
     return () => clearTimeout(timer);
   }, [secondsLeft, navigate]);
 
-  const isDuplicate = type === 'duplicate';
   return (
     <div className="center-screen">
       <main className="card card-narrow kick-error" aria-labelledby="kick-error-title">

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Icon, type IconName } from '../../components/ui/icon';
 import { productName } from '../../config/constants';
+import { usePageTitle } from '../../lib/page-title';
 import { usePublicOutlet } from './public';
 
 type Feature = { icon: IconName; title: string; description: string };
@@ -41,6 +42,7 @@ export const features: readonly Feature[] = [
 
 export function LandingPage() {
   const { openLogin } = usePublicOutlet();
+  usePageTitle();
   const featuresRef = useRef<HTMLElement>(null);
   const scrollToFeatures = () => featuresRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
 

@@ -1,8 +1,10 @@
 import { commandPrefix } from '../../config/constants';
 import { CommandCatalogList } from '../../features/catalog/components/command-catalog';
+import { usePageTitle } from '../../lib/page-title';
 
 /** /commands: the built-in chat commands, public (spec §2). */
 export function PublicCommandsPage() {
+  usePageTitle('Bot Commands');
   return (
     <div className="container public-commands">
       <header className="page-header">

@@ -8,7 +8,9 @@ import type {
   Pagination,
   Role,
   ServiceHealth,
+  SubscribedBot,
   Subscription,
+  SubscriptionList,
   SystemHealth,
   UserPage,
   UserView,
@@ -24,7 +26,9 @@ export type {
   DeadLetterPage,
   Pagination,
   ServiceHealth,
+  SubscribedBot,
   Subscription,
+  SubscriptionList,
   SystemHealth,
   UserPage,
 };
@@ -37,6 +41,7 @@ export type AdminUser = UserView;
 export interface GetUsersArgs {
   page: number;
   limit: number;
+  /** Server-side search (username or e-mail); absent on the spec's first fetch. */
   search?: string;
   /** Only users with a linked Kick account (the webhook page's picker). */
   hasKick?: boolean;
@@ -76,6 +81,15 @@ export const adminApi = api.injectEndpoints({
       transformResponse: (body: ApiSuccess<UserPage>) => dataOf(body),
       providesTags: ['AdminUsers'],
     }),
+    changeRole: build.mutation<AdminUser, { id: string; role: AdminRole }>({
+      query: ({ id, role }) => ({
+        url: `/admin/users/${encodeURIComponent(id)}/role`,
+        method: 'PATCH',
+        body: { role },
+      }),
+      transformResponse: (body: ApiSuccess<AdminUser>) => dataOf(body),
+      invalidatesTags: ['AdminUsers', 'AuditLog'],
+    }),
     updateUserStatus: build.mutation<AdminUser, { id: string; isActive: boolean }>({
       query: ({ id, isActive }) => ({
         url: `/admin/users/${encodeURIComponent(id)}/status`,
@@ -98,9 +112,12 @@ export const adminApi = api.injectEndpoints({
       invalidatesTags: ['AuditLog'],
     }),
 
-    getSubscriptions: build.query<Subscription[], string>({
+    getSubscriptions: build.query<SubscriptionList, string>({
       query: (userId) => `/admin/users/${encodeURIComponent(userId)}/webhooks`,
-      transformResponse: (body: ApiSuccess<{ subscriptions: Subscription[] }>) => dataOf(body).subscriptions,
+      transformResponse: (body: ApiSuccess<{ subscriptions: Subscription[]; bot?: SubscribedBot }>) => {
+        const { subscriptions, bot } = dataOf(body);
+        return { subscriptions, bot: bot ?? null };
+      },
       providesTags: (_result, _error, userId) => subscriptionsOf(userId),
     }),
     subscribe: build.mutation<ActionResult, { userId: string; event: string }>({
@@ -202,6 +219,7 @@ export const {
   useEnableBotMutation,
   useDisableBotMutation,
   useGetSubscriptionsQuery,
+  useChangeRoleMutation,
   useSubscribeMutation,
   useSubscribeSelectedMutation,
   useSubscribeAllMutation,

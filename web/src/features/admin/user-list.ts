@@ -80,3 +80,7 @@ export function actionsFor(user: AdminUser): { canToggleStatus: boolean; canTogg
   if (user.role === 'SUPER_ADMIN') return { canToggleStatus: false, canToggleBot: false };
   return { canToggleStatus: true, canToggleBot: user.kickAccount !== null };
 }
+
+/** The role a user's role button gives (USER ↔ SUPER_ADMIN). */
+export const otherRole = (user: Pick<AdminUser, 'role'>): AdminUser['role'] =>
+  user.role === 'SUPER_ADMIN' ? 'USER' : 'SUPER_ADMIN';

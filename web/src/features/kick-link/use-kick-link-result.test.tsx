@@ -67,6 +67,16 @@ describe('the Kick link result in the dashboard query (spec §4, §8)', () => {
     expect(screen.getByText(/The Kick account @Unknown is already linked to another user\./)).toBeInTheDocument();
   });
 
+  test('when kick_error=denied (Deny on Kick), then a calm info note shows instead of an error, and the query is removed', () => {
+    const { router } = renderAt('/dashboard?kick_error=denied');
+    const toast = screen
+      .getByText('You cancelled linking on Kick, so nothing changed. Link your Kick account whenever you are ready.')
+      .closest('.toast')!;
+    expect(toast).toHaveClass('toast-info');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(router.state.location.search).toBe('');
+  });
+
   test('when kick_error=general, then the 6 s toast shows and the query is removed', () => {
     const { router } = renderAt('/dashboard?kick_error=general');
     const toast = screen

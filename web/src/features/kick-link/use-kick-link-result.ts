@@ -11,6 +11,7 @@ export const kickLinkMessages = {
   duplicate: (username: string | null) =>
     `The Kick account @${username || 'Unknown'} is already linked to another user. Please use a different Kick account or contact support if this is your account.`,
   general: 'Failed to link your Kick account. Please try again or contact support if the problem persists.',
+  denied: 'You cancelled linking on Kick, so nothing changed. Link your Kick account whenever you are ready.',
 } as const;
 
 const linkParams = ['kick_linked', 'kick_error', 'username'];
@@ -18,7 +19,9 @@ const linkParams = ['kick_linked', 'kick_error', 'username'];
 /**
  * What the OAuth callback reports in the dashboard's query (spec §4, §8): kick_linked=true refreshes
  * the session and, after 1 s, closes the welcome modal and reloads if the Kick tab is open;
- * kick_error=duplicate|general shows its toast. The parameters are removed either way.
+ * kick_error=duplicate|general shows its toast; kick_error=denied (Deny on Kick's consent page) is
+ * no failure, only a calm note (the bot card and the Setup banner offer the link again). The
+ * parameters are removed either way.
  */
 export function useKickLinkResult({ isKickTabActive, onLinked }: { isKickTabActive: boolean; onLinked: () => void }) {
   const dispatch = useAppDispatch();
@@ -52,6 +55,8 @@ export function useKickLinkResult({ isKickTabActive, onLinked }: { isKickTabActi
           durationMs: toastDurations.duplicateLinkMs,
         }),
       );
+    } else if (kickError === 'denied') {
+      dispatch(toastShown({ type: 'info', message: kickLinkMessages.denied, durationMs: toastDurations.linkErrorMs }));
     } else {
       dispatch(
         toastShown({ type: 'error', message: kickLinkMessages.general, durationMs: toastDurations.linkErrorMs }),

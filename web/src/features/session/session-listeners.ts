@@ -1,28 +1,42 @@
 import type { ListenerMiddlewareInstance, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import { paths } from '../../config/paths';
 import { api } from '../../lib/api';
+import { browser } from '../../lib/browser';
 import { loggedOut, sessionExpired } from '../../lib/app-events';
+import { sessionGate } from '../../lib/session-gate';
 import { tokenStorage } from '../../lib/token-storage';
 import { authApi } from './auth-api';
 import { revokeToken } from './revoke-token';
+import type { SessionState } from './session-slice';
 
-/** The part of the store's state the API cache's thunks need. */
-type ApiState = { [api.reducerPath]: ReturnType<typeof api.reducer> };
+/** The part of the store's state the effects read: the API cache and the session. */
+type ApiState = { [api.reducerPath]: ReturnType<typeof api.reducer>; session: SessionState };
 
 /**
  * The session's side effects on local storage and the API cache. Listener effects start right
  * after the reducers, before React renders, so the token is stored before the dashboard asks for
- * anything with it. Generic in the store's state (the effects read none of it but the API cache), so this module does
- * not import the store that imports it.
+ * anything with it. Generic in the store's state (the effects read only the API cache and the session), so this
+ * module does not import the store that imports it.
  */
 export function addSessionListeners<State extends ApiState>(
   listener: ListenerMiddlewareInstance<State, ThunkDispatch<State, unknown, UnknownAction>>,
 ): void {
   listener.startListening({
     matcher: authApi.endpoints.login.matchFulfilled,
-    effect: (action, { dispatch }) => {
+    effect: (action, { dispatch, getOriginalState }) => {
+      const before = getOriginalState();
+      const previousUser = authApi.endpoints.getProfile.select()(before).data;
+      if (before.session.status === 'expired' && previousUser && previousUser.id !== action.payload.user.id) {
+        // another account signed in over an expired page: that page holds someone else's data
+        tokenStorage.set(action.payload.token);
+        browser.goTo(paths.dashboard.href());
+        return;
+      }
       tokenStorage.set(action.payload.token);
       // the login answer carries the profile: no second request
       dispatch(authApi.util.upsertQueryData('getProfile', undefined, action.payload.user));
+      // calls that met the expired session go again with the new token
+      sessionGate.open();
     },
   });
   listener.startListening({
@@ -37,17 +51,18 @@ export function addSessionListeners<State extends ApiState>(
     },
   });
   listener.startListening({
+    actionCreator: sessionExpired,
+    effect: (_action, { getState }) => {
+      // only a signed-in page waits for a new sign-in; a stale token at start simply signs out
+      if (getState().session.status === 'expired') sessionGate.close();
+    },
+  });
+  listener.startListening({
     actionCreator: loggedOut,
     effect: (_action, { dispatch }) => {
       const token = tokenStorage.get();
       if (token) revokeToken(token);
       tokenStorage.remove();
-      dispatch(api.util.resetApiState());
-    },
-  });
-  listener.startListening({
-    actionCreator: sessionExpired,
-    effect: (_action, { dispatch }) => {
       dispatch(api.util.resetApiState());
     },
   });

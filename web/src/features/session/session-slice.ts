@@ -3,7 +3,8 @@ import { loggedOut, sessionExpired } from '../../lib/app-events';
 import { tokenStorage } from '../../lib/token-storage';
 import { authApi } from './auth-api';
 
-export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
+/** expired: the token was refused while signed in; the page stays and asks to sign in again. */
+export type SessionStatus = 'loading' | 'authenticated' | 'expired' | 'unauthenticated';
 
 export interface SessionState {
   /** loading: a stored token exists and the profile is being fetched. */
@@ -31,7 +32,9 @@ export const sessionSlice = createSlice({
   extraReducers: (builder) => {
     builder
       .addCase(loggedOut, () => signedOut)
-      .addCase(sessionExpired, () => signedOut)
+      .addCase(sessionExpired, (state) =>
+        state.status === 'authenticated' ? { ...state, status: 'expired' } : signedOut,
+      )
       .addMatcher(authApi.endpoints.login.matchFulfilled, () => ({ status: 'authenticated', isFromLogin: true }))
       .addMatcher(authApi.endpoints.getProfile.matchFulfilled, (state) => {
         if (state.status === 'loading') state.status = 'authenticated';

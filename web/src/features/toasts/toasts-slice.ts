@@ -18,9 +18,20 @@ export interface ToastsState {
 
 const initialState: ToastsState = { items: [], nextId: 1 };
 
+/** More than this many stacked toasts would cover the page: the oldest starts closing. */
+export const maxVisibleToasts = 3;
+
+/**
+ * Adds a toast. The same message already showing is not repeated (a burst of failures says it
+ * once), and beyond three the oldest closes.
+ */
 function push(state: ToastsState, type: ToastType, message: string, durationMs: number) {
+  const open = state.items.filter((item) => !item.isClosing);
+  if (open.some((item) => item.type === type && item.message === message)) return;
   state.items.push({ id: state.nextId, type, message, durationMs, isClosing: false });
   state.nextId += 1;
+  const excess = open.length + 1 - maxVisibleToasts;
+  for (const item of open.slice(0, Math.max(0, excess))) item.isClosing = true;
 }
 
 export const toastsSlice = createSlice({

@@ -7,6 +7,7 @@ import { useGetDashboardStatsQuery } from '../../../features/admin/admin-api';
 import { useGetProfileQuery } from '../../../features/session/auth-api';
 import { errorMessage, errorStatus } from '../../../lib/api-error';
 import { loggedOut } from '../../../lib/app-events';
+import { usePageTitle } from '../../../lib/page-title';
 import { useAppDispatch } from '../../hooks';
 import { AdminIcon } from './admin-icons';
 import { adminNav, pageLabelOf } from './admin-nav';
@@ -25,6 +26,7 @@ export function AdminLayout() {
   const [isBooting, setBooting] = useState(true);
   const [isMenuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
+  usePageTitle(`${pageLabelOf(pathname)} · Admin`);
 
   useEffect(() => {
     const timer = setTimeout(() => setBooting(false), adminLoadingScreenMs);

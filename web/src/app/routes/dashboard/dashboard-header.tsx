@@ -6,7 +6,7 @@ export function DashboardHeader({ username, onExit }: { username: string; onExit
     <header className="top-bar dashboard-header">
       <div className="dashboard-identity">
         <span className="brand">{productName}</span>
-        <span className="dashboard-label">Bot Manager</span>
+        <h1 className="dashboard-label">Bot Manager</h1>
       </div>
       <div className="dashboard-user">
         <span className="avatar-placeholder avatar-small" aria-hidden="true">

@@ -61,7 +61,9 @@ describe('streamer dashboard (spec §2)', () => {
     serveDashboard();
     await openDashboard();
     expect(screen.getByTestId('dashboard-username')).toHaveTextContent('streamer1');
-    expect(screen.getByText('Bot Manager')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Bot Manager' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(document.title).toBe('Setup · Kickstand');
     expect(screen.getByRole('button', { name: 'Exit' })).toBeInTheDocument();
     const tabs = screen.getAllByRole('tab').slice(0, 4);
     expect(tabs.map((tab) => tab.textContent)).toEqual(['Kick Account', 'Setup', 'Commands', 'Live Chat']);
@@ -264,6 +266,10 @@ describe('streamer dashboard (spec §2)', () => {
     expect(screen.getByText('Account Linked')).toBeInTheDocument();
     expect(screen.getByText(/Linked on/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Unlink Account' }));
+    const confirmation = await screen.findByRole('alertdialog', { name: 'Unlink Kick account' });
+    expect(confirmation).toHaveTextContent('Unlink @sandbox_streamer? The bot stops and leaves your chat');
+    expect(server.callsTo('DELETE /api/platform/kick/unlink')).toHaveLength(0);
+    await user.click(within(confirmation).getByRole('button', { name: 'Unlink' }));
     expect(await screen.findByText('Kick is down')).toBeInTheDocument();
     expect(server.callsTo('DELETE /api/platform/kick/unlink')).toHaveLength(1);
   });
@@ -335,7 +341,17 @@ describe('a streamer without a linked Kick account', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
     await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
     expect(await screen.findByRole('heading', { name: 'Link your Kick account' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Link Kick Account' })).toBeInTheDocument();
+    expect(within(screen.getByRole('tabpanel')).getByRole('button', { name: 'Link Kick Account' })).toBeInTheDocument();
+  });
+
+  test('when the dashboard opens, then the bot card says why the bot cannot listen and offers to link', async () => {
+    const user = userEvent.setup();
+    unlinked();
+    await openDashboard();
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByTestId('bot-reason')).toHaveTextContent(
+      'Link your Kick account so the bot can join your chat.',
+    );
   });
 });
 
@@ -373,7 +389,7 @@ describe('the chat popout', () => {
 });
 
 describe('session expiry while the dashboard is open (spec §4)', () => {
-  test('when the stored token is corrupted and the next call answers 401, then the warning shows for 8 s and the visitor is on /', async () => {
+  test('when the stored token is corrupted and the next call answers 401, then the warning shows and the sign-in dialog opens over the page', async () => {
     const user = userEvent.setup();
     const server = serveDashboard();
     const { router } = await openDashboard();
@@ -382,8 +398,40 @@ describe('session expiry while the dashboard is open (spec §4)', () => {
       request.headers.authorization === 'Bearer corrupted' ? fail(401, 'Unauthorized') : ok(null);
     await user.click(screen.getByRole('tab', { name: 'Kick Account' }));
     expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('dialog', { name: 'Sign in again' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
     expect(window.localStorage.getItem(tokenStorageKey)).toBeNull();
+  });
+
+  test('when a command is being saved as the session expires, then the form keeps it, the user signs in over the page and the save goes through', async () => {
+    const user = userEvent.setup();
+    const saved: unknown[] = [];
+    const server = serveDashboard({
+      'POST /api/commands': (request) => {
+        if (request.headers.authorization !== 'Bearer fresh-token') return fail(401, 'Unauthorized');
+        saved.push(request.body);
+        return ok(request.body, {}, 201);
+      },
+      'POST /api/platform/login': ok({ user: aUser({ kickAccount: aKickAccount() }), token: 'fresh-token' }),
+    });
+    await openDashboard();
+    await user.click(screen.getByRole('tab', { name: 'Commands' }));
+    await user.click(await screen.findByRole('button', { name: 'Add Command' }));
+    await user.type(screen.getByLabelText('Command name'), 'hug');
+    await user.type(screen.getByLabelText('Response'), 'hugs {{user}');
+    await user.click(screen.getByRole('button', { name: 'Save Command' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in again' });
+    expect(screen.getByLabelText('Command name', { selector: 'input' })).toHaveValue('hug');
+    await user.type(within(dialog).getByLabelText('Email'), 'streamer1@example.com');
+    await user.type(within(dialog).getByLabelText('Password'), 'Abcdefg1!');
+    await user.click(within(dialog).getByRole('button', { name: 'Login' }));
+
+    await waitFor(() => expect(saved).toEqual([{ command: 'hug', response: 'hugs {user}' }]));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sign in again' })).toBeNull());
+    expect(server.callsTo('POST /api/commands')).toHaveLength(2);
+    const messages = screen.queryAllByRole('status').map((toast) => toast.textContent);
+    expect(messages.some((text) => /Failed/.test(text ?? ''))).toBe(false);
   });
 });
 

@@ -14,7 +14,9 @@ import { DotaSettings } from '../../../features/dota/components/dota-settings';
 import { KickAccountTab } from '../../../features/kick-link/components/kick-account-tab';
 import { SetupBanner } from '../../../features/kick-link/components/setup-banner';
 import { WelcomeModal } from '../../../features/kick-link/components/welcome-modal';
+import { useGetChatSenderQuery } from '../../../features/kick-link/kick-api';
 import { useKickLinkResult } from '../../../features/kick-link/use-kick-link-result';
+import { useStartKickLink } from '../../../features/kick-link/use-start-kick-link';
 import { useWelcomeModal } from '../../../features/kick-link/use-welcome-modal';
 import { useGetProfileQuery, type User } from '../../../features/session/auth-api';
 import { dashboardSplashFinished, selectIsFromLogin } from '../../../features/session/session-slice';
@@ -22,6 +24,7 @@ import { SetupTab } from '../../../features/setup/components/setup-tab';
 import { errorStatus } from '../../../lib/api-error';
 import { loggedOut } from '../../../lib/app-events';
 import { browser } from '../../../lib/browser';
+import { usePageTitle } from '../../../lib/page-title';
 import { useSocketConnection } from '../../../lib/socket';
 import { useAppDispatch, useAppSelector } from '../../hooks';
 import { DashboardHeader } from './dashboard-header';
@@ -74,6 +77,10 @@ function StreamerDashboard({ user }: { user: User }) {
   useBotErrors();
   useChatFeed();
   const [tab, setTab] = useDashboardTab();
+  usePageTitle(streamerTabs.find((item) => item.id === tab)?.label);
+  const { startLink } = useStartKickLink();
+  // the same query as the reply-sender line below the card: one request for both
+  const sender = useGetChatSenderQuery(undefined, { skip: !hasKickAccount });
   const welcome = useWelcomeModal({ shouldOffer: !hasKickAccount, checkKey: `${user.id}:${hasKickAccount}` });
   useKickLinkResult({ isKickTabActive: tab === 'kick', onLinked: welcome.hide });
   const splash = useSplash({
@@ -98,7 +105,13 @@ function StreamerDashboard({ user }: { user: User }) {
     <div className="page dashboard">
       <DashboardHeader username={user.username} onExit={() => dispatch(loggedOut())} />
       <main className="container dashboard-main" id="main">
-        <BotCard status={bot.data} isLoading={bot.isLoading || !isBotStatusDue} hasKickAccount={hasKickAccount} />
+        <BotCard
+          status={bot.data}
+          isLoading={bot.isLoading || !isBotStatusDue}
+          hasKickAccount={hasKickAccount}
+          onLink={() => void startLink()}
+          replyError={sender.data?.lastError}
+        />
         <ReplySenderLine hasKickAccount={hasKickAccount} />
         <Tabs label="Dashboard" items={streamerTabs} activeId={tab} onSelect={setTab} className="dashboard-tabs">
           {tab === 'kick' && <KickAccountTab />}
@@ -120,6 +133,7 @@ function StreamerDashboard({ user }: { user: User }) {
 /** A super admin sees only Admin Dashboard and is sent (full page load) to /admin/dashboard after 100 ms. */
 function SuperAdminDashboard({ user }: { user: User }) {
   const dispatch = useAppDispatch();
+  usePageTitle('Dashboard');
   useEffect(() => {
     const timer = setTimeout(() => browser.goTo(paths.admin.dashboard.href()), superAdminRedirectDelayMs);
     return () => clearTimeout(timer);

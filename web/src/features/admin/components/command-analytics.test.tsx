@@ -17,6 +17,7 @@ describe('GET /api/admin/analytics on the analytics page', () => {
           { command: 'test', executions: 8 },
           { command: 'hero', executions: 2 },
         ],
+        byKind: { custom: 8, builtIn: 2, game: 0 },
       }),
     });
     renderWithProviders(<CommandAnalytics />);
@@ -26,6 +27,7 @@ describe('GET /api/admin/analytics on the analytics page', () => {
     expect(bars.map((bar) => Number(bar.dataset.executions))).toEqual(days.map((day) => day.executions));
     expect(screen.getByRole('img', { name: /over the last 14 days: 10 in total/ })).toBeInTheDocument();
     expect(screen.getByTestId('usage-total')).toHaveTextContent('10 executions in the last 14 days');
+    expect(screen.getByTestId('usage-by-kind')).toHaveTextContent('Custom 8 · Built-in 2 · Games 0');
     expect(screen.getAllByTestId('top-command').map((item) => item.textContent)).toEqual(['$test8', '$hero2']);
   });
 

@@ -42,6 +42,12 @@ export function CommandAnalytics() {
               <p className="muted small" data-testid="usage-total">
                 {total.toLocaleString()} executions in the last {usage.data.days.length} days
               </p>
+              {usage.data.byKind && (
+                <p className="muted small" data-testid="usage-by-kind">
+                  Custom {usage.data.byKind.custom.toLocaleString()} · Built-in{' '}
+                  {usage.data.byKind.builtIn.toLocaleString()} · Games {usage.data.byKind.game.toLocaleString()}
+                </p>
+              )}
               <CommandUsageChart days={usage.data.days} />
             </div>
             <div className="card">

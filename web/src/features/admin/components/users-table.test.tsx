@@ -34,6 +34,11 @@ function serve(users: AdminUser[] = [admin, linked, plain], overrides: Record<st
 const rowOf = (username: string) => screen.getAllByTestId('user-row').find((row) => row.dataset.username === username)!;
 const shownNames = () => screen.getAllByTestId('user-row').map((row) => row.dataset.username);
 
+/** Presses the confirmation's own button. */
+async function confirm(user: ReturnType<typeof userEvent.setup>, name: string) {
+  await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name }));
+}
+
 describe('GET /api/admin/users on the user page', () => {
   test('when the page opens, then it asks for page 1 of 200 and lists everyone newest first', async () => {
     const { server } = serve();
@@ -68,22 +73,67 @@ describe('GET /api/admin/users on the user page', () => {
     expect(server.callsTo('GET /api/admin/users')).toHaveLength(1);
   });
 
-  test('when a row is a super admin, then it has no actions; the bot switch is only offered with a linked Kick account', async () => {
+  test('when a row is a super admin, then its only action is Make User; the bot switch is only offered with a linked Kick account', async () => {
     serve();
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
-    expect(within(rowOf('admin')).queryAllByRole('button')).toEqual([]);
+    expect(
+      within(rowOf('admin'))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Make User']);
     expect(
       within(rowOf('linked_one'))
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Deactivate', 'Disable Bot']);
+    ).toEqual(['Deactivate', 'Disable Bot', 'Make Admin']);
     expect(
       within(rowOf('plain_two'))
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Deactivate']);
+    ).toEqual(['Deactivate', 'Make Admin']);
     expect(within(rowOf('plain_two')).getByText('Not linked')).toBeInTheDocument();
+  });
+
+  test('when Make Admin is confirmed, then PATCH .../role asks for SUPER_ADMIN and the list reloads; the server refusal is shown', async () => {
+    const user = userEvent.setup();
+    const { server } = serve(undefined, {
+      'PATCH /api/admin/users/p/role': (request) => ok({ ...plain, role: (request.body as { role: string }).role }),
+      'PATCH /api/admin/users/a/role': fail(409, 'The last super admin cannot become a user'),
+    });
+    renderWithProviders(<UserManagement />);
+    await screen.findAllByTestId('user-row');
+
+    await user.click(screen.getByRole('button', { name: 'Make plain_two SUPER_ADMIN' }));
+    expect(await screen.findByRole('alertdialog', { name: 'Change role' })).toHaveTextContent(
+      'Make plain_two a super admin?',
+    );
+    await confirm(user, 'Make Admin');
+    expect(await screen.findByText('plain_two is now SUPER_ADMIN')).toBeInTheDocument();
+    expect(server.callsTo('PATCH /api/admin/users/p/role').map((request) => request.body)).toEqual([
+      { role: 'SUPER_ADMIN' },
+    ]);
+    await waitFor(() => expect(server.callsTo('GET /api/admin/users')).toHaveLength(2));
+
+    await user.click(screen.getByRole('button', { name: 'Make admin USER' }));
+    await confirm(user, 'Make User');
+    expect(await screen.findByText('The last super admin cannot become a user')).toBeInTheDocument();
+  });
+
+  test('when a search is typed, then the server is asked for it (after a pause), from its first page', async () => {
+    const user = userEvent.setup();
+    const { server } = serve();
+    renderWithProviders(<UserManagement />);
+    await screen.findAllByTestId('user-row');
+    await user.type(screen.getByRole('searchbox', { name: 'Search users' }), 'plain');
+    await waitFor(() =>
+      expect(server.callsTo('GET /api/admin/users').at(-1)?.query).toEqual({
+        page: '1',
+        limit: '200',
+        search: 'plain',
+      }),
+    );
+    expect(server.callsTo('GET /api/admin/users')[0]?.query).toEqual({ page: '1', limit: '200' });
   });
 
   test('when the list cannot be loaded, then the server error shows, else Failed to load users', async () => {
@@ -106,6 +156,7 @@ describe('PATCH /api/admin/users/:id/status', () => {
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
     await user.click(screen.getByRole('button', { name: 'Deactivate plain_two' }));
+    await confirm(user, 'Deactivate');
 
     expect(await screen.findByText('User deactivated successfully')).toBeInTheDocument();
     expect(server.callsTo('PATCH /api/admin/users/p/status')[0]?.body).toEqual({ isActive: false });
@@ -121,10 +172,12 @@ describe('PATCH /api/admin/users/:id/status', () => {
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
     await user.click(screen.getByRole('button', { name: 'Deactivate plain_two' }));
+    await confirm(user, 'Deactivate');
     expect(await screen.findByText('Super admin accounts cannot be deactivated')).toBeInTheDocument();
 
     server.routes['PATCH /api/admin/users/p/status'] = { status: 500 };
     await user.click(screen.getByRole('button', { name: 'Deactivate plain_two' }));
+    await confirm(user, 'Deactivate');
     expect(await screen.findByText('Failed to update user status')).toBeInTheDocument();
   });
 });
@@ -146,6 +199,7 @@ describe('POST /api/admin/users/:id/bot/enable|disable', () => {
     await screen.findAllByTestId('user-row');
 
     await user.click(screen.getByRole('button', { name: 'Disable bot for linked_one' }));
+    await confirm(user, 'Disable Bot');
     expect(await screen.findByText('Bot disabled successfully')).toBeInTheDocument();
     // the list is not refetched (auth learns the change a moment later); the row is patched
     expect(await screen.findByRole('button', { name: 'Enable bot for linked_one' })).toHaveTextContent('Enable Bot');
@@ -164,10 +218,12 @@ describe('POST /api/admin/users/:id/bot/enable|disable', () => {
     renderWithProviders(<UserManagement />);
     await screen.findAllByTestId('user-row');
     await user.click(screen.getByRole('button', { name: 'Disable bot for linked_one' }));
+    await confirm(user, 'Disable Bot');
     expect(await screen.findByText('This user has no linked Kick account')).toBeInTheDocument();
 
     server.routes['POST /api/admin/users/l/bot/disable'] = { status: 502 };
     await user.click(screen.getByRole('button', { name: 'Disable bot for linked_one' }));
+    await confirm(user, 'Disable Bot');
     expect(await screen.findByText('Failed to update bot status')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Disable bot for linked_one' })).toBeEnabled();
   });

@@ -1,21 +1,25 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { adminUserFetch } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import {
   setBotEnabledInList,
+  useChangeRoleMutation,
   useDisableBotMutation,
   useEnableBotMutation,
   useGetUsersQuery,
   useUpdateUserStatusMutation,
   type AdminUser,
+  type GetUsersArgs,
 } from '../admin-api';
 import { formatDateTime } from '../format';
 import {
   actionsFor,
   defaultUserListOptions,
+  otherRole,
   roleFilters,
   statusFilters,
   userSortFields,
@@ -27,16 +31,37 @@ import {
   type UserSortField,
 } from '../user-list';
 import { LoadError } from './load-error';
+import { Pager } from './pager';
 
-const usersArgs = { page: adminUserFetch.page, limit: adminUserFetch.limit };
+/** Typing pauses this long before the search goes to the server. */
+const searchDelayMs = 300;
 
-/** /admin/users: search, role and status filters, sort, and the per-user actions (spec §2). */
+/** `value`, once it stopped changing for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/**
+ * /admin/users: search, role and status filters, sort, the per-user actions (spec §2), and pages of
+ * 200: the first fetch is the spec's (page 1, 200 users); a search asks the server, and the pager
+ * walks the pages. Filters and sort apply to the page shown.
+ */
 export function UserManagement() {
-  const { data, isLoading, isError, error, refetch, isFetching } = useGetUsersQuery(usersArgs);
   const [options, setOptions] = useState<UserListOptions>(defaultUserListOptions);
+  const [page, setPage] = useState<number>(adminUserFetch.page);
+  const search = useSettled(options.search.trim(), searchDelayMs);
+  const usersArgs: GetUsersArgs = { page, limit: adminUserFetch.limit, ...(search ? { search } : {}) };
+  const { data, isLoading, isError, error, refetch, isFetching } = useGetUsersQuery(usersArgs);
   const users = useMemo(() => visibleUsers(data?.users ?? [], options), [data, options]);
   const set = <K extends keyof UserListOptions>(key: K, value: UserListOptions[K]) =>
     setOptions((current) => ({ ...current, [key]: value }));
+  // a new search starts at its first page
+  useEffect(() => setPage(adminUserFetch.page), [search]);
   const ids = useId();
 
   return (
@@ -115,7 +140,7 @@ export function UserManagement() {
             Showing {users.length} of {data?.users.length ?? 0} users
           </p>
           <div className="table-scroll card">
-            <table className="admin-table">
+            <table className="admin-table admin-users-table">
               <thead>
                 <tr>
                   <th scope="col">User</th>
@@ -131,24 +156,45 @@ export function UserManagement() {
               </thead>
               <tbody>
                 {users.map((user) => (
-                  <UserRow key={user.id} user={user} />
+                  <UserRow key={user.id} user={user} listArgs={usersArgs} />
                 ))}
               </tbody>
             </table>
           </div>
         </>
       )}
+      <Pager
+        label="User pages"
+        page={page}
+        pages={data?.pagination.pages ?? 1}
+        onPage={setPage}
+        isDisabled={isFetching}
+      />
     </section>
   );
 }
 
-function UserRow({ user }: { user: AdminUser }) {
+function UserRow({ user, listArgs }: { user: AdminUser; listArgs: GetUsersArgs }) {
   const dispatch = useAppDispatch();
   const [updateStatus, status] = useUpdateUserStatusMutation();
   const [enableBot, enabling] = useEnableBotMutation();
   const [disableBot, disabling] = useDisableBotMutation();
+  const [changeRole, changingRole] = useChangeRoleMutation();
   const { canToggleStatus, canToggleBot } = actionsFor(user);
-  const isBusy = status.isLoading || enabling.isLoading || disabling.isLoading;
+  const isBusy = status.isLoading || enabling.isLoading || disabling.isLoading || changingRole.isLoading;
+  /** Deactivating, disabling a bot and changing a role are asked first; activating and enabling are not. */
+  const [pending, setPending] = useState<'deactivate' | 'disable-bot' | 'role' | null>(null);
+  const newRole = otherRole(user);
+
+  const confirmRole = async () => {
+    setPending(null);
+    try {
+      await changeRole({ id: user.id, role: newRole }).unwrap();
+      dispatch(toastShown({ type: 'success', message: `${user.username} is now ${newRole}` }));
+    } catch (error) {
+      dispatch(toastShown({ type: 'error', message: errorMessage(error, 'Failed to change the role') }));
+    }
+  };
 
   const toggleStatus = async () => {
     const isActive = !user.isActive;
@@ -165,7 +211,7 @@ function UserRow({ user }: { user: AdminUser }) {
     const isEnabled = !user.botEnabled;
     try {
       await (isEnabled ? enableBot(user.id) : disableBot(user.id)).unwrap();
-      dispatch(setBotEnabledInList(usersArgs, user.id, isEnabled));
+      dispatch(setBotEnabledInList(listArgs, user.id, isEnabled));
       const message = isEnabled ? 'Bot enabled successfully' : 'Bot disabled successfully';
       dispatch(toastShown({ type: 'success', message }));
     } catch (error) {
@@ -175,7 +221,7 @@ function UserRow({ user }: { user: AdminUser }) {
 
   return (
     <tr data-testid="user-row" data-username={user.username}>
-      <td>
+      <td data-label="User">
         <div className="admin-user-cell">
           <span className="admin-avatar" aria-hidden="true">
             {user.username.slice(0, 1).toUpperCase()}
@@ -186,16 +232,18 @@ function UserRow({ user }: { user: AdminUser }) {
           </div>
         </div>
       </td>
-      <td>
+      <td data-label="Role">
         <span className={user.role === 'SUPER_ADMIN' ? 'badge badge-accent' : 'badge badge-muted'}>{user.role}</span>
       </td>
-      <td>
+      <td data-label="Status">
         <span className={user.isActive ? 'badge badge-success' : 'badge badge-danger'}>
           {user.isActive ? 'Active' : 'Inactive'}
         </span>
       </td>
-      <td>{user.kickAccount ? `@${user.kickAccount.kickUsername}` : <span className="muted">Not linked</span>}</td>
-      <td>
+      <td data-label="Kick">
+        {user.kickAccount ? `@${user.kickAccount.kickUsername}` : <span className="muted">Not linked</span>}
+      </td>
+      <td data-label="Bot">
         {user.kickAccount ? (
           <span className={user.botEnabled ? 'badge badge-success' : 'badge badge-muted'}>
             {user.botEnabled ? 'Enabled' : 'Disabled'}
@@ -204,10 +252,12 @@ function UserRow({ user }: { user: AdminUser }) {
           <span className="muted">—</span>
         )}
       </td>
-      <td>{user._count.commands}</td>
-      <td>{user.lastLogin ? formatDateTime(user.lastLogin) : <span className="muted">Never</span>}</td>
-      <td>{formatDateTime(user.createdAt)}</td>
-      <td>
+      <td data-label="Commands">{user._count.commands}</td>
+      <td data-label="Last login">
+        {user.lastLogin ? formatDateTime(user.lastLogin) : <span className="muted">Never</span>}
+      </td>
+      <td data-label="Created">{formatDateTime(user.createdAt)}</td>
+      <td data-label="Actions">
         <div className="admin-row-actions">
           {canToggleStatus && (
             <button
@@ -217,7 +267,7 @@ function UserRow({ user }: { user: AdminUser }) {
               }
               aria-label={`${user.isActive ? 'Deactivate' : 'Activate'} ${user.username}`}
               disabled={isBusy}
-              onClick={toggleStatus}
+              onClick={() => (user.isActive ? setPending('deactivate') : void toggleStatus())}
             >
               {user.isActive ? 'Deactivate' : 'Activate'}
             </button>
@@ -228,13 +278,58 @@ function UserRow({ user }: { user: AdminUser }) {
               className="button button-small button-outline"
               aria-label={`${user.botEnabled ? 'Disable' : 'Enable'} bot for ${user.username}`}
               disabled={isBusy}
-              onClick={toggleBot}
+              onClick={() => (user.botEnabled ? setPending('disable-bot') : void toggleBot())}
             >
               {user.botEnabled ? 'Disable Bot' : 'Enable Bot'}
             </button>
           )}
-          {!canToggleStatus && !canToggleBot && <span className="muted">—</span>}
+          <button
+            type="button"
+            className="button button-small button-outline"
+            aria-label={`Make ${user.username} ${newRole}`}
+            disabled={isBusy}
+            onClick={() => setPending('role')}
+          >
+            {newRole === 'SUPER_ADMIN' ? 'Make Admin' : 'Make User'}
+          </button>
         </div>
+        {pending === 'role' && (
+          <ConfirmDialog
+            title="Change role"
+            message={
+              newRole === 'SUPER_ADMIN'
+                ? `Make ${user.username} a super admin? They can then manage every user and webhook. They are signed out and sign in again with the new role.`
+                : `Make ${user.username} a user? They lose the admin panel and are signed out.`
+            }
+            confirmLabel={newRole === 'SUPER_ADMIN' ? 'Make Admin' : 'Make User'}
+            onCancel={() => setPending(null)}
+            onConfirm={() => void confirmRole()}
+          />
+        )}
+        {pending === 'deactivate' && (
+          <ConfirmDialog
+            title="Deactivate user"
+            message={`Deactivate ${user.username}? They are signed out and their bot stops until an administrator activates them again.`}
+            confirmLabel="Deactivate"
+            onCancel={() => setPending(null)}
+            onConfirm={() => {
+              setPending(null);
+              void toggleStatus();
+            }}
+          />
+        )}
+        {pending === 'disable-bot' && (
+          <ConfirmDialog
+            title="Disable bot"
+            message={`Disable the bot of ${user.username}? It stops answering in ${user.kickAccount ? `@${user.kickAccount.kickUsername}'s` : 'their'} chat and cannot be started until it is enabled again.`}
+            confirmLabel="Disable Bot"
+            onCancel={() => setPending(null)}
+            onConfirm={() => {
+              setPending(null);
+              void toggleBot();
+            }}
+          />
+        )}
       </td>
     </tr>
   );

@@ -11,7 +11,7 @@ const streamer = aUser({ id: 'u1', username: 'streamer1', kickAccount: aKickAcco
 const base = '/api/admin/users/u1/webhooks';
 
 /** A fake kick-link: the user's subscriptions, changed by the calls. */
-function serve({ initial = [] as Subscription[], userPages = 1 } = {}) {
+function serve({ initial = [] as Subscription[], userPages = 1, isBotRunning = false } = {}) {
   let next = initial.length + 1;
   const subscriptions = [...initial];
   const add = (event: string) => {
@@ -28,7 +28,8 @@ function serve({ initial = [] as Subscription[], userPages = 1 } = {}) {
             : [streamer],
         pagination: { page: Number(request.query.page), limit: 20, total: userPages * 20, pages: userPages },
       }),
-    [`GET ${base}`]: () => ok({ subscriptions: [...subscriptions] }),
+    [`GET ${base}`]: () =>
+      ok({ subscriptions: [...subscriptions], bot: { isRunning: isBotRunning, kickUsername: 'sandbox_streamer' } }),
     [`POST ${base}`]: (request) => {
       add((request.body as { event: string }).event);
       return ok({ subscriptions }, { message: 'Subscribed successfully' });
@@ -65,6 +66,11 @@ async function pickStreamer(user: ReturnType<typeof userEvent.setup>) {
 
 const rows = () => screen.queryAllByTestId('subscription-row');
 const button = (name: string) => screen.getByRole('button', { name });
+
+/** Presses the confirmation's own button. */
+async function confirm(user: ReturnType<typeof userEvent.setup>, name: string) {
+  await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name }));
+}
 
 describe('webhook page', () => {
   test('when it opens, then the picker asks for linked users 20 at a time and chat.message.sent is ticked', async () => {
@@ -150,6 +156,7 @@ describe('webhook page', () => {
     await waitFor(() => expect(rows()).toHaveLength(8));
 
     await user.click(button('Unsubscribe All'));
+    await confirm(user, 'Unsubscribe All');
     expect(await screen.findByText('Unsubscribed from all events')).toBeInTheDocument();
     expect(await screen.findByText('No subscriptions found')).toBeInTheDocument();
   });
@@ -166,9 +173,31 @@ describe('webhook page', () => {
     await pickStreamer(user);
     await waitFor(() => expect(rows()).toHaveLength(2));
     await user.click(screen.getByRole('button', { name: 'Unsubscribe channel.followed' }));
+    await confirm(user, 'Unsubscribe');
     expect(await screen.findByText('Unsubscribed successfully')).toBeInTheDocument();
     expect(server.callsTo(`DELETE ${base}/s2`)).toHaveLength(1);
     await waitFor(() => expect(rows()).toHaveLength(1));
+  });
+
+  test('when Unsubscribe All would deafen a running bot, then the confirmation names it; Cancel calls nothing', async () => {
+    const user = userEvent.setup();
+    const { server } = serve({
+      initial: [{ id: 's1', event: 'chat.message.sent', status: 'active' }],
+      isBotRunning: true,
+    });
+    renderWithProviders(<WebhookSubscriptions />);
+    await pickStreamer(user);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+
+    await user.click(button('Unsubscribe All'));
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Unsubscribe from all events' });
+    expect(dialog).toHaveTextContent(
+      "Remove streamer1's chat.message.sent subscription?This deafens the bot in @sandbox_streamer's chat: it stops answering commands until streamer1 reconnects it.",
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(server.callsTo(`POST ${base}/unsubscribe-all`)).toHaveLength(0);
   });
 
   test('when a call fails, then the server error takes priority, else the spec failure text', async () => {
@@ -187,6 +216,7 @@ describe('webhook page', () => {
     for (const [route, name, text] of failures) {
       server.routes[route] = { status: 502 };
       await user.click(button(name));
+      if (name === 'Unsubscribe All') await confirm(user, name);
       expect(await screen.findByText(text)).toBeInTheDocument();
     }
     server.routes[`POST ${base}`] = fail(502, 'event subscription limit reached');
@@ -201,6 +231,7 @@ describe('webhook page', () => {
     renderWithProviders(<WebhookSubscriptions />);
     await pickStreamer(user);
     await user.click(await screen.findByRole('button', { name: 'Unsubscribe chat.message.sent' }));
+    await confirm(user, 'Unsubscribe');
     expect(await screen.findByText('Failed to unsubscribe')).toBeInTheDocument();
 
     server.routes[`GET ${base}`] = { status: 500 };
@@ -245,6 +276,7 @@ describe('webhook page', () => {
     expect(screen.getByRole('navigation', { name: 'Subscription pages' })).toHaveTextContent('Page 2 of 2');
 
     await user.click(within(rows()[0]!).getByRole('button'));
+    await confirm(user, 'Unsubscribe');
     expect(await screen.findByText('Unsubscribed successfully')).toBeInTheDocument();
     await waitFor(() => expect(rows()).toHaveLength(10));
     expect(screen.queryByRole('navigation', { name: 'Subscription pages' })).not.toBeInTheDocument();

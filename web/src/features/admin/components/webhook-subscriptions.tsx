@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import {
   defaultSubscribedEvent,
@@ -19,7 +20,9 @@ import {
   useUnsubscribeAllMutation,
   useUnsubscribeMutation,
   type AdminUser,
+  type Subscription,
 } from '../admin-api';
+import { unsubscribeWarning } from '../unsubscribe-warning';
 import { pageAfterChange, pageCount, pageOf } from '../paging';
 import { LoadError } from './load-error';
 import { Pager } from './pager';
@@ -33,6 +36,8 @@ export function WebhookSubscriptions() {
   const [event, setEvent] = useState<SubscribableEvent>(defaultSubscribedEvent);
   const [ticked, setTicked] = useState<ReadonlySet<SubscribableEvent>>(() => new Set([defaultSubscribedEvent]));
   const [tablePage, setTablePage] = useState(1);
+  /** The unsubscribe waiting for the admin's confirmation: all, or one subscription. */
+  const [pendingUnsubscribe, setPendingUnsubscribe] = useState<'all' | Subscription | null>(null);
 
   const users = useGetUsersQuery({ page: userPage, limit: webhookUserPageSize, hasKick: true });
   const userId = selectedUser?.id ?? '';
@@ -51,7 +56,7 @@ export function WebhookSubscriptions() {
     unsubscribing.isLoading ||
     subscriptions.isFetching;
 
-  const rows = userId === '' ? [] : (subscriptions.data ?? []);
+  const rows = userId === '' ? [] : (subscriptions.data?.subscriptions ?? []);
   const pages = pageCount(rows.length, subscriptionPageSize);
   // the list shrank under the current page (an unsubscribe, a reload): back to page 1
   const page = pageAfterChange(tablePage, rows.length, subscriptionPageSize);
@@ -196,9 +201,7 @@ export function WebhookSubscriptions() {
             type="button"
             className="button button-danger-outline"
             disabled={isBusy || !hasUser}
-            onClick={() =>
-              run(() => unsubscribeAll(userId).unwrap(), 'Unsubscribed from all events', 'Failed to unsubscribe all')
-            }
+            onClick={() => setPendingUnsubscribe('all')}
           >
             Unsubscribe All
           </button>
@@ -208,7 +211,9 @@ export function WebhookSubscriptions() {
       <div className="card">
         <h2 className="admin-card-title">
           Subscriptions{selectedUser ? ` of ${selectedUser.username}` : ''}
-          {hasUser && subscriptions.data && <span className="count-badge">{subscriptions.data.length}</span>}
+          {hasUser && subscriptions.data && (
+            <span className="count-badge">{subscriptions.data.subscriptions.length}</span>
+          )}
         </h2>
         {!hasUser ? (
           <p className="muted">Select a user to see their subscriptions.</p>
@@ -253,13 +258,7 @@ export function WebhookSubscriptions() {
                           className="button button-small button-danger-outline"
                           aria-label={`Unsubscribe ${subscription.event}`}
                           disabled={isBusy}
-                          onClick={() =>
-                            run(
-                              () => unsubscribe({ userId, subscriptionId: subscription.id }).unwrap(),
-                              'Unsubscribed successfully',
-                              'Failed to unsubscribe',
-                            )
-                          }
+                          onClick={() => setPendingUnsubscribe(subscription)}
                         >
                           Unsubscribe
                         </button>
@@ -273,6 +272,38 @@ export function WebhookSubscriptions() {
           </>
         )}
       </div>
+      {pendingUnsubscribe && selectedUser && (
+        <ConfirmDialog
+          title={pendingUnsubscribe === 'all' ? 'Unsubscribe from all events' : 'Unsubscribe'}
+          message={unsubscribeWarning({
+            username: selectedUser.username,
+            events: pendingUnsubscribe === 'all' ? rows.map((row) => row.event) : [pendingUnsubscribe.event],
+            bot: subscriptions.data?.bot ?? null,
+          }).map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+          confirmLabel={pendingUnsubscribe === 'all' ? 'Unsubscribe All' : 'Unsubscribe'}
+          isBusy={unsubscribingAll.isLoading || unsubscribing.isLoading}
+          onCancel={() => setPendingUnsubscribe(null)}
+          onConfirm={async () => {
+            const target = pendingUnsubscribe;
+            setPendingUnsubscribe(null);
+            if (target === 'all') {
+              await run(
+                () => unsubscribeAll(userId).unwrap(),
+                'Unsubscribed from all events',
+                'Failed to unsubscribe all',
+              );
+            } else {
+              await run(
+                () => unsubscribe({ userId, subscriptionId: target.id }).unwrap(),
+                'Unsubscribed successfully',
+                'Failed to unsubscribe',
+              );
+            }
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -30,6 +30,17 @@ describe('chat log view', () => {
     expect(second).toHaveTextContent('Replying to @user');
   });
 
+  test('when a line holds an emote and a link, then the emote is an image named by its alt text and the link opens with noopener nofollow', () => {
+    render(<ChatLog messages={[aChatMessage({ content: 'gg [emote:37226:KEKW] clip https://kick.com/clip/1' })]} />);
+    const line = screen.getByTestId('chat-line');
+    const emote = within(line).getByRole('img', { name: 'KEKW' });
+    expect(emote).toHaveAttribute('src', 'https://files.kick.com/emotes/37226/fullsize');
+    const link = within(line).getByRole('link', { name: 'https://kick.com/clip/1' });
+    expect(link).toHaveAttribute('href', 'https://kick.com/clip/1');
+    expect(link).toHaveAttribute('rel', 'noopener nofollow');
+    expect(line).not.toHaveTextContent('[emote:');
+  });
+
   test('when a viewer types a command, then it is monospace, with the badge and a colour from the name', () => {
     render(<ChatLog messages={[aChatMessage({ content: '$test', badges: [{ type: 'moderator' }] })]} />);
     const line = screen.getByTestId('chat-line');

@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-error';
 import { DeliveryHealthCard } from '../../delivery-health/components/delivery-health-card';
@@ -20,12 +21,14 @@ export function KickAccountTab() {
   const { data: status, isLoading, isError } = useGetKickStatusQuery();
   const [unlink, { isLoading: isUnlinking }] = useUnlinkKickMutation();
   const { startLink, isLoading: isStarting } = useStartKickLink();
+  const [isConfirming, setConfirming] = useState(false);
 
   useEffect(() => {
     if (isError) dispatch(toastShown({ type: 'error', message: 'Failed to check Kick account status' }));
   }, [isError, dispatch]);
 
   const unlinkAccount = async () => {
+    setConfirming(false);
     try {
       await unlink().unwrap();
       dispatch(toastShown({ type: 'success', message: 'Kick account unlinked' }));
@@ -72,12 +75,26 @@ export function KickAccountTab() {
           </span>
         </div>
         <div className="actions-row">
-          <button type="button" className="button button-danger" onClick={unlinkAccount} disabled={isUnlinking}>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => setConfirming(true)}
+            disabled={isUnlinking}
+          >
             {isUnlinking ? 'Unlinking…' : 'Unlink Account'}
           </button>
         </div>
       </div>
       <DeliveryHealthCard />
+      {isConfirming && (
+        <ConfirmDialog
+          title="Unlink Kick account"
+          message={`Unlink @${account.kickUsername}? The bot stops and leaves your chat until you link an account again.`}
+          confirmLabel="Unlink"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void unlinkAccount()}
+        />
+      )}
     </>
   );
 }

@@ -73,6 +73,32 @@ describe('toasts (spec §2, §9)', () => {
     expect(screen.getAllByRole('alert')).toHaveLength(2);
   });
 
+  test('when a fourth toast comes, then the oldest closes: at most three stay', () => {
+    const store = renderToaster();
+    act(() => {
+      for (const message of ['one', 'two', 'three', 'four']) store.dispatch(toastShown({ type: 'info', message }));
+    });
+    expect(screen.getByText('one').closest('.toast')).toHaveClass('toast-closing');
+    act(() => jest.advanceTimersByTime(300));
+    expect(screen.getAllByTestId('toast').map((toast) => toast.querySelector('.toast-message')?.textContent)).toEqual([
+      'two',
+      'three',
+      'four',
+    ]);
+    expect(screen.queryByText('one')).toBeNull();
+    expect(screen.getAllByTestId('toast')).toHaveLength(3);
+  });
+
+  test('when the same message is shown twice, then it shows once', () => {
+    const store = renderToaster();
+    act(() => {
+      store.dispatch(toastShown({ type: 'error', message: 'Failed to add command' }));
+      store.dispatch(toastShown({ type: 'error', message: 'Failed to add command' }));
+    });
+    expect(screen.getAllByText('Failed to add command')).toHaveLength(1);
+    expect(screen.getByRole('region', { name: 'Notifications' })).toBeInTheDocument();
+  });
+
   test('when the session expires, then the warning stays 8000 ms', () => {
     const store = renderToaster();
     act(() => {

@@ -41,11 +41,14 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
-/** The toasts, top-right (spec §2). */
+/**
+ * The toasts, top-right below the top bar (spec §2), at most three. Each is announced by its own
+ * role: errors and warnings as alerts, the rest as polite status messages.
+ */
 export function Toaster() {
   const toasts = useAppSelector(selectToasts);
   return createPortal(
-    <div className="toaster" aria-live="polite">
+    <div className="toaster" role="region" aria-label="Notifications">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}

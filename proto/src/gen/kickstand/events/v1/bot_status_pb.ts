@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/bot_status.proto.
  */
 export const file_kickstand_events_v1_bot_status: GenFile = /*@__PURE__*/
-  fileDesc("CiRraWNrc3RhbmQvZXZlbnRzL3YxL2JvdF9zdGF0dXMucHJvdG8SE2tpY2tzdGFuZC5ldmVudHMudjEinwIKCUJvdFN0YXR1cxIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRIfChNicm9hZGNhc3Rlcl91c2VyX2lkGAQgASgDQgIwARISCgppc19ydW5uaW5nGAUgASgIEhQKDGlzX2Nvbm5lY3RlZBgGIAEoCBI4CgZzdGF0dXMYByABKA4yKC5raWNrc3RhbmQuZXZlbnRzLnYxLkJvdENvbm5lY3Rpb25TdGF0dXMSFQoNY29tbWFuZF9jb3VudBgIIAEoBRINCgVlcnJvchgJIAEoCRITCgtib3RfZW5hYmxlZBgKIAEoCCqqAQoTQm90Q29ubmVjdGlvblN0YXR1cxIlCiFCT1RfQ09OTkVDVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIjCh9CT1RfQ09OTkVDVElPTl9TVEFUVVNfQ09OTkVDVEVEEAESJgoiQk9UX0NPTk5FQ1RJT05fU1RBVFVTX0RJU0NPTk5FQ1RFRBACEh8KG0JPVF9DT05ORUNUSU9OX1NUQVRVU19FUlJPUhADYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiRraWNrc3RhbmQvZXZlbnRzL3YxL2JvdF9zdGF0dXMucHJvdG8SE2tpY2tzdGFuZC5ldmVudHMudjEivQIKCUJvdFN0YXR1cxIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRIfChNicm9hZGNhc3Rlcl91c2VyX2lkGAQgASgDQgIwARISCgppc19ydW5uaW5nGAUgASgIEhQKDGlzX2Nvbm5lY3RlZBgGIAEoCBI4CgZzdGF0dXMYByABKA4yKC5raWNrc3RhbmQuZXZlbnRzLnYxLkJvdENvbm5lY3Rpb25TdGF0dXMSFQoNY29tbWFuZF9jb3VudBgIIAEoBRINCgVlcnJvchgJIAEoCRITCgtib3RfZW5hYmxlZBgKIAEoCBIcChRub3RfbGlzdGVuaW5nX3JlYXNvbhgLIAEoCSqqAQoTQm90Q29ubmVjdGlvblN0YXR1cxIlCiFCT1RfQ09OTkVDVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIjCh9CT1RfQ09OTkVDVElPTl9TVEFUVVNfQ09OTkVDVEVEEAESJgoiQk9UX0NPTk5FQ1RJT05fU1RBVFVTX0RJU0NPTk5FQ1RFRBACEh8KG0JPVF9DT05ORUNUSU9OX1NUQVRVU19FUlJPUhADYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Topic bot.status — a streamer's bot changed state (started, stopped, connected, failed).
@@ -87,6 +87,15 @@ export type BotStatus = Message<"kickstand.events.v1.BotStatus"> & {
    * @generated from field: bool bot_enabled = 10;
    */
   botEnabled: boolean;
+
+  /**
+   * Why the bot does not hear its chat; "" while it listens. One of: stopped, not-linked,
+   * needs-relink, deactivated, disabled-by-admin, connecting, subscription-failed,
+   * unsubscribed-by-admin, subscription-lost (bot-runner's bots.ts, notListeningReasons).
+   *
+   * @generated from field: string not_listening_reason = 11;
+   */
+  notListeningReason: string;
 };
 
 /**

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/chat_subscription.proto.
  */
 export const file_kickstand_events_v1_chat_subscription: GenFile = /*@__PURE__*/
-  fileDesc("CitraWNrc3RhbmQvZXZlbnRzL3YxL2NoYXRfc3Vic2NyaXB0aW9uLnByb3RvEhNraWNrc3RhbmQuZXZlbnRzLnYxIuUBChBDaGF0U3Vic2NyaXB0aW9uEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJEh8KE2Jyb2FkY2FzdGVyX3VzZXJfaWQYBCABKANCAjABEjkKBXN0YXRlGAUgASgOMioua2lja3N0YW5kLmV2ZW50cy52MS5DaGF0U3Vic2NyaXB0aW9uU3RhdGUSDQoFZXJyb3IYBiABKAkSEgoKcmVxdWVzdF9pZBgHIAEoCSquAQoVQ2hhdFN1YnNjcmlwdGlvblN0YXRlEicKI0NIQVRfU1VCU0NSSVBUSU9OX1NUQVRFX1VOU1BFQ0lGSUVEEAASIgoeQ0hBVF9TVUJTQ1JJUFRJT05fU1RBVEVfQUNUSVZFEAESJAogQ0hBVF9TVUJTQ1JJUFRJT05fU1RBVEVfSU5BQ1RJVkUQAhIiCh5DSEFUX1NVQlNDUklQVElPTl9TVEFURV9GQUlMRUQQA2IGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CitraWNrc3RhbmQvZXZlbnRzL3YxL2NoYXRfc3Vic2NyaXB0aW9uLnByb3RvEhNraWNrc3RhbmQuZXZlbnRzLnYxIoICChBDaGF0U3Vic2NyaXB0aW9uEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd1c2VyX2lkGAMgASgJEh8KE2Jyb2FkY2FzdGVyX3VzZXJfaWQYBCABKANCAjABEjkKBXN0YXRlGAUgASgOMioua2lja3N0YW5kLmV2ZW50cy52MS5DaGF0U3Vic2NyaXB0aW9uU3RhdGUSDQoFZXJyb3IYBiABKAkSEgoKcmVxdWVzdF9pZBgHIAEoCRIbChNpc19yZW1vdmVkX2J5X2FkbWluGAggASgIKq4BChVDaGF0U3Vic2NyaXB0aW9uU3RhdGUSJwojQ0hBVF9TVUJTQ1JJUFRJT05fU1RBVEVfVU5TUEVDSUZJRUQQABIiCh5DSEFUX1NVQlNDUklQVElPTl9TVEFURV9BQ1RJVkUQARIkCiBDSEFUX1NVQlNDUklQVElPTl9TVEFURV9JTkFDVElWRRACEiIKHkNIQVRfU1VCU0NSSVBUSU9OX1NUQVRFX0ZBSUxFRBADYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Topic chat.subscription — the state of a channel's chat.message.sent subscription at Kick, as
@@ -65,6 +65,14 @@ export type ChatSubscription = Message<"kickstand.events.v1.ChatSubscription"> &
    * @generated from field: string request_id = 7;
    */
   requestId: string;
+
+  /**
+   * An administrator removed the subscription (admin webhook calls): the streamer is told so and
+   * reconnects; kick-link does not put it back by itself.
+   *
+   * @generated from field: bool is_removed_by_admin = 8;
+   */
+  isRemovedByAdmin: boolean;
 };
 
 /**

@@ -2,8 +2,8 @@
 // @generated from file kickstand/events/v1/command_executed.proto (package kickstand.events.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,11 +12,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/command_executed.proto.
  */
 export const file_kickstand_events_v1_command_executed: GenFile = /*@__PURE__*/
-  fileDesc("CipraWNrc3RhbmQvZXZlbnRzL3YxL2NvbW1hbmRfZXhlY3V0ZWQucHJvdG8SE2tpY2tzdGFuZC5ldmVudHMudjEisQIKD0NvbW1hbmRFeGVjdXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNb3duZXJfdXNlcl9pZBgDIAEoCRIfChNicm9hZGNhc3Rlcl91c2VyX2lkGAQgASgDQgIwARIPCgdjb21tYW5kGAUgASgJEhsKE2ludm9rZWRfYnlfdXNlcm5hbWUYBiABKAkSHgoSaW52b2tlZF9ieV91c2VyX2lkGAcgASgDQgIwARISCgptZXNzYWdlX2lkGAggASgJEhAKCHJlc3BvbnNlGAkgASgJEi8KC2V4ZWN1dGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CipraWNrc3RhbmQvZXZlbnRzL3YxL2NvbW1hbmRfZXhlY3V0ZWQucHJvdG8SE2tpY2tzdGFuZC5ldmVudHMudjEi4QIKD0NvbW1hbmRFeGVjdXRlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNb3duZXJfdXNlcl9pZBgDIAEoCRIfChNicm9hZGNhc3Rlcl91c2VyX2lkGAQgASgDQgIwARIPCgdjb21tYW5kGAUgASgJEhsKE2ludm9rZWRfYnlfdXNlcm5hbWUYBiABKAkSHgoSaW52b2tlZF9ieV91c2VyX2lkGAcgASgDQgIwARISCgptZXNzYWdlX2lkGAggASgJEhAKCHJlc3BvbnNlGAkgASgJEi8KC2V4ZWN1dGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgRraW5kGAsgASgOMiAua2lja3N0YW5kLmV2ZW50cy52MS5Db21tYW5kS2luZCp2CgtDb21tYW5kS2luZBIcChhDT01NQU5EX0tJTkRfVU5TUEVDSUZJRUQQABIXChNDT01NQU5EX0tJTkRfQ1VTVE9NEAESGQoVQ09NTUFORF9LSU5EX0JVSUxUX0lOEAISFQoRQ09NTUFORF9LSU5EX0dBTUUQA2IGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * Topic command.executed — the bot answered a `$` command in chat.
- * Producer: bot-runner. Consumers: realtime (socket event command-executed), auth (analytics). Key: owner_user_id.
+ * Producers: bot-runner (custom commands), games (games and built-ins). Consumers: realtime (socket event command-executed), auth (analytics). Key: owner_user_id.
  *
  * @generated from message kickstand.events.v1.CommandExecuted
  */
@@ -82,6 +82,13 @@ export type CommandExecuted = Message<"kickstand.events.v1.CommandExecuted"> & {
    * @generated from field: google.protobuf.Timestamp executed_at = 10;
    */
   executedAt?: Timestamp | undefined;
+
+  /**
+   * Which kind of command answered; UNSPECIFIED from producers that predate it (custom commands).
+   *
+   * @generated from field: kickstand.events.v1.CommandKind kind = 11;
+   */
+  kind: CommandKind;
 };
 
 /**
@@ -90,4 +97,41 @@ export type CommandExecuted = Message<"kickstand.events.v1.CommandExecuted"> & {
  */
 export const CommandExecutedSchema: GenMessage<CommandExecuted> = /*@__PURE__*/
   messageDesc(file_kickstand_events_v1_command_executed, 0);
+
+/**
+ * @generated from enum kickstand.events.v1.CommandKind
+ */
+export enum CommandKind {
+  /**
+   * @generated from enum value: COMMAND_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A streamer's own command (bot-runner).
+   *
+   * @generated from enum value: COMMAND_KIND_CUSTOM = 1;
+   */
+  CUSTOM = 1,
+
+  /**
+   * A built-in lookup such as $hero or $mmr (games).
+   *
+   * @generated from enum value: COMMAND_KIND_BUILT_IN = 2;
+   */
+  BUILT_IN = 2,
+
+  /**
+   * A chat game command such as $game, $attack or $gmb (games).
+   *
+   * @generated from enum value: COMMAND_KIND_GAME = 3;
+   */
+  GAME = 3,
+}
+
+/**
+ * Describes the enum kickstand.events.v1.CommandKind.
+ */
+export const CommandKindSchema: GenEnum<CommandKind> = /*@__PURE__*/
+  enumDesc(file_kickstand_events_v1_command_executed, 0);
 
