@@ -269,13 +269,13 @@ func checkScaling(r *rendered) []string {
 	for _, t := range so.Spec.Triggers {
 		switch t.Type {
 		case "kafka":
-			hasLag = t.Metadata["consumerGroup"] == "bot-runner" && t.Metadata["topic"] == "chat.received"
+			hasLag = t.Metadata["consumerGroup"] == "bot-runner.chat.received" && t.Metadata["topic"] == "chat.received"
 		case "cpu":
 			hasCPU = true
 		}
 	}
 	if !hasLag {
-		problems = append(problems, "ScaledObject/bot-runner: no kafka trigger on the lag of group bot-runner on chat.received")
+		problems = append(problems, "ScaledObject/bot-runner: no kafka trigger on the lag of group bot-runner.chat.received (kafkaGroupId) on chat.received")
 	}
 	if !hasCPU {
 		problems = append(problems, "ScaledObject/bot-runner: no cpu trigger (the fallback signal)")

@@ -48,3 +48,10 @@ for (const [file, size] of seen) {
   );
 }
 console.log(`JavaScript loaded for /: ${seen.size} files, ${kb(raw)} raw, ${kb(gzip)} gzip`);
+
+// Issue 21: what `/` loads stays within 150 KB gzip.
+const limitKb = 150;
+if (gzip / 1024 > limitKb) {
+  console.error(`over the ${limitKb} kB gzip budget for /: load more of it lazily (router.tsx, public.tsx)`);
+  process.exit(1);
+}

@@ -1,10 +1,15 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, Outlet, useOutletContext } from 'react-router-dom';
 import { PublicLayout } from '../../components/layouts/public-layout';
 import { paths } from '../../config/paths';
-import { LoginModal } from '../../features/session/components/login-modal';
 import { selectSessionStatus } from '../../features/session/session-slice';
 import { useAppSelector } from '../hooks';
+
+// A chunk of its own: the sign-in and sign-up forms (and the contract's zod schemas they check with)
+// load when the visitor opens them, not with the landing page (npm run size:web: / stays under 150 KB).
+const LoginModal = lazy(async () => ({
+  default: (await import('../../features/session/components/login-modal')).LoginModal,
+}));
 
 export interface PublicOutletContext {
   openLogin: () => void;
@@ -26,7 +31,11 @@ export function PublicRoute() {
       <PublicLayout onLogin={openLogin}>
         <Outlet context={{ openLogin } satisfies PublicOutletContext} />
       </PublicLayout>
-      {isLoginOpen && <LoginModal onClose={() => setLoginOpen(false)} />}
+      {isLoginOpen && (
+        <Suspense fallback={null}>
+          <LoginModal onClose={() => setLoginOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -443,7 +443,7 @@ describe('the loading splash after login (spec §2)', () => {
     });
     renderApp('/');
     await user.click(await screen.findByRole('button', { name: 'Login' }));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog'); // the sign-in forms are a lazy chunk
     await user.type(within(dialog).getByLabelText('Email'), 'streamer1@example.com');
     await user.type(within(dialog).getByLabelText('Password'), 'Abcdefg1!');
     await user.click(within(dialog).getByRole('button', { name: 'Login' }));
