@@ -359,6 +359,15 @@ export const browserUiScenarios = [
       await scan(visitor, '/kick-error');
       await visitor.context().close();
 
+      // a new streamer's first visit: the welcome dialog over the dashboard
+      const newcomer = { email: `axe-${run}@example.com`, username: `axe_${run}`, password: 'Str0ng!pass' };
+      const registered = await api(state, 'POST', '/api/platform/register', newcomer);
+      check(registered.status === 201, `registered (${registered.status})`);
+      const first = await signedInPage(state, errors, await tokenOf(state, newcomer), '/dashboard');
+      await first.getByRole('dialog', { name: 'Welcome to Kickstand!' }).waitFor();
+      await scan(first, '/dashboard, the welcome dialog');
+      await first.context().close();
+
       const page = await signedInPage(state, errors, state.uiStreamerToken, '/dashboard');
       await waitForDashboard(page);
       for (const tab of ['Kick Account', 'Setup', 'Commands', 'Live Chat']) {
