@@ -1,4 +1,4 @@
-/* global fetch, localStorage, document, window, URL */
+/* global console, fetch, localStorage, document, window, URL */
 // What a streamer and an admin trip over in the browser (issue 21), in Chromium at 1920 and 360 px:
 // a bot card that says why the bot does not listen, confirmations before destructive actions, a
 // save that survives an expired session, chat that reads like Kick, titles and one h1. Each
@@ -6,6 +6,7 @@
 // channel), so `E2E_ONLY=browser-ui npm run test:e2e` runs them alone.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 
 const timeout = 20_000;
 const run = Date.now().toString(36);
@@ -78,6 +79,9 @@ async function adminToken(state) {
   return tokenOf(state, { email: field('email'), password: field('password') });
 }
 
+// a string would match case-insensitively anywhere, "Not connected to chat" too
+const connectedToChat = /^Connected to chat/;
+
 const waitForDashboard = (page) => page.getByTestId('dashboard-username').waitFor({ timeout: 30_000 });
 
 /** Inside the open confirmation, Tab never leaves it. */
@@ -87,6 +91,21 @@ async function checkFocusStaysIn(page) {
     const isInside = await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')));
     check(isInside, 'the focus stays inside the confirmation');
   }
+}
+
+/** The WCAG 2.1 A/AA violations of impact serious or critical on the page as it is, one line each. */
+async function seriousViolations(page, where) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => {
+      const targets = violation.nodes.map((node) => node.target.join(' ')).slice(0, 5);
+      // the first node's reason names the measured figures (e.g. the contrast ratio and both colours)
+      const reason = violation.nodes[0]?.any[0]?.message ?? violation.nodes[0]?.failureSummary ?? '';
+      return `${where}: [${violation.impact}] ${violation.id}: ${violation.help} (${targets.join(' | ')}): ${reason}`;
+    });
 }
 
 export const browserUiScenarios = [
@@ -124,7 +143,7 @@ export const browserUiScenarios = [
       await toast(page, 'Kick account linked successfully!').waitFor();
       await waitForDashboard(page);
       await page.getByRole('button', { name: 'Start Bot' }).click();
-      await page.getByTestId('bot-connection').filter({ hasText: 'Connected to chat' }).waitFor();
+      await page.getByTestId('bot-connection').filter({ hasText: connectedToChat }).waitFor();
       check((await reason.count()) === 0, 'a listening bot needs no explanation');
     }),
   },
@@ -163,7 +182,7 @@ export const browserUiScenarios = [
         .getByText('An administrator removed the bot’s chat subscription, so the bot hears nothing.')
         .waitFor();
       await reason.getByRole('button', { name: 'Reconnect' }).click();
-      await page.getByTestId('bot-connection').filter({ hasText: 'Connected to chat' }).waitFor();
+      await page.getByTestId('bot-connection').filter({ hasText: connectedToChat }).waitFor();
       await reason.waitFor({ state: 'detached' });
       await admin.context().close();
     }),
@@ -309,6 +328,93 @@ export const browserUiScenarios = [
       await self.getByText('SUPER_ADMIN', { exact: true }).waitFor();
       await admin.context().close();
       state.lastPage = state.uiStreamerPage;
+    }),
+  },
+  {
+    name: 'browser-ui: an axe-core scan of every route finds no serious or critical violation',
+    needs: ['browser-ui: Deny on Kick is a calm note; the bot card offers the link, then the bot starts'],
+    run: withoutConsoleErrors(async (state, errors) => {
+      const found = [];
+      const scan = async (page, where) => {
+        const lines = await seriousViolations(page, where);
+        // shown as found, so a later step that times out still tells what the scan saw
+        for (const line of lines) console.log(`      axe: ${line}`);
+        found.push(...lines);
+      };
+
+      const visitor = await newPage(state, errors);
+      await visitor.goto('/');
+      await visitor.getByRole('heading', { level: 1 }).waitFor();
+      await scan(visitor, 'landing /');
+      await visitor.getByRole('button', { name: 'Login', exact: true }).click();
+      const dialog = visitor.getByRole('dialog');
+      await dialog.getByLabel('Email').waitFor();
+      await scan(visitor, 'login dialog on /');
+      await dialog.getByRole('tab', { name: 'Register' }).click();
+      await dialog.getByLabel('Confirm Password').waitFor();
+      await scan(visitor, 'register dialog on /');
+      await visitor.goto('/commands');
+      await visitor.getByRole('heading', { level: 1, name: 'Bot Commands' }).waitFor();
+      await scan(visitor, '/commands');
+      await visitor.goto('/kick-error?type=duplicate&username=someone');
+      await visitor.getByRole('heading', { level: 1 }).waitFor();
+      await scan(visitor, '/kick-error');
+      await visitor.context().close();
+
+      // a new streamer's first visit: the welcome dialog over the dashboard
+      const newcomer = { email: `axe-${run}@example.com`, username: `axe_${run}`, password: 'Str0ng!pass' };
+      const registered = await api(state, 'POST', '/api/platform/register', newcomer);
+      check(registered.status === 201, `registered (${registered.status})`);
+      const first = await signedInPage(state, errors, await tokenOf(state, newcomer), '/dashboard');
+      await first.getByRole('dialog', { name: 'Welcome to Kickstand!' }).waitFor();
+      await scan(first, '/dashboard, the welcome dialog');
+      await first.context().close();
+
+      const page = await signedInPage(state, errors, state.uiStreamerToken, '/dashboard');
+      await waitForDashboard(page);
+      for (const tab of ['Kick Account', 'Setup', 'Commands', 'Live Chat']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.getByRole('tabpanel', { name: tab }).waitFor();
+        await scan(page, `/dashboard, ${tab} tab`);
+      }
+      // the one confirmation dialog every destructive action uses
+      await page.getByRole('tab', { name: 'Kick Account' }).click();
+      await page.getByRole('button', { name: 'Unlink Account' }).click();
+      const confirmation = page.getByRole('alertdialog', { name: 'Unlink Kick account' });
+      await confirmation.waitFor();
+      await scan(page, '/dashboard, the unlink confirmation');
+      await page.keyboard.press('Escape');
+      await confirmation.waitFor({ state: 'detached' });
+      await page.goto('/chat-popout');
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await scan(page, '/chat-popout');
+      await page.context().close();
+
+      const admin = await signedInPage(state, errors, await adminToken(state), '/admin');
+      const adminPages = [
+        ['/admin/dashboard', /^Welcome back/],
+        ['/admin/users', 'User Management'],
+        ['/admin/webhooks', 'Webhook Management'],
+        ['/admin/analytics', 'Analytics'],
+        ['/admin/audit', 'Audit Logs'],
+        ['/admin/system', 'System'],
+        ['/admin/settings', 'Settings'],
+      ];
+      for (const [url, heading] of adminPages) {
+        await admin.goto(url);
+        await admin.getByRole('heading', { level: 1, name: heading }).waitFor();
+        if (url === '/admin/webhooks') {
+          // with a user chosen: its subscriptions, every channel's delivery health and the dead letters
+          const option = `${streamer.username} (@${kickName})`;
+          await admin.getByRole('option', { name: option }).waitFor({ state: 'attached' });
+          await admin.getByLabel('User', { exact: true }).selectOption({ label: option });
+          await admin.getByTestId('subscription-row').first().waitFor();
+        }
+        await scan(admin, url);
+      }
+      await admin.context().close();
+      state.lastPage = state.uiStreamerPage;
+      check(found.length === 0, `serious or critical accessibility violations:\n${found.join('\n')}`);
     }),
   },
 ];
