@@ -524,3 +524,11 @@ export const apiRoutes: readonly ApiRoute[] = [
     errors: { ...targetErrors, 404: 'User not found / Subscription not found', 502: kickFailed },
   },
 ];
+
+/** `METHOD /path` of every route the contract gives `owner`, sorted (the services' route tests). */
+export function contractRouteKeys(owner: ApiRoute['owner']): string[] {
+  return apiRoutes
+    .filter((route) => route.owner === owner)
+    .map((route) => `${route.method.toUpperCase()} ${route.path}`)
+    .sort();
+}

@@ -3,4 +3,4 @@ export { createTestPlatform, testKeyPair, type TestPlatform } from './test-platf
 export { recordPublished, type PublishedMessage, type RecordedBus } from './recorded-bus';
 export { eventually } from './eventually';
 export { cookieHeaderFrom } from './cookies';
-export { registeredRoutes, type RegisteredRoute } from './registered-routes';
+export { apiRouteKeys, registeredRoutes, type RegisteredRoute } from './registered-routes';

@@ -37,3 +37,11 @@ export function registeredRoutes(...apps: readonly { router: unknown }[]): Regis
   for (const app of apps) collect(stackOf(app.router) ?? [], routes);
   return routes;
 }
+
+/** `METHOD /path` of the `/api/` routes registered on the apps, sorted (to compare with the contract's). */
+export function apiRouteKeys(...apps: readonly { router: unknown }[]): string[] {
+  return registeredRoutes(...apps)
+    .filter((route) => route.path.startsWith('/api/'))
+    .map((route) => `${route.method} ${route.path}`)
+    .sort();
+}
