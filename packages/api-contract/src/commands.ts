@@ -24,6 +24,8 @@ export const commandMessages = {
   responseTooLongInline: `Response must be ${maxResponseLength} characters or less`,
   limitReached: `You can have at most ${maxCommandsPerUser} commands. Remove one to add another.`,
   exists: (name: string) => `Command "${name}" already exists.`,
+  /** A built-in or game command's name: a custom command of that name would never answer. */
+  reserved: (name: string) => `"$${name}" is a built-in command. Choose another name.`,
   notFound: (name: string) => `Command "${name}" not found.`,
   added: (name: string) => `Command "${name}" added successfully!`,
   removed: (name: string) => `Command "${name}" removed successfully!`,

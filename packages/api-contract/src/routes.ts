@@ -272,7 +272,9 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'Add a command (spec §5 rules)',
     body: addCommandBodySchema,
     reply: { status: 201, description: 'Command "{name}" added successfully!', schema: commandChangeReplySchema },
-    errors: { 409: 'Command "{name}" already exists. / the command limit is reached' },
+    errors: {
+      409: 'Command "{name}" already exists. / "${name}" is a built-in command. Choose another name. / the command limit is reached',
+    },
   },
   {
     method: 'delete',

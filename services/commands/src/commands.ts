@@ -1,4 +1,4 @@
-import { commandKey } from '@kickstand/chat-language';
+import { builtInCommandNames, commandKey } from '@kickstand/chat-language';
 import type { Clock } from '@kickstand/platform/clock';
 import { randomUUID } from 'node:crypto';
 import { AppError, unavailable } from '@kickstand/platform/errors';
@@ -35,6 +35,8 @@ export const defaultCommand: Command = {
 const invalidCommand = (message: string) => new AppError({ code: 'command-invalid', status: 400, message });
 const commandExists = (name: string) =>
   new AppError({ code: 'command-exists', status: 409, message: commandMessages.exists(name) });
+const commandReserved = (name: string) =>
+  new AppError({ code: 'command-reserved', status: 409, message: commandMessages.reserved(name) });
 const commandNotFound = (name: string) =>
   new AppError({ code: 'command-not-found', status: 404, message: commandMessages.notFound(name) });
 // 409, not 422: the request itself is valid and would succeed once the streamer removes a command,
@@ -123,6 +125,8 @@ export function createCommands({
       const name = normalizeCommandName(input.command);
       const nameProblem = commandNameProblem(name);
       if (nameProblem) throw invalidCommand(nameProblem);
+      // the bot leaves these to the games service: a custom command of that name would never answer
+      if (builtInCommandNames.has(commandKey(name))) throw commandReserved(name);
       const added = stored({ command: name, response: input.response });
       await apply(userId, (commands) => {
         if (commands.some((command) => command.nameLower === added.nameLower)) throw commandExists(name);

@@ -194,6 +194,19 @@ describe('POST /api/commands', () => {
     expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'hello', response: 'hi' }]);
   });
 
+  test('when the name is a built-in command in any letter case, then 409 saying so, and nothing is stored or published', async () => {
+    const streamer = aStreamer();
+
+    const hero = await streamer.post('/api/commands', { command: '$Hero', response: 'my hero' });
+    const gmb = await streamer.post('/api/commands', { command: 'gmb', response: 'guess' });
+
+    expect(hero.status).toBe(409);
+    expect(hero.body).toEqual({ success: false, error: '"$Hero" is a built-in command. Choose another name.' });
+    expect(gmb.body).toEqual({ success: false, error: '"$gmb" is a built-in command. Choose another name.' });
+    expect(changesOf(streamer.id)).toHaveLength(0);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([]);
+  });
+
   test('when the name is taken and the response is empty, then the name rule comes first (409)', async () => {
     const streamer = aStreamer();
     await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
