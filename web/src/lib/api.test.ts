@@ -76,6 +76,15 @@ describe('401 → session expired (spec §4)', () => {
     expect(store.getState().toasts.items).toEqual([]);
   });
 
+  test('when the profile call is aborted (the page navigates meanwhile), then the token stays', async () => {
+    installFakeFetch({ 'GET /api/platform/profile': ok(aUser()) });
+    const store = signedInStore();
+    const aborted = store.dispatch(authApi.endpoints.getProfile.initiate());
+    aborted.abort();
+    await aborted.unwrap().catch(() => undefined);
+    expect(window.localStorage.getItem(tokenStorageKey)).toBe('good-token');
+  });
+
   test('when a signed-in save answers 401, then it waits for the next sign-in and is sent again with the new token', async () => {
     const server = installFakeFetch({
       'GET /api/platform/profile': ok(aUser()),

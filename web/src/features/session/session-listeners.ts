@@ -47,7 +47,9 @@ export function addSessionListeners<State extends ApiState>(
   listener.startListening({
     matcher: authApi.endpoints.getProfile.matchRejected,
     effect: (action) => {
-      if (!action.meta.condition) tokenStorage.remove();
+      // spec: a failed profile fetch removes the token. An aborted one did not fail (the page
+      // navigated or reloaded meanwhile): removing the token then signed the user out at the next load.
+      if (!action.meta.condition && !action.meta.aborted) tokenStorage.remove();
     },
   });
   listener.startListening({
