@@ -7,6 +7,7 @@ import type {
   MessageSentPayload,
   NotListeningReason,
 } from '@kickstand/platform/socket-events';
+import { notListeningReasons as contractNotListeningReasons } from '@kickstand/api-contract';
 import { cutChatLine } from '@kickstand/platform/chat';
 import { BotConnectionStatus, timestampDate } from '@kickstand/proto';
 
@@ -100,17 +101,7 @@ export function botStatusFrom(message: BotStatus): BotStatusPayload {
   };
 }
 
-const notListeningReasons: ReadonlySet<string> = new Set<NotListeningReason>([
-  'deactivated',
-  'not-linked',
-  'needs-relink',
-  'disabled-by-admin',
-  'stopped',
-  'subscription-failed',
-  'unsubscribed-by-admin',
-  'subscription-lost',
-  'connecting',
-]);
+const notListeningReasons: ReadonlySet<string> = new Set<NotListeningReason>(contractNotListeningReasons);
 
 const isNotListeningReason = (code: string): code is NotListeningReason => notListeningReasons.has(code);
 
