@@ -20,7 +20,12 @@ import {
   removeCommandBodySchema,
   responseVariablesReplySchema,
 } from './commands';
-import { importApplyBodySchema, importPreviewBodySchema, importPreviewReplySchema, importResultReplySchema } from './command-import';
+import {
+  importApplyBodySchema,
+  importPreviewBodySchema,
+  importPreviewReplySchema,
+  importResultReplySchema,
+} from './command-import';
 import { commandStatsReplySchema } from './command-stats';
 import { noQuerySchema, userIdParamsSchema } from './common';
 import {

@@ -69,9 +69,7 @@ export function createCommandImport({
         const found = new Set(rows.map((row) => row.name));
         skipped = [
           ...rows.flatMap((row) => (row.problem ? [{ name: row.name, reason: row.problem }] : [])),
-          ...body.names
-            .filter((name) => !found.has(name))
-            .map((name) => ({ name, reason: 'Not in this export.' })),
+          ...body.names.filter((name) => !found.has(name)).map((name) => ({ name, reason: 'Not in this export.' })),
         ];
         const toAdd = rows.filter((row) => !row.problem);
         if (existing.length + toAdd.length > maxCommandsPerUser) throw overLimit(existing.length, toAdd.length);

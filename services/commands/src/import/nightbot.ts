@@ -22,14 +22,16 @@ export function parseNightbot(text: string): ParsedCommand[] {
 }
 
 function fromJson(text: string): ParsedCommand[] {
-  return commandArray(parseJson(text)).filter(isRecord).map((record) =>
-    toCommand({
-      name: stringField(record, ['name']),
-      message: stringField(record, ['message']),
-      coolDown: record['coolDown'] ?? record['cooldown'],
-      userLevel: stringField(record, ['userLevel']),
-    }),
-  );
+  return commandArray(parseJson(text))
+    .filter(isRecord)
+    .map((record) =>
+      toCommand({
+        name: stringField(record, ['name']),
+        message: stringField(record, ['message']),
+        coolDown: record['coolDown'] ?? record['cooldown'],
+        userLevel: stringField(record, ['userLevel']),
+      }),
+    );
 }
 
 const columnAliases = {

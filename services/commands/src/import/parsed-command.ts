@@ -17,7 +17,9 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ImportFormatError(`The text is not valid JSON (${error instanceof Error ? error.message : 'unreadable'}).`);
+    throw new ImportFormatError(
+      `The text is not valid JSON (${error instanceof Error ? error.message : 'unreadable'}).`,
+    );
   }
 }
 
@@ -73,7 +75,9 @@ export function definedSettings(settings: {
 }
 
 /** A permission written in words (`Moderator`, `owner`, `twitch_vip`, `subs`…) → Kickstand's, or as exported. */
-export function permissionFromWords(value: string | undefined): Pick<ImportedSettings, 'permission' | 'permissionAsExported'> {
+export function permissionFromWords(
+  value: string | undefined,
+): Pick<ImportedSettings, 'permission' | 'permissionAsExported'> {
   if (value === undefined || value.trim() === '') return {};
   const words = value.trim().toLowerCase();
   const mapped: Array<[RegExp, ImportedPermission]> = [

@@ -35,7 +35,11 @@ export const importedName = (name: string): string => name.trim().replace(/^[!$]
  * rules, then a name already taken in `existingKeys` or earlier in the export). Throws
  * ImportFormatError when the text cannot be read at all or holds no command.
  */
-export function previewImport(source: ImportSource, text: string, existingKeys: ReadonlySet<string>): ImportPreviewRow[] {
+export function previewImport(
+  source: ImportSource,
+  text: string,
+  existingKeys: ReadonlySet<string>,
+): ImportPreviewRow[] {
   const reader = readers[source];
   const parsed = reader.parse(text);
   if (parsed.length === 0) throw new ImportFormatError(importMessages.nothingFound);

@@ -34,7 +34,10 @@ export function createCommandUsage({
       const command = commandKey(message.command.trim().replace(/^\$/, ''));
       const time = message.executedAt ?? message.occurredAt;
       if (!isCustom(message.kind) || !message.ownerUserId || !message.eventId || !command || !time) {
-        log.debug({ eventId: message.eventId }, 'command.executed not counted: not a custom command, or fields missing');
+        log.debug(
+          { eventId: message.eventId },
+          'command.executed not counted: not a custom command, or fields missing',
+        );
         return;
       }
       const at = timestampDate(time);

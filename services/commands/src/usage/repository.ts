@@ -42,7 +42,10 @@ export function createCommandUsageRepository(store: Store): CommandUsageReposito
     save: async (doc, next) =>
       (await usage.findOneAndUpdate(
         { _id: doc._id, version: doc.version },
-        { $set: { hours: next.hours, lastUsedAt: next.lastUsedAt, recentEventIds: next.recentEventIds }, $inc: { version: 1 } },
+        {
+          $set: { hours: next.hours, lastUsedAt: next.lastUsedAt, recentEventIds: next.recentEventIds },
+          $inc: { version: 1 },
+        },
       )) !== null,
     listOf: (userId) => usage.find({ userId }),
     removeAllOf: async (userId) => {
