@@ -18,6 +18,8 @@ export const importMessages = {
   textRequired: 'Paste the export or choose a file.',
   textTooLong: `The export is too long: at most ${maxImportTextLength.toLocaleString('en-US')} characters. Split it and import it in parts.`,
   sourceInvalid: `Choose the bot the export comes from: ${importSources.join(', ')}.`,
+  /** Shown by the dashboard when the services' body limit refused the request (413). */
+  bodyTooLarge: 'The export is too large to send. Split it and import it in parts.',
   nothingFound: 'No commands were found in this text. Check that you chose the right bot.',
   nothingSelected: 'Select at least one command to import.',
   /** The import would take the streamer over the spec's limit: nothing is imported. */

@@ -129,6 +129,21 @@ describe('Import dialog', () => {
     expect(within(dialog).getByRole('table')).toBeInTheDocument();
   });
 
+  test('when the services’ body limit refuses the export, then the dialog says to split it', async () => {
+    const user = userEvent.setup();
+    const { server } = serve();
+    server.routes['POST /api/commands/import/preview'] = fail(413, 'Request body is too large');
+    renderWithProviders(<CommandsTab />);
+    await screen.findByText('$test');
+    await user.click(screen.getByRole('button', { name: 'Import' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import commands' });
+    fireEvent.change(within(dialog).getByLabelText('Export'), { target: { value: exportText } });
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The export is too large to send. Split it and import it in parts.',
+    );
+  });
+
   test('when the text is over the limit, then the reason shows and Preview is off', async () => {
     const user = userEvent.setup();
     serve();

@@ -9,8 +9,9 @@ import {
 import { useId, useState, type ChangeEvent } from 'react';
 import { Modal } from '../../../components/ui/modal';
 import { useAppDispatch } from '../../../app/hooks';
-import { errorMessage } from '../../../lib/api-error';
+import { errorMessage, errorStatus } from '../../../lib/api-error';
 import { commandsApi } from '../commands-api';
+import { commandStatsApi } from '../usage/usage-api';
 import { ImportPreviewTable } from './import-preview-table';
 import { useApplyImportMutation, usePreviewImportMutation } from './import-api';
 import './import-dialog.css';
@@ -27,6 +28,10 @@ type Step =
   | { kind: 'preview'; preview: ImportPreview; selected: ReadonlySet<string> }
   | { kind: 'applying'; count: number; phase: 'saving' | 'reloading' }
   | { kind: 'done'; result: ImportResult };
+
+/** The server's reason, or for the body limit's bare 413 what to do about it. */
+const reasonOf = (error: unknown, fallback: string): string =>
+  errorStatus(error) === 413 ? importMessages.bodyTooLarge : errorMessage(error, fallback);
 
 const readFile = (file: File): Promise<string> =>
   new Promise((resolve, reject) => {
@@ -67,7 +72,7 @@ export default function ImportDialog({ onClose }: { onClose: () => void }) {
       const importable = answer.rows.filter((row) => !row.problem).map((row) => row.name);
       setStep({ kind: 'preview', preview: answer, selected: new Set(importable) });
     } catch (error) {
-      setProblem(errorMessage(error, 'The export could not be read. Please try again.'));
+      setProblem(reasonOf(error, 'The export could not be read. Please try again.'));
     }
   };
 
@@ -78,21 +83,19 @@ export default function ImportDialog({ onClose }: { onClose: () => void }) {
     try {
       result = await applyImport({ source, text, names }).unwrap();
     } catch (error) {
-      setProblem(errorMessage(error, 'The import failed; nothing was imported. Please try again.'));
+      setProblem(reasonOf(error, 'The import failed; nothing was imported. Please try again.'));
       if (step.kind === 'preview') setStep(step);
       return;
     }
     setStep({ kind: 'applying', count: names.length, phase: 'reloading' });
-    // the list (and its usage) reload before the summary shows, so the tab behind is current
-    const reload = dispatch(commandsApi.endpoints.getCommands.initiate(undefined, { forceRefetch: true }));
-    try {
-      await reload.unwrap();
-    } catch {
-      // the import is done; the list shows its own error and retry
-    } finally {
-      reload.unsubscribe();
-    }
-    dispatch(commandsApi.util.invalidateTags(['Commands']));
+    // the list and its usage reload before the summary shows, so the tab behind is current
+    const reloads = [
+      dispatch(commandsApi.endpoints.getCommands.initiate(undefined, { forceRefetch: true })),
+      dispatch(commandStatsApi.endpoints.getCommandStats.initiate(undefined, { forceRefetch: true })),
+    ];
+    // a failed reload does not undo the import: the list shows its own error and retry
+    await Promise.allSettled(reloads.map((reload) => reload.unwrap()));
+    for (const reload of reloads) reload.unsubscribe();
     setStep({ kind: 'done', result });
   };
 
