@@ -215,6 +215,32 @@ describe('POST /api/commands/import', () => {
   });
 });
 
+describe('each sample, previewed then imported', () => {
+  test.each([
+    ['nightbot', 'nightbot.json'],
+    ['nightbot', 'nightbot.csv'],
+    ['streamelements', 'streamelements.json'],
+    ['botrix', 'botrix.json'],
+    ['botrix', 'botrix-paste.txt'],
+  ])('when %s’s %s is imported whole, then the streamer has exactly the previewed commands', async (source, file) => {
+    const streamer = aStreamer();
+    const text = sample(file);
+    const preview = await streamer.post('/api/commands/import/preview', { source, text });
+    const rows = (preview.body.data as { rows: Array<{ name: string; response: string; problem?: string }> }).rows;
+    const importable = rows.filter((row) => !row.problem);
+    expect(importable.length).toBeGreaterThan(0);
+
+    const applied = await streamer.post('/api/commands/import', { source, text, names: rows.map((row) => row.name) });
+
+    expect(applied.status).toBe(200);
+    const listed = (await streamer.get('/api/commands')).body.data as Array<{ command: string; response: string }>;
+    const byName = (a: { command: string }, b: { command: string }) => a.command.localeCompare(b.command);
+    expect([...listed].sort(byName)).toEqual(
+      importable.map((row) => ({ command: row.name, response: row.response })).sort(byName),
+    );
+  });
+});
+
 describe('import atomicity', () => {
   test('when the store write fails, then nothing of the import is written and nothing is published', async () => {
     const repo = createCommandsRepository(platform.store);
