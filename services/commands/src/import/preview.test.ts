@@ -129,6 +129,11 @@ describe('previewImport', () => {
     ]);
   });
 
+  test('when the file starts with a byte order mark, then it is read as without one', () => {
+    const rows = previewImport('nightbot', `\uFEFF${sample('nightbot.csv')}`, none);
+    expect(rows.map((row) => row.name)).toEqual(['discord', 'hug', 'so', 'lurk', 'this is bad']);
+  });
+
   test('when the text holds no command, then it is refused', () => {
     expect(() => previewImport('streamelements', '[]', none)).toThrow(
       'No commands were found in this text. Check that you chose the right bot.',

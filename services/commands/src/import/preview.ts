@@ -41,7 +41,8 @@ export function previewImport(
   existingKeys: ReadonlySet<string>,
 ): ImportPreviewRow[] {
   const reader = readers[source];
-  const parsed = reader.parse(text);
+  // a file saved by Excel or Notepad may start with a byte order mark, which JSON and the CSV header do not expect
+  const parsed = reader.parse(text.replace(/^\uFEFF/, ''));
   if (parsed.length === 0) throw new ImportFormatError(importMessages.nothingFound);
   const seen = new Set<string>();
   return parsed.map((command) => {
