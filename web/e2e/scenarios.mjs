@@ -3,7 +3,9 @@
 // Each gets the shared state: { baseUrl, sandboxUrl, artifacts, browser, dataDir, consoleErrors, … }.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
 const timeout = 20_000;
 const botReply = 'Hello! This is a test command. The bot is working correctly!';
 const run = `${Date.now().toString(36)}`;
@@ -375,6 +377,63 @@ export const scenarios = [
       await confirm.getByRole('button', { name: 'Remove' }).click();
       await toast(page, 'Command "hello" removed successfully!').waitFor();
       await page.getByText('$hello', { exact: true }).waitFor({ state: 'detached' });
+    },
+  },
+  {
+    // self-contained (its own streamer through the API), so E2E_ONLY=import runs it alone
+    name: 'import commands from Nightbot: preview and apply',
+    run: async (state) => {
+      const streamer = { email: `importer-${run}@example.com`, username: `importer_${run}`, password: 'Str0ng!pass' };
+      const registered = await api(state, 'POST', '/api/platform/register', streamer);
+      check(registered.status === 201, `API register (${registered.status})`);
+      const page = await newPage(state);
+      await page.goto('/');
+      await page.evaluate((token) => localStorage.setItem('token', token), registered.json.data.token);
+      await page.goto('/dashboard');
+      await waitForDashboard(page);
+      const welcome = page.getByRole('dialog', { name: 'Welcome to Kickstand!' });
+      if (
+        await welcome.waitFor({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await page.keyboard.press('Escape');
+      await page.getByRole('tab', { name: 'Commands' }).click();
+      await page.getByText('$test', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import commands' });
+      await dialog.getByLabel('Bot').selectOption('nightbot');
+      const sample = path.resolve(
+        here,
+        '..',
+        '..',
+        'services',
+        'commands',
+        'src',
+        'import',
+        'samples',
+        'nightbot.json',
+      );
+      await dialog.getByLabel('Or choose a file').setInputFiles(sample);
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      await dialog.getByRole('table').waitFor();
+      const so = dialog.getByRole('row').filter({ hasText: '$so' });
+      const soText = await so.textContent();
+      check(soText.includes('not translated, kept as text'), `$(1) is marked as not translated: ${soText}`);
+      const hugText = await dialog.getByRole('row').filter({ hasText: '$hug' }).textContent();
+      check(hugText.includes('$(touser) → {touser}'), `$(touser) is translated: ${hugText}`);
+      await shot(state, page, 'import-preview.png');
+      await dialog.getByRole('checkbox', { name: 'Import $so' }).uncheck();
+      await dialog.getByRole('button', { name: 'Import 3 commands' }).click();
+      await dialog.getByText('3 commands imported.').waitFor();
+      await shot(state, page, 'import-done.png');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await page.getByText('{user} hugs {touser}! That is hug number {count}.', { exact: true }).waitFor();
+      await page.getByText('$8ball', { exact: true }).waitFor();
+      check((await page.getByText('$so', { exact: true }).count()) === 0, 'the unselected $so was not imported');
+      await page.getByTestId('usage-hug').getByText('Never used').waitFor();
+      await page.context().close();
     },
   },
   {

@@ -20,6 +20,13 @@ import {
   removeCommandBodySchema,
   responseVariablesReplySchema,
 } from './commands';
+import {
+  importApplyBodySchema,
+  importPreviewBodySchema,
+  importPreviewReplySchema,
+  importResultReplySchema,
+} from './command-import';
+import { commandStatsReplySchema } from './command-stats';
 import { noQuerySchema, userIdParamsSchema } from './common';
 import {
   deadLetterListQuerySchema,
@@ -285,6 +292,34 @@ export const apiRoutes: readonly ApiRoute[] = [
     body: removeCommandBodySchema,
     reply: ok(commandChangeReplySchema, 'Command "{name}" removed successfully!'),
     errors: { 404: 'Command "{name}" not found.' },
+  },
+  {
+    method: 'get',
+    path: '/api/commands/usage',
+    owner: 'commands',
+    access: 'user',
+    summary: 'How often each command ran: the last 24 hours, 7 days, and when last',
+    reply: ok(commandStatsReplySchema),
+  },
+  {
+    method: 'post',
+    path: '/api/commands/import/preview',
+    owner: 'commands',
+    access: 'user',
+    summary: 'Read another bot’s export: each command, its variables translated, what cannot be imported',
+    body: importPreviewBodySchema,
+    reply: ok(importPreviewReplySchema),
+    errors: { 400: 'The text is empty, too long, or holds no commands' },
+  },
+  {
+    method: 'post',
+    path: '/api/commands/import',
+    owner: 'commands',
+    access: 'user',
+    summary: 'Import the selected commands of an export, all in one change',
+    body: importApplyBodySchema,
+    reply: ok(importResultReplySchema, '{n} commands imported.'),
+    errors: { 409: 'The import would exceed the command limit (nothing is imported)' },
   },
 
   // ---- games

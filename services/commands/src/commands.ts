@@ -49,6 +49,12 @@ export interface Commands {
   list(userId: string): Promise<Command[]>;
   /** Validates in the spec's order, stores, publishes ADDED. Throws AppError 400/409. */
   add(userId: string, input: { command: string; response: string }): Promise<Command>;
+  /**
+   * Adds several commands in one write, one ADDED each (the import). `choose` sees the current
+   * commands and picks the ones to add; each must pass the add rules, and all of them must fit the
+   * limit, else nothing is written (AppError 400/409).
+   */
+  addMany(userId: string, choose: (existing: readonly StoredCommand[]) => Command[]): Promise<Command[]>;
   /** Removes by name in any letter case, publishes REMOVED. Throws AppError 400/404. */
   remove(userId: string, input: { command: string }): Promise<Command>;
   /** Gives a new streamer the default command once, ever: a replay or a later removal does not bring it back. */
@@ -136,6 +142,26 @@ export function createCommands({
         return { commands: [...commands, added], changes: [change('ADDED', added)] };
       });
       return toCommand(added);
+    },
+
+    addMany: async (userId, choose) => {
+      let added: StoredCommand[] = [];
+      await apply(userId, (commands) => {
+        const taken = new Set(commands.map((command) => command.nameLower));
+        added = choose(commands).map((command) => {
+          const name = normalizeCommandName(command.command);
+          const problem = commandNameProblem(name) ?? responseProblem(command.response);
+          if (problem) throw invalidCommand(problem);
+          if (builtInCommandNames.has(commandKey(name))) throw commandReserved(name);
+          if (taken.has(commandKey(name))) throw commandExists(name);
+          taken.add(commandKey(name));
+          return stored({ command: name, response: command.response });
+        });
+        if (added.length === 0) return null;
+        if (commands.length + added.length > maxCommandsPerUser) throw commandLimitReached();
+        return { commands: [...commands, ...added], changes: added.map((command) => change('ADDED', command)) };
+      });
+      return added.map(toCommand);
     },
 
     remove: async (userId, input) => {

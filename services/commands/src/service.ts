@@ -6,6 +6,12 @@ import { createCommands } from './commands';
 import { createCommandChangeRelay, subscribeCommandEvents } from './events';
 import { createCommandsRepository } from './repository';
 import { commandRoutes } from './routes';
+import { createCommandImport } from './import/command-import';
+import { commandImportRoutes } from './import/routes';
+import { createCommandUsage } from './usage/command-usage';
+import { subscribeCommandUsage } from './usage/events';
+import { createCommandUsageRepository } from './usage/repository';
+import { commandUsageRoutes } from './usage/routes';
 
 export { defaultCommand, maxCommandsPerUser, type Command } from './commands';
 
@@ -15,11 +21,18 @@ export function createCommandsService(deps: PlatformDeps): Service {
   const queue = createKeyedQueue();
   const outbox = createCommandChangeRelay({ repo, bus: deps.bus, log: deps.log, queue });
   const commands = createCommands({ repo, outbox, queue, clock: deps.clock });
+  const imports = createCommandImport({ commands, loadCommands: async (userId) => (await repo.load(userId)).commands });
+  const usageRepo = createCommandUsageRepository(deps.store);
+  const usage = createCommandUsage({ repo: usageRepo, clock: deps.clock, log: deps.log });
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
     http: deps.http,
-    routes: [commandRoutes({ commands, tokens: deps.tokens })],
+    routes: [
+      commandRoutes({ commands, tokens: deps.tokens }),
+      commandImportRoutes({ imports, tokens: deps.tokens }),
+      commandUsageRoutes({ commands, usage, tokens: deps.tokens }),
+    ],
     readiness: platformReadiness(deps),
   });
   let subscriptions: Subscription[] = [];
@@ -28,7 +41,11 @@ export function createCommandsService(deps: PlatformDeps): Service {
     start: async () => {
       // what a crash or a bus outage left in the outboxes goes first, then every 30 s
       await outbox.start();
-      subscriptions = await subscribeCommandEvents(deps.bus, commands);
+      await usageRepo.createIndexes();
+      subscriptions = [
+        ...(await subscribeCommandEvents(deps.bus, commands)),
+        ...(await subscribeCommandUsage(deps.bus, usage)),
+      ];
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     stop: async () => {

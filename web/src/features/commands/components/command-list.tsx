@@ -5,6 +5,7 @@ import { commandPrefix } from '../../../config/constants';
 import { toastShown } from '../../../lib/app-events';
 import { useRemoveCommandMutation, type Command } from '../commands-api';
 import { commandMessages } from '../command-validation';
+import { CommandUsageLine } from '../usage/command-usage-line';
 
 /** "Current Commands" with a count, the empty state, and Remove behind a confirmation (spec §2, §5). */
 export function CommandList({ commands }: { commands: readonly Command[] }) {
@@ -45,6 +46,7 @@ export function CommandList({ commands }: { commands: readonly Command[] }) {
                   {command.command}
                 </code>
                 <p className="command-response">{command.response}</p>
+                <CommandUsageLine name={command.command} />
               </div>
               <button
                 type="button"

@@ -3,6 +3,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useGetCommandsQuery } from '../commands-api';
 import { AddCommandForm } from './add-command-form';
 import { CommandList } from './command-list';
+import { ImportButton } from '../import/import-button';
 import { VariablesList } from './variables-list';
 
 /** The Commands tab: Add Command toggles the form; the list below (spec §2). */
@@ -23,14 +24,17 @@ export function CommandsTab() {
           <h2>Custom Commands</h2>
           <p className="muted">Viewers type these in chat; the bot answers with your response.</p>
         </div>
-        <button
-          type="button"
-          className="button button-primary"
-          aria-expanded={isFormOpen}
-          onClick={() => (isFormOpen ? closeForm() : setFormOpen(true))}
-        >
-          {isFormOpen ? 'Close Form' : 'Add Command'}
-        </button>
+        <div className="actions-row">
+          <ImportButton />
+          <button
+            type="button"
+            className="button button-primary"
+            aria-expanded={isFormOpen}
+            onClick={() => (isFormOpen ? closeForm() : setFormOpen(true))}
+          >
+            {isFormOpen ? 'Close Form' : 'Add Command'}
+          </button>
+        </div>
       </div>
       {isFormOpen && (
         <AddCommandForm

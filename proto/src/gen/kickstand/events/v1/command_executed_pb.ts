@@ -16,7 +16,7 @@ export const file_kickstand_events_v1_command_executed: GenFile = /*@__PURE__*/
 
 /**
  * Topic command.executed — the bot answered a `$` command in chat.
- * Producers: bot-runner (custom commands), games (games and built-ins). Consumers: realtime (socket event command-executed), auth (analytics). Key: owner_user_id.
+ * Producers: bot-runner (custom commands), games (games and built-ins). Consumers: realtime (socket event command-executed), auth (analytics), commands (usage per command). Key: owner_user_id.
  *
  * @generated from message kickstand.events.v1.CommandExecuted
  */
