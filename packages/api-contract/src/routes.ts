@@ -17,8 +17,10 @@ import {
   addCommandBodySchema,
   commandChangeReplySchema,
   commandListReplySchema,
+  commandParamsSchema,
   removeCommandBodySchema,
   responseVariablesReplySchema,
+  updateCommandBodySchema,
 } from './commands';
 import { noQuerySchema, userIdParamsSchema } from './common';
 import {
@@ -285,6 +287,20 @@ export const apiRoutes: readonly ApiRoute[] = [
     body: removeCommandBodySchema,
     reply: ok(commandChangeReplySchema, 'Command "{name}" removed successfully!'),
     errors: { 404: 'Command "{name}" not found.' },
+  },
+  {
+    method: 'patch',
+    path: '/api/commands/:name',
+    owner: 'commands',
+    access: 'user',
+    summary: 'Change a command in place: name, response, settings (the rules of adding)',
+    params: commandParamsSchema,
+    body: updateCommandBodySchema,
+    reply: ok(commandChangeReplySchema, 'Command "{name}" updated successfully!'),
+    errors: {
+      404: 'Command "{name}" not found.',
+      409: 'Command "{name}" already exists. / "$name" is an alias of another command / a built-in command',
+    },
   },
 
   // ---- games

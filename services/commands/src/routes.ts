@@ -1,7 +1,12 @@
-import { addCommandBodySchema, removeCommandBodySchema } from '@kickstand/api-contract';
+import {
+  addCommandBodySchema,
+  commandParamsSchema,
+  removeCommandBodySchema,
+  updateCommandBodySchema,
+} from '@kickstand/api-contract';
 import { Router } from 'express';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
-import { parseBody } from '@kickstand/platform/http';
+import { parseBody, parseParams } from '@kickstand/platform/http';
 import { commandMessages, type Commands } from './commands';
 import { responseVariables } from '@kickstand/chat-language';
 
@@ -22,6 +27,13 @@ export function commandRoutes({ commands, tokens }: { commands: Commands; tokens
     const body = parseBody(addCommandBodySchema, req);
     const added = await commands.add(currentUser(req).userId, body);
     res.status(201).json({ success: true, message: commandMessages.added(added.command), data: added });
+  });
+
+  router.patch('/api/commands/:name', async (req, res) => {
+    const { name } = parseParams(commandParamsSchema, req);
+    const body = parseBody(updateCommandBodySchema, req);
+    const updated = await commands.update(currentUser(req).userId, name, body);
+    res.json({ success: true, message: commandMessages.updated(updated.command), data: updated });
   });
 
   router.delete('/api/commands', async (req, res) => {
