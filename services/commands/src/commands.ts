@@ -92,9 +92,6 @@ const toCommand = (stored: StoredCommand): Command => ({
   ...settingsOf(stored),
 });
 
-/** Every name a command answers to, by key: its name and its aliases. */
-const keysOf = (stored: StoredCommand): string[] => [stored.nameLower, ...settingsOf(stored).aliases.map(commandKey)];
-
 /** The name (or alias) `key` is taken by one of `others`: the spec's "already exists" for a name, ours for an alias. */
 function takenProblem(typed: string, key: string, others: readonly StoredCommand[]): AppError | undefined {
   if (others.some((other) => other.nameLower === key)) return commandExists(typed);
