@@ -79,6 +79,7 @@ export const commandMessages = {
   tooManyAliases: `A command can have at most ${maxAliasesPerCommand} aliases.`,
   cooldown: `Cooldowns are whole seconds from 0 to ${maxCooldownSeconds}.`,
   permission: `Permission must be one of: ${commandPermissions.join(', ')}.`,
+  channelNotFound: (channel: string) => `No Kickstand commands for the channel "${channel}".`,
 } as const;
 
 const namePattern = /^[A-Za-z0-9_-]+$/;
@@ -184,6 +185,20 @@ export type Command = z.infer<typeof commandSchema>;
 export const responseVariableSchema = z.object({ name: z.string(), description: z.string() });
 export type ResponseVariable = z.infer<typeof responseVariableSchema>;
 
+/** GET /api/commands/channel/:channel: a Kick channel's name (its username or slug, any letter case). */
+export const channelCommandsParamsSchema = z.object({ channel: z.string().min(1).max(100) });
+
+/** A command as the public commands page shows it: only enabled ones are listed, so no `enabled`. */
+export const publicCommandSchema = commandSchema.omit({ enabled: true }).meta({ title: 'PublicCommand' });
+export type PublicCommand = z.infer<typeof publicCommandSchema>;
+export const channelCommandsSchema = z.object({
+  /** The channel's Kick username, as Kick spells it. */
+  channel: z.string(),
+  commands: z.array(publicCommandSchema),
+});
+export type ChannelCommands = z.infer<typeof channelCommandsSchema>;
+
 export const commandListReplySchema = dataReply(z.array(commandSchema));
+export const channelCommandsReplySchema = dataReply(channelCommandsSchema);
 export const commandChangeReplySchema = messageReply(commandSchema);
 export const responseVariablesReplySchema = dataReply(z.array(responseVariableSchema));

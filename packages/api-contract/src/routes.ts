@@ -15,6 +15,8 @@ import { loginBodySchema, profileReplySchema, registerBodySchema, sessionReplySc
 import { botChangeReplySchema, botStatusReplySchema, botSwitchReplySchema } from './bot';
 import {
   addCommandBodySchema,
+  channelCommandsParamsSchema,
+  channelCommandsReplySchema,
   commandChangeReplySchema,
   commandListReplySchema,
   commandParamsSchema,
@@ -257,6 +259,16 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'user',
     summary: 'The streamer’s custom commands, by name',
     reply: ok(commandListReplySchema),
+  },
+  {
+    method: 'get',
+    path: '/api/commands/channel/:channel',
+    owner: 'commands',
+    access: 'public',
+    summary: 'A Kick channel’s enabled custom commands with their aliases, permission and cooldowns (public page)',
+    params: channelCommandsParamsSchema,
+    reply: ok(channelCommandsReplySchema),
+    errors: { 404: 'No Kickstand commands for the channel "{channel}".' },
   },
   {
     method: 'get',

@@ -1,4 +1,5 @@
 import {
+  channelCommandsParamsSchema,
   addCommandBodySchema,
   commandParamsSchema,
   removeCommandBodySchema,
@@ -7,12 +8,37 @@ import {
 import { Router } from 'express';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import { parseBody, parseParams } from '@kickstand/platform/http';
+import { AppError } from '@kickstand/platform/errors';
+import type { Channels } from './channels';
 import { commandMessages, type Commands } from './commands';
 import { responseVariables } from '@kickstand/chat-language';
 
 /** The spec's /api/commands calls (§7), for the signed-in streamer's own commands only. */
-export function commandRoutes({ commands, tokens }: { commands: Commands; tokens: TokenVerifier }): Router {
+export function commandRoutes({
+  commands,
+  channels,
+  tokens,
+}: {
+  commands: Commands;
+  channels: Channels;
+  tokens: TokenVerifier;
+}): Router {
   const router = Router();
+
+  // public (before the token check): what viewers of a channel can type, for the public commands page
+  router.get('/api/commands/channel/:channel', async (req, res) => {
+    const { channel } = parseParams(channelCommandsParamsSchema, req);
+    const owner = await channels.find(channel);
+    if (!owner) {
+      throw new AppError({ code: 'channel-not-found', status: 404, message: commandMessages.channelNotFound(channel) });
+    }
+    const listed = (await commands.list(owner.userId)).filter((command) => command.enabled);
+    res.json({
+      success: true,
+      data: { channel: owner.kickUsername, commands: listed.map(({ enabled: _enabled, ...shown }) => shown) },
+    });
+  });
+
   router.use('/api/commands', requireUser(tokens));
 
   router.get('/api/commands', async (req, res) => {

@@ -9,7 +9,15 @@ import {
   type RecordedBus,
   type TestPlatform,
 } from '@kickstand/platform/testing';
-import { ChangeKind, CommandPermission, UserChangeKind, UserRole, commandSettingsDefaults } from '@kickstand/proto';
+import {
+  ChangeKind,
+  CommandPermission,
+  KickAccountChangeKind,
+  UserChangeKind,
+  UserRole,
+  commandSettingsDefaults,
+  timestampFromDate,
+} from '@kickstand/proto';
 import type { KickstandBus, KickstandTopics } from '@kickstand/platform/bus';
 import { defaultCommandSettings } from '@kickstand/api-contract';
 import { createCommandsRepository, type LegacyCommandDoc } from './repository';
@@ -630,6 +638,64 @@ describe('aliases', () => {
     const second = await b.post('/api/commands', { command: 'discord', response: 'd', aliases: ['dc'] });
 
     expect([first.status, second.status]).toEqual([201, 201]);
+  });
+});
+
+describe('GET /api/commands/channel/:channel (public)', () => {
+  const linkChannel = (userId: string, kickUsername: string, kind: KickAccountChangeKind, at: number) =>
+    platform.bus.publish('kick.account', userId, {
+      eventId: randomUUID(),
+      occurredAt: timestampFromDate(new Date(at)),
+      userId,
+      kind,
+      kickUserId: '4377088',
+      kickUsername,
+    });
+
+  test('when a streamer linked the channel, then anyone sees its enabled commands with aliases, permission and cooldowns', async () => {
+    const streamer = aStreamer();
+    const name = `Streamer_${randomUUID().slice(0, 8)}`;
+    await linkChannel(streamer.id, name, KickAccountChangeKind.LINKED, 1000);
+    await streamer.post('/api/commands', {
+      command: 'discord',
+      response: 'join',
+      aliases: ['dc'],
+      permission: 'subscribers',
+      userCooldownSeconds: 30,
+    });
+    await streamer.post('/api/commands', { command: 'hidden', response: 'h', enabled: false });
+
+    let answer: Answer | undefined;
+    await eventually(async () => {
+      answer = await send('GET', `/api/commands/channel/${name.toLowerCase().replace('_', '-')}`);
+      expect(answer.status).toBe(200);
+    });
+
+    const { enabled: _enabled, ...shown } = cmd('discord', 'join', {
+      aliases: ['dc'],
+      permission: 'subscribers',
+      userCooldownSeconds: 30,
+    });
+    expect(answer?.body).toEqual({ success: true, data: { channel: name, commands: [shown] } });
+  });
+
+  test('when no streamer linked the channel, or it was unlinked, then 404 with the message', async () => {
+    const streamer = aStreamer();
+    const name = `gone_${randomUUID().slice(0, 8)}`;
+    await linkChannel(streamer.id, name, KickAccountChangeKind.LINKED, 1000);
+    await eventually(async () => expect((await send('GET', `/api/commands/channel/${name}`)).status).toBe(200));
+
+    await linkChannel(streamer.id, name, KickAccountChangeKind.UNLINKED, 2000);
+    // an older LINKED delivered late changes nothing
+    await linkChannel(streamer.id, name, KickAccountChangeKind.LINKED, 1500);
+
+    await eventually(async () =>
+      expect(await send('GET', `/api/commands/channel/${name}`)).toEqual({
+        status: 404,
+        body: { success: false, error: `No Kickstand commands for the channel "${name}".` },
+      }),
+    );
+    expect((await send('GET', '/api/commands/channel/nobody-here')).status).toBe(404);
   });
 });
 

@@ -2,8 +2,9 @@ import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import { createChannels, subscribeChannels } from './channels';
 import { createCommands } from './commands';
-import { createCommandChangeRelay, subscribeCommandEvents } from './events';
+import { commandsConsumerGroup, createCommandChangeRelay, subscribeCommandEvents } from './events';
 import { createCommandsRepository } from './repository';
 import { commandRoutes } from './routes';
 
@@ -15,11 +16,12 @@ export function createCommandsService(deps: PlatformDeps): Service {
   const queue = createKeyedQueue();
   const outbox = createCommandChangeRelay({ repo, bus: deps.bus, log: deps.log, queue });
   const commands = createCommands({ repo, outbox, queue, clock: deps.clock });
+  const channels = createChannels(deps.store);
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,
     http: deps.http,
-    routes: [commandRoutes({ commands, tokens: deps.tokens })],
+    routes: [commandRoutes({ commands, channels, tokens: deps.tokens })],
     readiness: platformReadiness(deps),
   });
   let subscriptions: Subscription[] = [];
@@ -29,6 +31,7 @@ export function createCommandsService(deps: PlatformDeps): Service {
       // what a crash or a bus outage left in the outboxes goes first, then every 30 s
       await outbox.start();
       subscriptions = await subscribeCommandEvents(deps.bus, commands);
+      subscriptions.push(await subscribeChannels(deps.bus, commandsConsumerGroup, channels));
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     stop: async () => {
