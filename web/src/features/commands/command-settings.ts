@@ -29,7 +29,7 @@ export function formatSeconds(seconds: number): string {
 }
 
 /** One line under a command: who may run it and its cooldowns, e.g. "VIPs · cooldown 5 s · per viewer 1 min · mods exempt". */
-export function settingsSummary(settings: CommandSettings): string {
+export function settingsSummary(settings: Omit<CommandSettings, 'enabled' | 'aliases'>): string {
   const parts = [
     permissionLabels[settings.permission],
     settings.globalCooldownSeconds > 0 ? `cooldown ${formatSeconds(settings.globalCooldownSeconds)}` : 'no cooldown',
