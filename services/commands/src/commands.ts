@@ -214,7 +214,8 @@ export function createCommands({
         added = stored({ command: name, response: input.response }, settings);
         return { commands: [...commands, added], changes: [change('ADDED', added)] };
       });
-      if (!added) throw unavailable('commands-write-conflict', 'Your commands are busy. Try again.', 1);
+      // decide either set it or threw; the check only satisfies the type
+      if (!added) throw commandExists(name);
       return toCommand(added);
     },
 
