@@ -141,6 +141,7 @@ function checkedSettings(
   }
   return settings;
 }
+
 const byName = (a: StoredCommand, b: StoredCommand) =>
   a.nameLower < b.nameLower ? -1 : a.nameLower > b.nameLower ? 1 : 0;
 
