@@ -28,6 +28,8 @@ export const routeTable: readonly Route[] = [
   // the platform's bot account (who posts the replies)
   { path: '/api/admin/bot-account/*', service: 'kick-link', access: 'admin' },
   { path: '/api/admin/*', service: 'auth', access: 'admin' },
+  // A channel's custom commands for the public commands page.
+  { path: '/api/commands/channel/:channel', service: 'commands', access: 'public' },
   { path: '/api/commands/*', service: 'commands', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.
   { path: '/api/kick/*', service: 'kick-link', access: 'public' },

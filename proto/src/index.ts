@@ -24,3 +24,4 @@ export * from './gen/kickstand/events/v1/chat_subscription_pb';
 // google.protobuf.Timestamp ⇄ Date / epoch ms, @bufbuild's own conversions: every service converts
 // through these (services do not depend on @bufbuild/protobuf themselves).
 export { timestampDate, timestampFromDate, timestampFromMs, timestampMs, type Timestamp } from '@bufbuild/protobuf/wkt';
+export * from './command-settings';

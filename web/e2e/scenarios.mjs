@@ -803,6 +803,69 @@ export const scenarios = [
       await page.context().close();
     },
   },
+  {
+    // issue 19: a command edited in place (renamed, an alias, who may run it, a per-viewer
+    // cooldown) and switched off and on; a streamer of its own, so it needs no other scenario
+    name: 'command settings: edit a command, switch it off and on',
+    run: async (state) => {
+      const streamer = { email: `settings-${run}@example.com`, username: `settings_${run}`, password: 'Str0ng!pass' };
+      const registered = await api(state, 'POST', '/api/platform/register', streamer);
+      check(registered.status === 201, `streamer registered (${registered.status})`);
+      const login = await api(state, 'POST', '/api/platform/login', {
+        email: streamer.email,
+        password: streamer.password,
+      });
+      check(login.status === 200, `API login (${login.status})`);
+      const token = login.json.data.token;
+      const page = await newPage(state);
+      await page.goto('/');
+      await page.evaluate((value) => {
+        localStorage.setItem('token', value);
+        localStorage.setItem('welcomeModalDismissed', 'true');
+      }, token);
+      await page.goto('/dashboard');
+      await waitForDashboard(page);
+      await page.getByRole('tab', { name: 'Commands' }).click();
+      await page.getByRole('button', { name: 'Add Command' }).click();
+      await page.getByLabel('Command name').fill('disc');
+      await page.getByLabel('Response').fill('Join us on Discord');
+      await page.getByRole('button', { name: 'Save Command' }).click();
+      await toast(page, 'Command "disc" added successfully!').waitFor();
+
+      await page.getByRole('button', { name: 'Edit $disc' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit $disc' });
+      await dialog.getByLabel('Command name').fill('discord');
+      await dialog.getByLabel('Aliases').fill('dc');
+      await dialog.getByLabel('Who can use it').selectOption('subscribers');
+      await dialog.getByLabel('Per-viewer cooldown (seconds)').fill('30');
+      await shot(state, page, 'command-edit.png');
+      await dialog.getByRole('button', { name: 'Save Changes' }).click();
+      await toast(page, 'Command "discord" updated successfully!').waitFor();
+      await dialog.waitFor({ state: 'detached' });
+      const item = page.getByTestId('command-discord');
+      await item.getByText('Subscribers · cooldown 1 s · per viewer 30 s · mods exempt').waitFor();
+      await item.getByText('$dc').waitFor();
+
+      const toggle = page.getByRole('switch', { name: 'Enabled $discord' });
+      check(await toggle.isChecked(), 'a command starts enabled');
+      await toggle.click();
+      await toast(page, 'Command "discord" disabled: it stays listed and does not answer.').waitFor();
+      await item.getByText('Disabled', { exact: true }).waitFor();
+      check(!(await toggle.isChecked()), 'the switch is off');
+      await shot(state, page, 'command-disabled.png');
+      const listed = await api(state, 'GET', '/api/commands', undefined, token);
+      check(
+        listed.json.data.length === 2 &&
+          listed.json.data.some((command) => command.command === 'discord' && !command.enabled),
+        `the disabled command stays listed: ${JSON.stringify(listed.json.data)}`,
+      );
+      await toggle.click();
+      await toast(page, 'Command "discord" enabled.').waitFor();
+      await item.getByText('Disabled', { exact: true }).waitFor({ state: 'detached' });
+      check(await toggle.isChecked(), 'the switch is on again');
+      await page.context().close();
+    },
+  },
 ];
 
 /**

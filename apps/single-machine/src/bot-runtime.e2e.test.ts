@@ -58,8 +58,8 @@ describe('the bot runtime, end to end through the sandbox', () => {
     return (await response.json()) as { success: boolean; data: never };
   };
   let lastSeq = 0;
-  const viewerSays = async (content: string, sender = 'viewer_alice') => {
-    const { data } = await control('POST', '/events/chat', { broadcaster: streamer, sender, content });
+  const viewerSays = async (content: string, sender = 'viewer_alice', badges?: string[]) => {
+    const { data } = await control('POST', '/events/chat', { broadcaster: streamer, sender, content, badges });
     return (data as { message: { messageId: string; seq: number } }).message;
   };
   /** The bot's lines at the sandbox since the last call, waiting up to `waitMs` for the first. */
@@ -240,6 +240,32 @@ describe('the bot runtime, end to end through the sandbox', () => {
     const error = await new Promise<Error>((resolve) => bad.once('connect_error', resolve));
     bad.close();
     expect(error.message).toBe('unauthorized');
+  });
+
+  test('when a command is for subscribers with a 60 s per-viewer cooldown, then a viewer without the badge is ignored and the cooldown holds for one viewer and not another (issue 19)', async () => {
+    const added = await api('POST', '/api/commands', {
+      command: 'perk',
+      response: 'perk for {user}',
+      aliases: ['perks'],
+      permission: 'subscribers',
+      globalCooldownSeconds: 0,
+      userCooldownSeconds: 60,
+    });
+    expect(added.status).toBe(201);
+    await waitForCooldown();
+    await botLines(0);
+    // the command reaches the bot through command.changed: until then the line finds no command
+    await eventually(async () => {
+      await viewerSays('$PERKS', 'viewer_sub', ['subscriber']);
+      expect((await botLines(3000)).map((line) => line.content)).toEqual(['perk for viewer_sub']);
+    }, 10_000);
+
+    await viewerSays('$perk', 'viewer_plain', []);
+    await viewerSays('$perk', 'viewer_sub', ['subscriber']);
+    await viewerSays('$perk', 'viewer_other_sub', ['subscriber']);
+
+    expect((await botLines(5000)).map((line) => line.content)).toEqual(['perk for viewer_other_sub']);
+    expect(await botLines(1500)).toHaveLength(0);
   });
 
   test('when an administrator disables the bot, then it stops and cannot be started', async () => {

@@ -105,6 +105,8 @@ export const importResultSchema = z.object({
   imported: z.array(z.string()),
   /** Selected rows not written, each with its reason. */
   skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  /** Aliases of imported commands that Kickstand refused (invalid, built-in or already a name here), each with its reason. */
+  aliasesLeftOut: z.array(z.object({ command: z.string(), alias: z.string(), reason: z.string() })),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
 

@@ -15,10 +15,14 @@ import { loginBodySchema, profileReplySchema, registerBodySchema, sessionReplySc
 import { botChangeReplySchema, botStatusReplySchema, botSwitchReplySchema } from './bot';
 import {
   addCommandBodySchema,
+  channelCommandsParamsSchema,
+  channelCommandsReplySchema,
   commandChangeReplySchema,
   commandListReplySchema,
+  commandParamsSchema,
   removeCommandBodySchema,
   responseVariablesReplySchema,
+  updateCommandBodySchema,
 } from './commands';
 import {
   importApplyBodySchema,
@@ -265,6 +269,16 @@ export const apiRoutes: readonly ApiRoute[] = [
   },
   {
     method: 'get',
+    path: '/api/commands/channel/:channel',
+    owner: 'commands',
+    access: 'public',
+    summary: 'A Kick channel’s enabled custom commands with their aliases, permission and cooldowns (public page)',
+    params: channelCommandsParamsSchema,
+    reply: ok(channelCommandsReplySchema),
+    errors: { 404: 'No Kickstand commands for the channel "{channel}".' },
+  },
+  {
+    method: 'get',
     path: '/api/commands/variables',
     owner: 'commands',
     access: 'user',
@@ -320,6 +334,20 @@ export const apiRoutes: readonly ApiRoute[] = [
     body: importApplyBodySchema,
     reply: ok(importResultReplySchema, '{n} commands imported.'),
     errors: { 409: 'The import would exceed the command limit (nothing is imported)' },
+  },
+  {
+    method: 'patch',
+    path: '/api/commands/:name',
+    owner: 'commands',
+    access: 'user',
+    summary: 'Change a command in place: name, response, settings (the rules of adding)',
+    params: commandParamsSchema,
+    body: updateCommandBodySchema,
+    reply: ok(commandChangeReplySchema, 'Command "{name}" updated successfully!'),
+    errors: {
+      404: 'Command "{name}" not found.',
+      409: 'Command "{name}" already exists. / "$name" is an alias of another command / a built-in command',
+    },
   },
 
   // ---- games

@@ -68,7 +68,14 @@ describe('auth read model and audit log from the bus', () => {
       botEnabled,
     });
 
-  const commandChanged = (user: UserDoc, kind: ChangeKind, command: string, occurredAt: Date, eventId = randomUUID()) =>
+  const commandChanged = (
+    user: UserDoc,
+    kind: ChangeKind,
+    command: string,
+    occurredAt: Date,
+    eventId = randomUUID(),
+    previousCommand = '',
+  ) =>
     auth.bus.publish('command.changed', user._id, {
       eventId,
       occurredAt: timestampFromDate(occurredAt),
@@ -76,6 +83,7 @@ describe('auth read model and audit log from the bus', () => {
       kind,
       command,
       response: 'hi',
+      previousCommand,
     });
 
   describe('kick.account', () => {
@@ -182,6 +190,18 @@ describe('auth read model and audit log from the bus', () => {
   });
 
   describe('command.changed', () => {
+    test('when a command is renamed or edited (UPDATED), then the count stays and the new name is the one counted', async () => {
+      const user = await auth.seedUser();
+      await commandChanged(user, ChangeKind.ADDED, 'disc', at(1));
+      await commandChanged(user, ChangeKind.ADDED, 'other', at(2));
+      await commandChanged(user, ChangeKind.UPDATED, 'Discord', at(3), randomUUID(), 'disc');
+      await commandChanged(user, ChangeKind.UPDATED, 'other', at(4), randomUUID(), 'other');
+      await eventually(async () => expect((await listed(user))._count).toEqual({ commands: 2 }));
+
+      await commandChanged(user, ChangeKind.REMOVED, 'discord', at(5));
+      await eventually(async () => expect((await listed(user))._count).toEqual({ commands: 1 }));
+    });
+
     test('when commands are added and removed, also delivered twice, then _count.commands counts each once', async () => {
       const user = await auth.seedUser();
       const added = randomUUID();

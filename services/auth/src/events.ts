@@ -148,11 +148,17 @@ export function readModelHandlers({
     async onCommandChanged(message) {
       const { userId, eventId, command } = message;
       if (!userId || !command) return ignore('command.changed', 'no user id or command', { eventId, userId });
-      if (message.kind !== ChangeKind.ADDED && message.kind !== ChangeKind.REMOVED) {
+      if (![ChangeKind.ADDED, ChangeKind.REMOVED, ChangeKind.UPDATED].includes(message.kind)) {
         return ignore('command.changed', 'unknown kind', { eventId, userId, kind: message.kind });
       }
       if (!(await repo.users.findById(userId))) return ignore('command.changed', 'unknown user', { eventId, userId });
-      await repo.userCommands.record(userId, command, message.kind === ChangeKind.ADDED, dateOf(message.occurredAt));
+      const at = dateOf(message.occurredAt);
+      // a rename (UPDATED with another previous name) is the old name gone and the new one there
+      const previous = message.previousCommand;
+      if (message.kind === ChangeKind.UPDATED && previous !== '' && previous.toLowerCase() !== command.toLowerCase()) {
+        await repo.userCommands.record(userId, previous, false, at);
+      }
+      await repo.userCommands.record(userId, command, message.kind !== ChangeKind.REMOVED, at);
       // recounted from the set each time, so a replay cannot count a command twice
       await repo.users.setCommandCount(userId, await repo.userCommands.count(userId));
     },

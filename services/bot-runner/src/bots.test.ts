@@ -11,7 +11,9 @@ import {
   statusOf,
   stop,
   type BotState,
+  type CommandChange,
 } from './bots';
+import { defaultCommandSettings } from '@kickstand/api-contract';
 
 const admin = { userId: 'admin-1', username: 'admin' };
 
@@ -176,14 +178,48 @@ describe('facts from other services', () => {
     expect(applySubscriptionChange(aBot(), failed)).toEqual({ kind: 'unchanged' });
   });
 
+  const change = (
+    kind: CommandChange['kind'],
+    command: string,
+    response: string,
+    more: Partial<CommandChange> = {},
+  ): CommandChange => ({ kind, command, response, previousCommand: '', settings: defaultCommandSettings, ...more });
+
   test('when a command is added in another letter case, then it replaces the one with the same key', () => {
     const state = aBot({ commands: [{ key: 'hug', command: 'hug', response: 'a' }] });
-    expect(applyCommandChange(state, { kind: 'added', command: 'HUG', response: 'b' })).toMatchObject({
+    expect(applyCommandChange(state, change('added', 'HUG', 'b'))).toMatchObject({
       state: { commands: [{ key: 'hug', command: 'HUG', response: 'b' }] },
     });
-    expect(applyCommandChange(state, { kind: 'removed', command: 'Hug', response: '' })).toMatchObject({
+    expect(applyCommandChange(state, change('removed', 'Hug', ''))).toMatchObject({
       state: { commands: [] },
     });
+  });
+
+  test('when a command is renamed (UPDATED), then it takes the old one’s place with its settings; a replay changes nothing', () => {
+    const state = aBot({
+      commands: [
+        { key: 'a', command: 'a', response: '1' },
+        { key: 'disc', command: 'disc', response: 'd' },
+        { key: 'z', command: 'z', response: '2' },
+      ],
+    });
+    const settings = { ...defaultCommandSettings, aliases: ['dc'], enabled: false };
+    const renamed = change('updated', 'Discord', 'join', { previousCommand: 'DISC', settings });
+
+    const decision = applyCommandChange(state, renamed);
+
+    expect(decision).toMatchObject({
+      kind: 'changed',
+      state: {
+        commands: [
+          { key: 'a', command: 'a', response: '1' },
+          { key: 'discord', command: 'Discord', response: 'join', settings },
+          { key: 'z', command: 'z', response: '2' },
+        ],
+      },
+    });
+    if (decision.kind !== 'changed') throw new Error('expected a change');
+    expect(applyCommandChange(decision.state, renamed)).toEqual({ kind: 'unchanged' });
   });
 });
 

@@ -1,5 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type BotStatus, botMessages, type NotListeningReason } from '@kickstand/api-contract';
+import {
+  type BotStatus,
+  botMessages,
+  type CommandSettings,
+  defaultCommandSettings,
+  type NotListeningReason,
+} from '@kickstand/api-contract';
 import { commandKey } from '@kickstand/chat-language';
 import { AppError } from '@kickstand/platform/errors';
 
@@ -24,7 +30,15 @@ export interface StoredCommand {
   key: string;
   command: string;
   response: string;
+  /** Absent on documents written before settings existed: the defaults (settingsOf). */
+  settings?: CommandSettings;
 }
+
+/** A command's settings, the defaults where none were stored (which is how such a command behaved). */
+export const settingsOf = (command: StoredCommand): CommandSettings => ({
+  ...defaultCommandSettings,
+  ...command.settings,
+});
 
 export interface BotState {
   /** The user appeared in user.changed or kick.account (the admin routes answer 404 otherwise). */
@@ -301,23 +315,31 @@ export function applySubscriptionChange(state: BotState, change: SubscriptionCha
 }
 
 export interface CommandChange {
-  kind: 'added' | 'removed' | 'other';
+  kind: 'added' | 'removed' | 'updated' | 'other';
   command: string;
   response: string;
+  /** 'updated': the name before the change ('' from a producer that did not say: the same name). */
+  previousCommand: string;
+  settings: CommandSettings;
 }
 
 /**
  * command.changed: the streamer's commands, as the commands service announces them. Events of one
  * user arrive in order (they share the key), so applying them in order converges, replays included.
+ * An update replaces the command under its previous name (a rename) or its name, where it was.
  */
 export function applyCommandChange(state: BotState, change: CommandChange): BotDecision {
   if (change.command === '' || change.kind === 'other') return unchanged;
   const key = commandKey(change.command);
-  const others = state.commands.filter((command) => command.key !== key);
-  if (change.kind === 'removed') return changed(state, { ...state, commands: others });
-  const added: StoredCommand = { key, command: change.command, response: change.response };
-  const index = state.commands.findIndex((command) => command.key === key);
-  const commands = index === -1 ? [...state.commands, added] : state.commands.map((c, i) => (i === index ? added : c));
+  if (change.kind === 'removed') {
+    return changed(state, { ...state, commands: state.commands.filter((command) => command.key !== key) });
+  }
+  const replaced = new Set([key]);
+  if (change.kind === 'updated' && change.previousCommand !== '') replaced.add(commandKey(change.previousCommand));
+  const next: StoredCommand = { key, command: change.command, response: change.response, settings: change.settings };
+  const index = state.commands.findIndex((command) => replaced.has(command.key));
+  const kept = state.commands.filter((command) => !replaced.has(command.key));
+  const commands = index === -1 ? [...kept, next] : [...kept.slice(0, index), next, ...kept.slice(index)];
   return changed(state, { ...state, commands });
 }
 

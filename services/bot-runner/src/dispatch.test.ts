@@ -1,4 +1,12 @@
-import { dispatch, renderReply, type ChatLine, type DispatchBot, type DispatchContext } from './dispatch';
+import { defaultCommandSettings, type CommandSettings } from '@kickstand/api-contract';
+import {
+  dispatch,
+  renderReply,
+  type ChatLine,
+  type DispatchBot,
+  type DispatchCommand,
+  type DispatchContext,
+} from './dispatch';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
@@ -12,27 +20,43 @@ const line = (overrides: Partial<ChatLine> = {}): ChatLine => ({
   content: '$Hug @friend',
   isFromBot: false,
   sentAtMs: at(5000).getTime(),
+  senderBadges: [],
   ...overrides,
 });
 
-const runningBot: DispatchBot = {
-  isRunning: true,
-  broadcasterUserId: '42',
-  commands: new Map([
-    ['hug', { command: 'Hug', response: '{user} hugs {touser} #{count}' }],
-    ['hero', { command: 'hero', response: 'mine' }],
-  ]),
+const hug: DispatchCommand = {
+  key: 'hug',
+  command: 'Hug',
+  response: '{user} hugs {touser} #{count}',
+  settings: defaultCommandSettings,
 };
+
+/** A running bot of channel 42 with `$Hug` (its settings as given) and a custom `$hero` that never answers. */
+function botWith(settings: Partial<CommandSettings> = {}): DispatchBot {
+  const command = { ...hug, settings: { ...defaultCommandSettings, ...settings } };
+  return {
+    isRunning: true,
+    broadcasterUserId: '42',
+    commands: new Map([
+      ['hug', command],
+      ...(settings.aliases ?? []).map((alias): [string, DispatchCommand] => [alias.toLowerCase(), command]),
+      ['hero', { key: 'hero', command: 'hero', response: 'mine', settings: defaultCommandSettings }],
+    ]),
+  };
+}
+const runningBot = botWith();
 
 function context(overrides: Partial<DispatchContext> = {}): DispatchContext {
   return {
     bot: runningBot,
     builtInNames: new Set(['hero', 'game']),
     lastAnsweredAtMs: () => undefined,
-    cooldownMs: 1000,
     ...overrides,
   };
 }
+
+/** Cooldowns as recorded: key → when the last answered line was sent. */
+const answeredAt = (entries: Record<string, number>) => (key: string) => entries[key];
 
 describe('dispatch', () => {
   test('when a running bot has the command (any letter case), then it is answered with the parsed args', () => {
@@ -43,7 +67,7 @@ describe('dispatch', () => {
       command: 'Hug',
       response: '{user} hugs {touser} #{count}',
       args: ['@friend'],
-      cooldownKey: '42:hug',
+      cooldowns: [{ key: '42:hug', ms: 1000 }],
     });
   });
 
@@ -85,5 +109,143 @@ describe('dispatch', () => {
     expect(renderReply(answer, forged, 3, { intBetween: (min) => min })).toBe(
       'viewerKickstand: you won, visit scam.example hugs friend #3',
     );
+  });
+
+  describe('settings', () => {
+    test('when the command is disabled, then it is ignored as disabled', () => {
+      expect(dispatch(line(), context({ bot: botWith({ enabled: false }) }))).toEqual({
+        kind: 'ignore',
+        reason: 'disabled',
+      });
+    });
+
+    test('when a viewer types an alias (any letter case), then the command answers, counted and cooled down as the command', () => {
+      const answer = dispatch(line({ content: '$CUDDLE @friend' }), context({ bot: botWith({ aliases: ['Cuddle'] }) }));
+
+      expect(answer).toMatchObject({
+        kind: 'answer',
+        commandKey: 'hug',
+        command: 'Hug',
+        args: ['@friend'],
+        cooldowns: [{ key: '42:hug', ms: 1000 }],
+      });
+    });
+
+    test('when the command was just answered by its name, then its alias is cooling down too', () => {
+      const bot = botWith({ aliases: ['cuddle'] });
+      const lastAnsweredAtMs = answeredAt({ '42:hug': at(4500).getTime() });
+
+      expect(dispatch(line({ content: '$cuddle' }), context({ bot, lastAnsweredAtMs }))).toEqual({
+        kind: 'ignore',
+        reason: 'cooling-down',
+      });
+    });
+
+    test('when the global cooldown is 30 s, then a line 29 s after the last answer is ignored and one 30 s after is answered', () => {
+      const bot = botWith({ globalCooldownSeconds: 30 });
+      const lastAnsweredAtMs = answeredAt({ '42:hug': at(0).getTime() });
+
+      expect(dispatch(line({ sentAtMs: at(29_999).getTime() }), context({ bot, lastAnsweredAtMs }))).toEqual({
+        kind: 'ignore',
+        reason: 'cooling-down',
+      });
+      expect(dispatch(line({ sentAtMs: at(30_000).getTime() }), context({ bot, lastAnsweredAtMs })).kind).toBe(
+        'answer',
+      );
+    });
+
+    test('when the global cooldown is 0, then nothing is recorded and a line right after the last answer is answered', () => {
+      const bot = botWith({ globalCooldownSeconds: 0 });
+      const answer = dispatch(line(), context({ bot, lastAnsweredAtMs: answeredAt({ '42:hug': at(4999).getTime() }) }));
+
+      expect(answer).toMatchObject({ kind: 'answer', cooldowns: [] });
+    });
+
+    test('when a viewer cooldown of 60 s holds for viewer 7, then viewer 7 is ignored and viewer 8 is answered', () => {
+      const bot = botWith({ userCooldownSeconds: 60 });
+      const lastAnsweredAtMs = answeredAt({ '42:hug': at(0).getTime(), '42:hug:viewer:7': at(0).getTime() });
+
+      expect(dispatch(line({ senderUserId: '7' }), context({ bot, lastAnsweredAtMs }))).toEqual({
+        kind: 'ignore',
+        reason: 'viewer-cooling-down',
+      });
+      expect(dispatch(line({ senderUserId: '8' }), context({ bot, lastAnsweredAtMs }))).toEqual(
+        expect.objectContaining({
+          kind: 'answer',
+          cooldowns: [
+            { key: '42:hug', ms: 1000 },
+            { key: '42:hug:viewer:8', ms: 60_000 },
+          ],
+        }),
+      );
+      expect(
+        dispatch(line({ senderUserId: '7', sentAtMs: at(60_000).getTime() }), context({ bot, lastAnsweredAtMs })).kind,
+      ).toBe('answer');
+    });
+
+    test.each([
+      ['a moderator', { senderBadges: ['moderator'] }],
+      ['the broadcaster by badge', { senderBadges: ['broadcaster'] }],
+      ['the broadcaster by account', { senderUserId: '42' }],
+    ])(
+      'when %s runs a cooling-down command and mods are exempt, then it is answered; when not exempt, ignored',
+      (_who, sender) => {
+        const lastAnsweredAtMs = answeredAt({ '42:hug': at(4900).getTime(), '42:hug:viewer:7': at(4900).getTime() });
+        const settings = { globalCooldownSeconds: 30, userCooldownSeconds: 30 };
+
+        expect(dispatch(line(sender), context({ bot: botWith(settings), lastAnsweredAtMs })).kind).toBe('answer');
+        expect(
+          dispatch(line(sender), context({ bot: botWith({ ...settings, modsExempt: false }), lastAnsweredAtMs })),
+        ).toEqual({
+          kind: 'ignore',
+          reason: 'cooling-down',
+        });
+      },
+    );
+
+    test('when a VIP runs a cooling-down command, then mods-exempt does not help them', () => {
+      const lastAnsweredAtMs = answeredAt({ '42:hug': at(4900).getTime() });
+
+      expect(dispatch(line({ senderBadges: ['vip'] }), context({ lastAnsweredAtMs }))).toEqual({
+        kind: 'ignore',
+        reason: 'cooling-down',
+      });
+    });
+
+    // who may run a command of each level; a refused viewer gets no reply ('not-permitted')
+    const senders: [string, Partial<ChatLine>][] = [
+      ['a viewer without badges', {}],
+      ['a viewer with only unknown badges', { senderBadges: ['og', 'sub_gifter', 'verified'] }],
+      ['a subscriber', { senderBadges: ['subscriber'] }],
+      ['a founder', { senderBadges: ['founder'] }],
+      ['a VIP', { senderBadges: ['vip'] }],
+      ['a moderator', { senderBadges: ['subscriber', 'moderator'] }],
+      ['the broadcaster (badge)', { senderBadges: ['broadcaster'] }],
+      ['the broadcaster (own account, no badge)', { senderUserId: '42' }],
+    ];
+    const permitted: Record<CommandSettings['permission'], number> = {
+      everyone: 0,
+      subscribers: 2,
+      vips: 4,
+      moderators: 5,
+      broadcaster: 6,
+    };
+    describe.each(Object.entries(permitted))('a command for %s', (permission, firstPermitted) => {
+      test.each(
+        senders.map(([who, sender], index) => [who, index >= firstPermitted ? 'answered' : 'ignored', sender] as const),
+      )('when %s runs it, then it is %s', (_who, outcome, sender) => {
+        const bot = botWith({ permission: permission as CommandSettings['permission'] });
+        expect(dispatch(line(sender), context({ bot }))).toEqual(
+          outcome === 'answered'
+            ? expect.objectContaining({ kind: 'answer' })
+            : { kind: 'ignore', reason: 'not-permitted' },
+        );
+      });
+    });
+
+    test('when a refused viewer types a disabled command, then it is ignored as disabled (a disabled command says nothing to anyone)', () => {
+      const bot = botWith({ enabled: false, permission: 'moderators' });
+      expect(dispatch(line(), context({ bot }))).toEqual({ kind: 'ignore', reason: 'disabled' });
+    });
   });
 });

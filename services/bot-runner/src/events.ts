@@ -13,6 +13,7 @@ import {
   CommandKind,
   KickAccountChangeKind,
   UserChangeKind,
+  commandSettingsFromProto,
   timestampFromDate,
   timestampMs,
 } from '@kickstand/proto';
@@ -126,6 +127,7 @@ const subscriptionStates: Partial<Record<ChatSubscriptionState, SubscriptionChan
 const commandChangeKinds: Partial<Record<ChangeKind, CommandChange['kind']>> = {
   [ChangeKind.ADDED]: 'added',
   [ChangeKind.REMOVED]: 'removed',
+  [ChangeKind.UPDATED]: 'updated',
 };
 
 export interface EventDeps {
@@ -182,11 +184,18 @@ export const onCommandChanged =
       kind: commandChangeKinds[message.kind] ?? 'other',
       command: message.command,
       response: message.response,
+      previousCommand: message.previousCommand,
+      // an event from before settings: the defaults, which is how its command behaved
+      settings: commandSettingsFromProto(message.settings),
     };
     const { decision } = await runner.apply(message.userId, (state) => applyCommandChange(state, change));
     // a command removed and added again starts counting from 1
     if (change.kind === 'removed' && decision.kind === 'changed') {
       await repo.resetCount(message.userId, commandKey(change.command));
+    }
+    // a renamed command keeps counting (moveCount does nothing for a replay: the old count is gone)
+    if (change.kind === 'updated' && change.previousCommand !== '') {
+      await repo.moveCount(message.userId, commandKey(change.previousCommand), commandKey(change.command));
     }
   };
 
@@ -208,7 +217,6 @@ export interface DispatchDeps {
   cooldowns: Cooldowns;
   replies: RecentReplies;
   builtInNames: ReadonlySet<string>;
-  cooldownMs: number;
   clock: Clock;
   random: Random;
   log: Logger;
@@ -224,6 +232,7 @@ function chatLineOf(message: TopicMessage<'chat.received'>, now: Date): ChatLine
     senderUserId: message.sender?.userId ?? '0',
     content: message.content,
     isFromBot: message.isFromBot,
+    senderBadges: message.sender?.identity?.badges.map((badge) => badge.type) ?? [],
     sentAtMs: messageTimeMs({
       createdAtMs: message.createdAt && timestampMs(message.createdAt),
       receivedAtMs: message.receivedAt && timestampMs(message.receivedAt),
@@ -250,14 +259,13 @@ export const onChatReceived =
         bot: deps.view.get(line.ownerUserId),
         builtInNames: deps.builtInNames,
         lastAnsweredAtMs: deps.cooldowns.lastAnsweredAtMs,
-        cooldownMs: deps.cooldownMs,
       });
       if (decision.kind === 'ignore') {
         if (decision.reason !== 'not-a-command')
           deps.log.debug({ messageId: line.messageId, reason: decision.reason }, 'chat line not answered');
         return;
       }
-      deps.cooldowns.answered(decision.cooldownKey, line.sentAtMs, now);
+      for (const { key, ms } of decision.cooldowns) deps.cooldowns.answered(key, line.sentAtMs, now, ms);
       progress = deps.replies.start(line.messageId, decision, now);
     }
     const { answer } = progress;

@@ -1,3 +1,4 @@
+import { defaultCommandSettings } from '@kickstand/api-contract';
 import { newBotState } from './bots';
 import { createBotsView, createCooldowns, createRecentReplies } from './read-model';
 import type { BotDoc } from './repository';
@@ -21,7 +22,7 @@ const anAnswer: Answer = {
   command: 'Hug',
   response: 'hi',
   args: [],
-  cooldownKey: '42:hug',
+  cooldowns: [{ key: '42:hug', ms: 1000 }],
 };
 
 describe('createBotsView', () => {
@@ -32,10 +33,32 @@ describe('createBotsView', () => {
     expect(view.get('u1')).toEqual({
       isRunning: true,
       broadcasterUserId: '42',
-      commands: new Map([['hug', { command: 'Hug', response: 'hi' }]]),
+      commands: new Map([['hug', { key: 'hug', command: 'Hug', response: 'hi', settings: defaultCommandSettings }]]),
     });
     view.apply(aDoc(4, false));
     expect(view.get('u1')?.isRunning).toBe(false);
+  });
+
+  test('when a command has aliases, then it is found under each alias (lowercase) as itself', () => {
+    const view = createBotsView();
+    const settings = { ...defaultCommandSettings, aliases: ['DC', 'server'], permission: 'vips' as const };
+    view.apply({
+      ...aDoc(1, true),
+      commands: [
+        { key: 'discord', command: 'Discord', response: 'd', settings },
+        { key: 'hug', command: 'Hug', response: 'hi' },
+      ],
+    });
+
+    const discord = { key: 'discord', command: 'Discord', response: 'd', settings };
+    expect(view.get('u1')?.commands).toEqual(
+      new Map([
+        ['dc', discord],
+        ['server', discord],
+        ['discord', discord],
+        ['hug', { key: 'hug', command: 'Hug', response: 'hi', settings: defaultCommandSettings }],
+      ]),
+    );
   });
 });
 
@@ -64,6 +87,29 @@ describe('createCooldowns', () => {
     cooldowns.answered('y', 1_000, new Date(60_000));
     cooldowns.answered('x', 50_000, new Date(60_001));
     expect(cooldowns.lastAnsweredAtMs('y')).toBe(1_000);
+  });
+});
+
+describe('createCooldowns with cooldowns of their own', () => {
+  test('when keys have different cooldowns, then each is kept for its own cooldown plus the skew bound', () => {
+    const cooldowns = createCooldowns(1000, 3000);
+    cooldowns.answered('long', 100, new Date(0), 60_000);
+    cooldowns.answered('short', 200, new Date(10));
+    cooldowns.answered('other', 300, new Date(4010));
+    expect(cooldowns.lastAnsweredAtMs('short')).toBeUndefined();
+    expect(cooldowns.lastAnsweredAtMs('long')).toBe(100);
+    cooldowns.answered('other', 400, new Date(63_000));
+    expect(cooldowns.lastAnsweredAtMs('long')).toBeUndefined();
+    expect(cooldowns.lastAnsweredAtMs('other')).toBe(400);
+  });
+
+  test('when a key is answered again under another cooldown, then it holds one entry with the later send time', () => {
+    const cooldowns = createCooldowns(1000, 3000);
+    cooldowns.answered('a', 5000, new Date(0), 60_000);
+    cooldowns.answered('a', 2000, new Date(10));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBe(5000);
+    cooldowns.answered('b', 1, new Date(4010));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBeUndefined();
   });
 });
 

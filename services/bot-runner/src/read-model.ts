@@ -1,5 +1,7 @@
 import { messageTimeMaxSkewMs } from '@kickstand/platform/clock';
-import type { Answer, DispatchBot } from './dispatch';
+import { commandKey } from '@kickstand/chat-language';
+import { commandCooldownMs, type Answer, type DispatchBot, type DispatchCommand } from './dispatch';
+import { settingsOf, type StoredCommand } from './bots';
 import type { BotDoc, BotsRepository } from './repository';
 
 /**
@@ -42,11 +44,30 @@ export function createBotsView(onRunningCount?: (count: number) => void): BotsVi
         bot: {
           isRunning: doc.isRunning,
           broadcasterUserId: doc.kick?.broadcasterUserId ?? '0',
-          commands: new Map(doc.commands.map(({ key, command, response }) => [key, { command, response }])),
+          commands: lookupOf(doc.commands),
         },
       });
     },
   };
+}
+
+/**
+ * Each command under each alias and under its name. The commands service keeps them all distinct;
+ * should the events ever disagree, a command's name wins over another's alias.
+ */
+function lookupOf(stored: readonly StoredCommand[]): Map<string, DispatchCommand> {
+  const commands = stored.map((one): DispatchCommand => ({
+    key: one.key,
+    command: one.command,
+    response: one.response,
+    settings: settingsOf(one),
+  }));
+  const lookup = new Map<string, DispatchCommand>();
+  for (const command of commands) {
+    for (const alias of command.settings.aliases) lookup.set(commandKey(alias), command);
+  }
+  for (const command of commands) lookup.set(command.key, command);
+  return lookup;
 }
 
 /** At start: every stored bot into the view. */
@@ -57,8 +78,16 @@ export async function loadBotsView(repo: BotsRepository, view: BotsView): Promis
 /** When each channel last answered each command (spec §9 cooldown), by the time the viewer sent the line. */
 export interface Cooldowns {
   lastAnsweredAtMs(cooldownKey: string): number | undefined;
-  /** The line sent at `sentAtMs` was answered; `now` is the processing time (for forgetting). */
-  answered(cooldownKey: string, sentAtMs: number, now: Date): void;
+  /**
+   * The line sent at `sentAtMs` was answered under a cooldown of `cooldownMs` (the spec's 1 s by
+   * default); `now` is the processing time (for forgetting).
+   */
+  answered(cooldownKey: string, sentAtMs: number, now: Date, cooldownMs?: number): void;
+}
+
+interface CooldownEntry {
+  sentAtMs: number;
+  processedAtMs: number;
 }
 
 /**
@@ -66,23 +95,36 @@ export interface Cooldowns {
  * times, which interleave across channels in a backlog. An entry can decide something only while
  * a line sent less than a cooldown after it may still come: such a line arrived at most the message
  * time bound (messageTimeMaxSkewMs) after it, and is processed right after it (a channel's lines
- * are processed in arrival order), so the bound plus the cooldown is kept.
+ * are processed in arrival order), so the bound plus the cooldown is kept. Commands have cooldowns
+ * of their own, so entries are kept in one map per cooldown: in each, insertion order is
+ * processing order and the oldest come first.
  */
-export function createCooldowns(cooldownMs: number, maxSkewMs = messageTimeMaxSkewMs): Cooldowns {
-  const keptMs = cooldownMs + maxSkewMs;
-  // insertion order is processing order (an answer moves its key to the end), so the oldest come first
-  const lastAnswered = new Map<string, { sentAtMs: number; processedAtMs: number }>();
+export function createCooldowns(defaultCooldownMs = commandCooldownMs, maxSkewMs = messageTimeMaxSkewMs): Cooldowns {
+  const byKeptMs = new Map<number, Map<string, CooldownEntry>>();
+  const find = (key: string): CooldownEntry | undefined => {
+    for (const entries of byKeptMs.values()) {
+      const entry = entries.get(key);
+      if (entry) return entry;
+    }
+    return undefined;
+  };
   return {
-    lastAnsweredAtMs: (key) => lastAnswered.get(key)?.sentAtMs,
-    answered: (key, sentAtMs, at) => {
+    lastAnsweredAtMs: (key) => find(key)?.sentAtMs,
+    answered: (key, sentAtMs, at, cooldownMs = defaultCooldownMs) => {
       const now = at.getTime();
-      const held = lastAnswered.get(key);
-      lastAnswered.delete(key);
+      const held = find(key);
+      for (const entries of byKeptMs.values()) entries.delete(key);
+      const keptMs = cooldownMs + maxSkewMs;
+      const entries = byKeptMs.get(keptMs) ?? new Map<string, CooldownEntry>();
+      byKeptMs.set(keptMs, entries);
       // a line sent before the one last answered (out of order) does not move the cooldown back
-      lastAnswered.set(key, { sentAtMs: Math.max(sentAtMs, held?.sentAtMs ?? sentAtMs), processedAtMs: now });
-      for (const [oldKey, old] of lastAnswered) {
-        if (now - old.processedAtMs < keptMs) break;
-        lastAnswered.delete(oldKey);
+      entries.set(key, { sentAtMs: Math.max(sentAtMs, held?.sentAtMs ?? sentAtMs), processedAtMs: now });
+      for (const [kept, olds] of byKeptMs) {
+        for (const [oldKey, old] of olds) {
+          if (now - old.processedAtMs < kept) break;
+          olds.delete(oldKey);
+        }
+        if (olds.size === 0) byKeptMs.delete(kept);
       }
     },
   };

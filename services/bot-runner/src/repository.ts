@@ -50,6 +50,8 @@ export interface BotsRepository {
   /** Atomically adds one run and returns the new count (1 for the first run). */
   incrementCount(userId: string, key: string): Promise<number>;
   resetCount(userId: string, key: string): Promise<void>;
+  /** A renamed command keeps its count: the count under `fromKey`, if any, goes to `toKey`. */
+  moveCount(userId: string, fromKey: string, toKey: string): Promise<void>;
 }
 
 export function createBotsRepository(store: Store): BotsRepository {
@@ -89,6 +91,14 @@ export function createBotsRepository(store: Store): BotsRepository {
     resetCount: async (userId, key) => {
       await counts.deleteOne({ _id: countId(userId, key) });
     },
+    moveCount: async (userId, fromKey, toKey) => {
+      if (fromKey === toKey) return;
+      const from = await counts.findOne({ _id: countId(userId, fromKey) });
+      // none: never run, or moved already (a replayed event), which must not reset the new count
+      if (!from) return;
+      await counts.updateOne({ _id: countId(userId, toKey) }, { $inc: { count: from.count } }, { upsert: true });
+      await counts.deleteOne({ _id: countId(userId, fromKey) });
+    },
   };
 }
 
@@ -107,6 +117,12 @@ export function stateOf(doc: BotDoc): BotState {
     error: doc.error,
     lostSubscription: doc.lostSubscription ?? '',
     controlRequestId: doc.controlRequestId,
-    commands: doc.commands.map(({ key, command, response }) => ({ key, command, response })),
+    commands: doc.commands.map(({ key, command, response, settings }) => ({
+      key,
+      command,
+      response,
+      // absent on commands stored before settings existed
+      ...(settings ? { settings: { ...settings, aliases: [...settings.aliases] } } : {}),
+    })),
   };
 }

@@ -20,8 +20,10 @@ import {
   KickAccountChangeKind,
   UserChangeKind,
   UserRole,
+  commandSettingsToProto,
   timestampFromDate,
 } from '@kickstand/proto';
+import { defaultCommandSettings, type CommandSettings } from '@kickstand/api-contract';
 import { createBotsRepository } from './repository';
 import { createBotRunnerService, type BotRunnerOptions } from './service';
 
@@ -165,6 +167,35 @@ function publishCommandChanged(streamer: Streamer, kind: ChangeKind, command: st
   });
 }
 
+/** command.changed UPDATED: the commands service's edit (a rename when `previous` differs). */
+function publishCommandUpdated(
+  streamer: Streamer,
+  previous: string,
+  command: string,
+  response: string,
+  settings: Partial<CommandSettings> = {},
+) {
+  return h.platform.bus.publish('command.changed', streamer.id, {
+    eventId: randomUUID(),
+    occurredAt: timestampFromDate(h.clock.now()),
+    userId: streamer.id,
+    kind: ChangeKind.UPDATED,
+    command,
+    previousCommand: previous,
+    response,
+    settings: commandSettingsToProto({ ...defaultCommandSettings, ...settings }),
+  });
+}
+
+/** Waits until the stored read model has the command with these settings. */
+async function settled(streamer: Streamer, command: string, settings: Partial<CommandSettings> = {}) {
+  await eventually(async () =>
+    expect((await storedBot(streamer.id))?.commands).toContainEqual(
+      expect.objectContaining({ command, settings: { ...defaultCommandSettings, ...settings } }),
+    ),
+  );
+}
+
 function publishSubscription(
   streamer: Streamer,
   state: ChatSubscriptionState,
@@ -193,6 +224,10 @@ interface ChatOptions {
   receivedAt?: Date;
   /** Kick's created_at; unset (the arrival counts) unless told. */
   createdAt?: Date;
+  /** The sender's Kick user id; 777 unless told. */
+  senderUserId?: string;
+  /** The sender's badge types; a subscriber's unless told. */
+  badges?: string[];
 }
 
 const receivedAt = new Date('2026-01-01T00:00:00.250Z');
@@ -212,10 +247,13 @@ async function chat(streamer: Streamer, content: string, options: ChatOptions = 
     broadcasterChannelSlug: streamer.kickUsername,
     ownerUserId: streamer.id,
     sender: {
-      userId: '777',
+      userId: options.senderUserId ?? '777',
       username: sender,
       channelSlug: sender,
-      identity: { usernameColor: '#FFFFFF', badges: [{ text: 'Subscriber', type: 'subscriber', count: 3 }] },
+      identity: {
+        usernameColor: '#FFFFFF',
+        badges: (options.badges ?? ['subscriber']).map((type) => ({ text: type, type, count: 0 })),
+      },
     },
     content,
     receivedAt: timestampFromDate(options.receivedAt ?? harness.clock.now()),
@@ -1099,5 +1137,90 @@ describe('restarts and failures', () => {
     } finally {
       await harness.close();
     }
+  });
+});
+
+describe('command settings (command.changed UPDATED, the sender’s badges)', () => {
+  test('when a command is renamed with an alias, then the new name and the alias answer, the old name does not, and {count} goes on', async () => {
+    const streamer = await aRunningStreamer();
+    await addCommand(streamer, 'disc', 'discord #{count}');
+    await replyTo(streamer, await chat(streamer, '$disc'));
+
+    await publishCommandUpdated(streamer, 'disc', 'Discord', 'discord #{count}', { aliases: ['dc'] });
+    await settled(streamer, 'Discord', { aliases: ['dc'] });
+    h.clock.advance(1000);
+    const old = await chat(streamer, '$disc');
+    const byAlias = await chat(streamer, '$DC');
+    h.clock.advance(1000);
+    const byName = await chat(streamer, '$discord');
+
+    expect((await replyTo(streamer, byAlias)).message.content).toBe('discord #2');
+    expect((await replyTo(streamer, byName)).message.content).toBe('discord #3');
+    expect(sendsTo(streamer).some(({ message }) => message.replyToMessageId === old)).toBe(false);
+    expect(executedFor(streamer).at(-1)?.command).toBe('Discord');
+  });
+
+  test('when a command is disabled, then it is not answered; enabled again, it is', async () => {
+    const streamer = await aRunningStreamer();
+    await addCommand(streamer, 'ping', 'pong');
+    await publishCommandUpdated(streamer, 'test', 'test', 'hi', { enabled: false });
+    await settled(streamer, 'test', { enabled: false });
+
+    await chat(streamer, '$test');
+    // the lines of a channel are handled in order: once this one is answered, the one before was handled
+    const sentinel = await chat(streamer, '$ping');
+    await replyTo(streamer, sentinel);
+    await publishCommandUpdated(streamer, 'test', 'test', 'hi');
+    await settled(streamer, 'test');
+    const enabled = await chat(streamer, '$test');
+
+    await replyTo(streamer, enabled);
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([sentinel, enabled]);
+  });
+
+  test('when a command is for moderators, then a subscriber gets no reply and a moderator does', async () => {
+    const streamer = await aRunningStreamer();
+    await publishCommandUpdated(streamer, 'test', 'test', 'mods only', { permission: 'moderators' });
+    await settled(streamer, 'test', { permission: 'moderators' });
+
+    const subscriber = await chat(streamer, '$test', { badges: ['subscriber'], senderUserId: '1' });
+    const moderator = await chat(streamer, '$test', { badges: ['moderator'], senderUserId: '2' });
+
+    await replyTo(streamer, moderator);
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([moderator]);
+    expect(subscriber).not.toBe(moderator);
+  });
+
+  test('when a per-viewer cooldown of 60 s holds, then it holds for one viewer and not another', async () => {
+    const streamer = await aRunningStreamer();
+    await publishCommandUpdated(streamer, 'test', 'test', 'hi', { globalCooldownSeconds: 0, userCooldownSeconds: 60 });
+    await settled(streamer, 'test', { globalCooldownSeconds: 0, userCooldownSeconds: 60 });
+
+    const first = await chat(streamer, '$test', { senderUserId: '1' });
+    await replyTo(streamer, first);
+    h.clock.advance(30_000);
+    const againTooSoon = await chat(streamer, '$test', { senderUserId: '1' });
+    const otherViewer = await chat(streamer, '$test', { senderUserId: '2' });
+    await replyTo(streamer, otherViewer);
+    h.clock.advance(30_000);
+    const againLater = await chat(streamer, '$test', { senderUserId: '1' });
+    await replyTo(streamer, againLater);
+
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([first, otherViewer, againLater]);
+    expect(againTooSoon).not.toBe(first);
+  });
+
+  test('when an event from before settings (no settings field) adds a command, then it answers everyone with the 1 s cooldown', async () => {
+    const streamer = await aRunningStreamer();
+    await addCommand(streamer, 'old', 'old style');
+
+    const first = await chat(streamer, '$old', { badges: [] });
+    const tooSoon = await chat(streamer, '$old', { badges: [], senderUserId: '2' });
+    h.clock.advance(1000);
+    const later = await chat(streamer, '$old', { badges: [] });
+
+    await replyTo(streamer, later);
+    expect(sendsTo(streamer).map(({ message }) => message.replyToMessageId)).toEqual([first, later]);
+    expect(tooSoon).not.toBe(first);
   });
 });

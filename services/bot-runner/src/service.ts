@@ -5,7 +5,6 @@ import { createHttpApp } from '@kickstand/platform/http';
 import { processMetrics } from '@kickstand/platform/metrics';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { adminBotRoutes } from './admin-routes';
-import { commandCooldownMs } from './dispatch';
 import { createEntryPublisher, subscribeBotRunnerEvents, subscribeView } from './events';
 import { createBotsView, createCooldowns, createRecentReplies, loadBotsView } from './read-model';
 import { createBotsRepository } from './repository';
@@ -18,8 +17,6 @@ export { commandCooldownMs } from './dispatch';
 export interface BotRunnerOptions {
   /** For `{random:A-B}`; the system's by default. */
   random?: Random;
-  /** Spec §9: 1000 ms. */
-  cooldownMs?: number;
   /** Names this instance's bot.status group (`bot-runner.instance.<instanceId>`); a random UUID by default. */
   instanceId?: string;
   /** The built-in game commands left to the games service; `builtInCommandNames` of @kickstand/chat-language by default. */
@@ -40,7 +37,6 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
     log: deps.log,
     ...(options.outboxRetryMs !== undefined ? { outboxRetryMs: options.outboxRetryMs } : {}),
   });
-  const cooldownMs = options.cooldownMs ?? commandCooldownMs;
   const instanceId = options.instanceId ?? randomUUID();
   const eventDeps = {
     runner,
@@ -50,10 +46,9 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       bus: deps.bus,
       repo,
       view,
-      cooldowns: createCooldowns(cooldownMs),
+      cooldowns: createCooldowns(),
       replies: createRecentReplies(),
       builtInNames: options.builtInNames ?? builtInCommandNames,
-      cooldownMs,
       clock: deps.clock,
       random: options.random ?? systemRandom,
       log: deps.log,

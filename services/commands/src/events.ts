@@ -2,12 +2,26 @@ import type { KickstandBus, Subscription } from '@kickstand/platform/bus';
 import type { KeyedQueue } from '@kickstand/platform/keyed-queue';
 import type { Logger } from '@kickstand/platform/log';
 import { createOutboxRelay, type OutboxRelay } from '@kickstand/platform/outbox';
-import { ChangeKind, UserChangeKind, UserRole, type UserChanged, timestampFromDate } from '@kickstand/proto';
+import { defaultCommandSettings } from '@kickstand/api-contract';
+import {
+  ChangeKind,
+  UserChangeKind,
+  UserRole,
+  commandSettingsToProto,
+  type UserChanged,
+  timestampFromDate,
+} from '@kickstand/proto';
 import type { Commands } from './commands';
 import type { CommandSetDoc, CommandsRepository, PendingCommandChange } from './repository';
 
 /** Instances of this service share the group, so each user.changed is handled by one of them. */
 export const commandsConsumerGroup = 'commands';
+
+const changeKinds: Record<PendingCommandChange['kind'], ChangeKind> = {
+  ADDED: ChangeKind.ADDED,
+  REMOVED: ChangeKind.REMOVED,
+  UPDATED: ChangeKind.UPDATED,
+};
 
 /**
  * Out: command.changed, keyed by the owner's user id, carrying the name and the response, so that
@@ -33,9 +47,12 @@ export function createCommandChangeRelay(deps: {
         eventId: change.eventId,
         occurredAt: timestampFromDate(change.occurredAt),
         userId: set._id,
-        kind: change.kind === 'ADDED' ? ChangeKind.ADDED : ChangeKind.REMOVED,
+        kind: changeKinds[change.kind],
         command: change.command,
         response: change.response,
+        previousCommand: change.previousCommand ?? '',
+        // an entry written before settings existed is of a command with the defaults
+        settings: commandSettingsToProto(change.settings ?? defaultCommandSettings),
       }),
   });
 }

@@ -1,3 +1,4 @@
+import type { CommandSettings } from '@kickstand/api-contract';
 import { DuplicateKeyError, type Collection, type Document, type Store } from '@kickstand/platform/store';
 
 /** One custom command of one streamer. */
@@ -8,6 +9,8 @@ export interface StoredCommand {
   nameLower: string;
   response: string;
   createdAt: Date;
+  /** Absent on commands stored before settings existed: they have the defaults (settingsOf). */
+  settings?: CommandSettings;
 }
 
 /**
@@ -17,9 +20,13 @@ export interface StoredCommand {
  */
 export interface PendingCommandChange {
   eventId: string;
-  kind: 'ADDED' | 'REMOVED';
+  kind: 'ADDED' | 'REMOVED' | 'UPDATED';
   command: string;
   response: string;
+  /** UPDATED: the name before the change. */
+  previousCommand?: string;
+  /** Absent in entries written before settings existed: the defaults. */
+  settings?: CommandSettings;
   occurredAt: Date;
 }
 

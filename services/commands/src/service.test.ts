@@ -9,10 +9,27 @@ import {
   type RecordedBus,
   type TestPlatform,
 } from '@kickstand/platform/testing';
-import { ChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
+import {
+  ChangeKind,
+  CommandPermission,
+  KickAccountChangeKind,
+  UserChangeKind,
+  UserRole,
+  commandSettingsDefaults,
+  timestampFromDate,
+} from '@kickstand/proto';
 import type { KickstandBus, KickstandTopics } from '@kickstand/platform/bus';
+import { defaultCommandSettings } from '@kickstand/api-contract';
 import { createCommandsRepository, type LegacyCommandDoc } from './repository';
 import { createCommandsService } from './service';
+
+/** A command as the routes answer it: with the default settings unless `settings` says otherwise. */
+const cmd = (command: string, response: string, settings: object = {}) => ({
+  command,
+  response,
+  ...defaultCommandSettings,
+  ...settings,
+});
 
 interface Answer {
   status: number;
@@ -24,6 +41,7 @@ interface Streamer {
   get(path: string): Promise<Answer>;
   post(path: string, body: unknown): Promise<Answer>;
   delete(path: string, body: unknown): Promise<Answer>;
+  patch(path: string, body: unknown): Promise<Answer>;
 }
 
 let platform: TestPlatform;
@@ -58,6 +76,7 @@ function aStreamer(id = `u-${randomUUID()}`, role: Role = 'USER'): Streamer {
     get: (path) => send('GET', path, { token }),
     post: (path, body) => send('POST', path, { token, body: JSON.stringify(body) }),
     delete: (path, body) => send('DELETE', path, { token, body: JSON.stringify(body) }),
+    patch: (path, body) => send('PATCH', path, { token, body: JSON.stringify(body) }),
   };
 }
 
@@ -85,6 +104,10 @@ async function waitUntilHandled(key: string): Promise<void> {
   await eventually(async () => expect((await sentinel.get('/api/commands')).body.data).toHaveLength(1));
 }
 
+test('when the contract and the events name the default settings, then they are the same', () => {
+  expect(defaultCommandSettings).toEqual(commandSettingsDefaults);
+});
+
 describe('POST /api/commands', () => {
   test('when the command is valid, then 201 with the spec message and the command, and ADDED is published', async () => {
     const streamer = aStreamer();
@@ -95,7 +118,7 @@ describe('POST /api/commands', () => {
     expect(added.body).toEqual({
       success: true,
       message: 'Command "hello" added successfully!',
-      data: { command: 'hello', response: 'Hi {user}!' },
+      data: cmd('hello', 'Hi {user}!'),
     });
     const changes = changesOf(streamer.id);
     expect(changes).toHaveLength(1);
@@ -117,8 +140,8 @@ describe('POST /api/commands', () => {
 
     expect(added.status).toBe(201);
     expect(added.body.message).toBe('Command "Hello" added successfully!');
-    expect(added.body.data).toEqual({ command: 'Hello', response: 'hi' });
-    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'Hello', response: 'hi' }]);
+    expect(added.body.data).toEqual(cmd('Hello', 'hi'));
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('Hello', 'hi')]);
   });
 
   test.each([
@@ -126,26 +149,14 @@ describe('POST /api/commands', () => {
     ['the name is only blanks', { command: '   ', response: 'hi' }, 'Command name is required.'],
     ['the name is missing', { response: 'hi' }, 'Command name is required.'],
     ['the name is only the $', { command: '$', response: 'hi' }, 'Command name is required.'],
-    [
-      'the name has a space',
-      { command: 'he llo!', response: '' },
-      'Command must be a single word (no spaces allowed).',
-    ],
-    [
-      'the name has a tab',
-      { command: 'he\tllo', response: 'hi' },
-      'Command must be a single word (no spaces allowed).',
-    ],
+    ['the name has a space', cmd('he llo!', ''), 'Command must be a single word (no spaces allowed).'],
+    ['the name has a tab', cmd('he\tllo', 'hi'), 'Command must be a single word (no spaces allowed).'],
     [
       'the name has other characters',
-      { command: 'héllo!', response: '' },
+      cmd('héllo!', ''),
       'Command can only contain letters, numbers, hyphens, and underscores.',
     ],
-    [
-      'the name has two $',
-      { command: '$$hi', response: 'hi' },
-      'Command can only contain letters, numbers, hyphens, and underscores.',
-    ],
+    ['the name has two $', cmd('$$hi', 'hi'), 'Command can only contain letters, numbers, hyphens, and underscores.'],
     [
       'the name is longer than 50',
       { command: 'a'.repeat(51), response: '' },
@@ -191,7 +202,7 @@ describe('POST /api/commands', () => {
     expect(second.body).toEqual({ success: false, error: 'Command "HeLLo" already exists.' });
     expect(withPrefix.body).toEqual({ success: false, error: 'Command "HELLO" already exists.' });
     expect(changesOf(streamer.id)).toHaveLength(1);
-    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'hello', response: 'hi' }]);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('hello', 'hi')]);
   });
 
   test('when the name is a built-in command in any letter case, then 409 saying so, and nothing is stored or published', async () => {
@@ -290,13 +301,9 @@ describe('GET /api/commands', () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
       success: true,
-      data: [
-        { command: 'Alpha', response: '1' },
-        { command: 'beta', response: '2' },
-        { command: 'gamma', response: '3' },
-      ],
+      data: [cmd('Alpha', '1'), cmd('beta', '2'), cmd('gamma', '3')],
     });
-    expect((await other.get('/api/commands')).body.data).toEqual([{ command: 'zeta', response: 'z' }]);
+    expect((await other.get('/api/commands')).body.data).toEqual([cmd('zeta', 'z')]);
   });
 
   test('when there is no token, then 401', async () => {
@@ -380,6 +387,318 @@ describe('GET /api/commands/variables', () => {
   });
 });
 
+describe('PATCH /api/commands/:name', () => {
+  test('when the response changes, then 200 with the message and the command, and UPDATED carries the old name and the settings', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+
+    const updated = await streamer.patch('/api/commands/HELLO', { response: 'Hi {user}!' });
+
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({
+      success: true,
+      message: 'Command "hello" updated successfully!',
+      data: cmd('hello', 'Hi {user}!'),
+    });
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('hello', 'Hi {user}!')]);
+    const last = changesOf(streamer.id).at(-1)?.message;
+    expect(last).toMatchObject({
+      kind: ChangeKind.UPDATED,
+      command: 'hello',
+      previousCommand: 'hello',
+      response: 'Hi {user}!',
+      settings: {
+        enabled: true,
+        aliases: [],
+        permission: CommandPermission.EVERYONE,
+        globalCooldownSeconds: 1,
+        userCooldownSeconds: 0,
+        modsExempt: true,
+      },
+    });
+  });
+
+  test('when the command is renamed, then it keeps its response and settings under the new name', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'disc', response: 'd', aliases: ['dc'], permission: 'vips' });
+
+    const renamed = await streamer.patch('/api/commands/$disc', { command: '$Discord' });
+
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.message).toBe('Command "Discord" updated successfully!');
+    expect((await streamer.get('/api/commands')).body.data).toEqual([
+      cmd('Discord', 'd', { aliases: ['dc'], permission: 'vips' }),
+    ]);
+    expect(changesOf(streamer.id).at(-1)?.message).toMatchObject({
+      kind: ChangeKind.UPDATED,
+      command: 'Discord',
+      previousCommand: 'disc',
+    });
+  });
+
+  test('when the new name differs only in letter case, then it is the same command and the rename is kept', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+
+    const renamed = await streamer.patch('/api/commands/hello', { command: 'Hello' });
+
+    expect(renamed.status).toBe(200);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('Hello', 'hi')]);
+  });
+
+  test.each([
+    ['another command', { command: 'Other' }, 409, 'Command "Other" already exists.'],
+    ['another command’s alias', { command: 'dc' }, 409, '"$dc" is already an alias of $other.'],
+    ['a built-in command', { command: 'HERO' }, 409, '"$HERO" is a built-in command. Choose another name.'],
+    ['two words', { command: 'a b' }, 400, 'Command must be a single word (no spaces allowed).'],
+    ['an empty response', { response: '  ' }, 400, 'Response text is required.'],
+    ['a 501-character response', { response: 'x'.repeat(501) }, 400, 'Response text must be 500 characters or less'],
+  ])('when the edit gives %s, then %s with the message and nothing changes', async (_case, body, status, message) => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'other', response: 'o', aliases: ['dc'] });
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+    const before = changesOf(streamer.id).length;
+
+    const answer = await streamer.patch('/api/commands/hello', body);
+
+    expect(answer).toEqual({ status, body: { success: false, error: message } });
+    expect((await streamer.get('/api/commands')).body.data).toEqual([
+      cmd('hello', 'hi'),
+      cmd('other', 'o', { aliases: ['dc'] }),
+    ]);
+    expect(changesOf(streamer.id)).toHaveLength(before);
+  });
+
+  test('when the command does not exist, then 404 with the spec message', async () => {
+    const answer = await aStreamer().patch('/api/commands/nope', { response: 'x' });
+
+    expect(answer).toEqual({ status: 404, body: { success: false, error: 'Command "nope" not found.' } });
+  });
+
+  test('when another streamer has the command, then 404: a streamer edits only their own', async () => {
+    const owner = aStreamer();
+    await owner.post('/api/commands', { command: 'mine', response: 'm' });
+
+    const answer = await aStreamer().patch('/api/commands/mine', { response: 'stolen' });
+
+    expect(answer.status).toBe(404);
+    expect((await owner.get('/api/commands')).body.data).toEqual([cmd('mine', 'm')]);
+  });
+
+  test('when the settings change, then they are stored, listed and published', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+    const settings = {
+      enabled: false,
+      aliases: ['hi', '$Hey'],
+      permission: 'subscribers',
+      globalCooldownSeconds: 0,
+      userCooldownSeconds: 30,
+      modsExempt: false,
+    };
+
+    const updated = await streamer.patch('/api/commands/hello', settings);
+
+    expect(updated.status).toBe(200);
+    const expected = cmd('hello', 'hi', { ...settings, aliases: ['hi', 'Hey'] });
+    expect(updated.body.data).toEqual(expected);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([expected]);
+    expect(changesOf(streamer.id).at(-1)?.message.settings).toMatchObject({
+      enabled: false,
+      aliases: ['hi', 'Hey'],
+      permission: CommandPermission.SUBSCRIBERS,
+      globalCooldownSeconds: 0,
+      userCooldownSeconds: 30,
+      modsExempt: false,
+    });
+  });
+
+  test('when only one setting is given, then the others keep their values', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', {
+      command: 'hello',
+      response: 'hi',
+      aliases: ['hey'],
+      userCooldownSeconds: 5,
+    });
+
+    await streamer.patch('/api/commands/hello', { enabled: false });
+
+    expect((await streamer.get('/api/commands')).body.data).toEqual([
+      cmd('hello', 'hi', { enabled: false, aliases: ['hey'], userCooldownSeconds: 5 }),
+    ]);
+  });
+
+  test.each([
+    ['a negative cooldown', { globalCooldownSeconds: -1 }, 'Cooldowns are whole seconds from 0 to 86400.'],
+    ['a fractional cooldown', { userCooldownSeconds: 1.5 }, 'Cooldowns are whole seconds from 0 to 86400.'],
+    ['a cooldown over a day', { userCooldownSeconds: 86_401 }, 'Cooldowns are whole seconds from 0 to 86400.'],
+    [
+      'an unknown permission',
+      { permission: 'admins' },
+      'Permission must be one of: everyone, subscribers, vips, moderators, broadcaster.',
+    ],
+    [
+      'eleven aliases',
+      { aliases: Array.from({ length: 11 }, (_, i) => `a${i}`) },
+      'A command can have at most 10 aliases.',
+    ],
+    ['a string as enabled', { enabled: 'no' }, 'enabled must be true or false'],
+    ['an unknown field', { cooldown: 5 }, 'Unrecognized key: "cooldown"'],
+  ])('when the edit has %s, then 400 with the message', async (_case, body, message) => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+
+    const answer = await streamer.patch('/api/commands/hello', body);
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(message);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('hello', 'hi')]);
+  });
+});
+
+describe('aliases', () => {
+  test.each([
+    ['another command’s name', ['Other'], 409, 'Command "Other" already exists.'],
+    ['another command’s alias', ['o'], 409, '"$o" is already an alias of $other.'],
+    ['a built-in command', ['mmr'], 409, '"$mmr" is a built-in command. Choose another name.'],
+    ['the command’s own name', ['HELLO'], 400, 'Alias "HELLO" repeats a name of this command.'],
+    ['the same alias twice', ['hey', 'HEY'], 400, 'Alias "HEY" repeats a name of this command.'],
+    [
+      'a name with a blank',
+      ['he y'],
+      400,
+      'Alias "he y" must be one word of letters, numbers, hyphens and underscores, at most 50 characters.',
+    ],
+    [
+      'an empty name',
+      [''],
+      400,
+      'Alias "" must be one word of letters, numbers, hyphens and underscores, at most 50 characters.',
+    ],
+  ])('when an alias is %s, then %s with the message', async (_case, aliases, status, message) => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'other', response: 'o', aliases: ['o'] });
+    await streamer.post('/api/commands', { command: 'hello', response: 'hi' });
+
+    const edited = await streamer.patch('/api/commands/hello', { aliases });
+    const added = await streamer.post('/api/commands', {
+      command: 'fresh',
+      response: 'f',
+      aliases: ['fresh2', ...aliases],
+    });
+
+    expect(edited).toEqual({ status, body: { success: false, error: message } });
+    if (aliases[0] !== 'HELLO') expect(added.status).toBe(status);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([
+      cmd('hello', 'hi'),
+      cmd('other', 'o', { aliases: ['o'] }),
+    ]);
+  });
+
+  test('when a new command is named like another command’s alias, then 409 and it is not added', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'discord', response: 'd', aliases: ['dc'] });
+
+    const answer = await streamer.post('/api/commands', { command: 'DC', response: 'x' });
+
+    expect(answer).toEqual({ status: 409, body: { success: false, error: '"$DC" is already an alias of $discord.' } });
+  });
+
+  test('when a command is removed, then its aliases are free again', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'discord', response: 'd', aliases: ['dc'] });
+    await streamer.delete('/api/commands', { command: 'discord' });
+
+    const answer = await streamer.post('/api/commands', { command: 'dc', response: 'x' });
+
+    expect(answer.status).toBe(201);
+  });
+
+  test('when a command is renamed to its own alias, then 400: drop the alias in the same edit', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'discord', response: 'd', aliases: ['dc'] });
+
+    const kept = await streamer.patch('/api/commands/discord', { command: 'dc' });
+    const swapped = await streamer.patch('/api/commands/discord', { command: 'dc', aliases: ['discord'] });
+
+    expect(kept).toEqual({
+      status: 400,
+      body: { success: false, error: 'Alias "dc" repeats a name of this command.' },
+    });
+    expect(swapped.status).toBe(200);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('dc', 'd', { aliases: ['discord'] })]);
+  });
+
+  test('when two streamers use the same alias, then both have it: aliases are per channel', async () => {
+    const a = aStreamer();
+    const b = aStreamer();
+
+    const first = await a.post('/api/commands', { command: 'discord', response: 'd', aliases: ['dc'] });
+    const second = await b.post('/api/commands', { command: 'discord', response: 'd', aliases: ['dc'] });
+
+    expect([first.status, second.status]).toEqual([201, 201]);
+  });
+});
+
+describe('GET /api/commands/channel/:channel (public)', () => {
+  const linkChannel = (userId: string, kickUsername: string, kind: KickAccountChangeKind, at: number) =>
+    platform.bus.publish('kick.account', userId, {
+      eventId: randomUUID(),
+      occurredAt: timestampFromDate(new Date(at)),
+      userId,
+      kind,
+      kickUserId: '4377088',
+      kickUsername,
+    });
+
+  test('when a streamer linked the channel, then anyone sees its enabled commands with aliases, permission and cooldowns', async () => {
+    const streamer = aStreamer();
+    const name = `Streamer_${randomUUID().slice(0, 8)}`;
+    await linkChannel(streamer.id, name, KickAccountChangeKind.LINKED, 1000);
+    await streamer.post('/api/commands', {
+      command: 'discord',
+      response: 'join',
+      aliases: ['dc'],
+      permission: 'subscribers',
+      userCooldownSeconds: 30,
+    });
+    await streamer.post('/api/commands', { command: 'hidden', response: 'h', enabled: false });
+
+    let answer: Answer | undefined;
+    await eventually(async () => {
+      answer = await send('GET', `/api/commands/channel/${name.toLowerCase().replace('_', '-')}`);
+      expect(answer.status).toBe(200);
+    });
+
+    const { enabled: _enabled, ...shown } = cmd('discord', 'join', {
+      aliases: ['dc'],
+      permission: 'subscribers',
+      userCooldownSeconds: 30,
+    });
+    expect(answer?.body).toEqual({ success: true, data: { channel: name, commands: [shown] } });
+  });
+
+  test('when no streamer linked the channel, or it was unlinked, then 404 with the message', async () => {
+    const streamer = aStreamer();
+    const name = `gone_${randomUUID().slice(0, 8)}`;
+    await linkChannel(streamer.id, name, KickAccountChangeKind.LINKED, 1000);
+    await eventually(async () => expect((await send('GET', `/api/commands/channel/${name}`)).status).toBe(200));
+
+    await linkChannel(streamer.id, name, KickAccountChangeKind.UNLINKED, 2000);
+    // an older LINKED delivered late changes nothing
+    await linkChannel(streamer.id, name, KickAccountChangeKind.LINKED, 1500);
+
+    await eventually(async () =>
+      expect(await send('GET', `/api/commands/channel/${name}`)).toEqual({
+        status: 404,
+        body: { success: false, error: `No Kickstand commands for the channel "${name}".` },
+      }),
+    );
+    expect((await send('GET', '/api/commands/channel/nobody-here')).status).toBe(404);
+  });
+});
+
 describe('DELETE /api/commands', () => {
   test('when the command exists, then 200 with the spec message, it is gone, and REMOVED is published with its response', async () => {
     const streamer = aStreamer();
@@ -391,7 +710,7 @@ describe('DELETE /api/commands', () => {
     expect(removed.body).toEqual({
       success: true,
       message: 'Command "Hello" removed successfully!',
-      data: { command: 'Hello', response: 'hi' },
+      data: cmd('Hello', 'hi'),
     });
     expect((await streamer.get('/api/commands')).body.data).toEqual([]);
     const changes = changesOf(streamer.id);
@@ -416,7 +735,7 @@ describe('DELETE /api/commands', () => {
     await owner.post('/api/commands', { command: 'mine', response: 'm' });
 
     expect((await other.delete('/api/commands', { command: 'mine' })).status).toBe(404);
-    expect((await owner.get('/api/commands')).body.data).toEqual([{ command: 'mine', response: 'm' }]);
+    expect((await owner.get('/api/commands')).body.data).toEqual([cmd('mine', 'm')]);
   });
 
   test('when the name is missing, then 400 with the required message', async () => {
@@ -436,7 +755,7 @@ describe('DELETE /api/commands', () => {
     expect(operator.status).toBe(400);
     expect(operator.body.error).toBe('command must be a string');
     expect(unknown.status).toBe(400);
-    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'keep', response: 'k' }]);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('keep', 'k')]);
   });
 
   test('when there is no token, then 401', async () => {
@@ -457,7 +776,9 @@ describe('user.changed', () => {
     await publishUserChanged(streamer.id, streamer.id, UserChangeKind.CREATED);
     await waitUntilHandled(streamer.id);
 
-    expect((await streamer.get('/api/commands')).body.data).toEqual([defaultCommand]);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([
+      cmd(defaultCommand.command, defaultCommand.response),
+    ]);
     const changes = changesOf(streamer.id);
     expect(changes).toHaveLength(1);
     expect(changes[0]?.message).toMatchObject({ kind: ChangeKind.ADDED, ...defaultCommand });
@@ -498,7 +819,7 @@ describe('user.changed', () => {
     await eventually(async () => expect((await repo.load(streamer.id)).commands).toEqual([]));
     const removed = changesOf(streamer.id).filter(({ message }) => message.kind === ChangeKind.REMOVED);
     expect(removed.map(({ message }) => message.command).sort()).toEqual(['one', 'two']);
-    expect((await other.get('/api/commands')).body.data).toEqual([{ command: 'one', response: 'x' }]);
+    expect((await other.get('/api/commands')).body.data).toEqual([cmd('one', 'x')]);
   });
 
   test("when a deleted streamer's CREATED is replayed, then the default command does not come back", async () => {
@@ -560,7 +881,7 @@ describe('command.changed and a bus outage', () => {
     expect(changesOf(streamer.id).map(({ message }) => [message.kind, message.command, message.response])).toEqual([
       [ChangeKind.ADDED, 'hello', 'hi'],
     ]);
-    expect((await streamer.get('/api/commands')).body.data).toEqual([{ command: 'hello', response: 'hi' }]);
+    expect((await streamer.get('/api/commands')).body.data).toEqual([cmd('hello', 'hi')]);
   });
 
   test('when commands are added and removed, then their messages leave in the order of the changes', async () => {

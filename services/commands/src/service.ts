@@ -2,8 +2,9 @@ import type { Subscription } from '@kickstand/platform/bus';
 import { createHttpApp } from '@kickstand/platform/http';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import { createChannels, subscribeChannels } from './channels';
 import { createCommands } from './commands';
-import { createCommandChangeRelay, subscribeCommandEvents } from './events';
+import { commandsConsumerGroup, createCommandChangeRelay, subscribeCommandEvents } from './events';
 import { createCommandsRepository } from './repository';
 import { commandRoutes } from './routes';
 import { createCommandImport } from './import/command-import';
@@ -21,6 +22,7 @@ export function createCommandsService(deps: PlatformDeps): Service {
   const queue = createKeyedQueue();
   const outbox = createCommandChangeRelay({ repo, bus: deps.bus, log: deps.log, queue });
   const commands = createCommands({ repo, outbox, queue, clock: deps.clock });
+  const channels = createChannels(deps.store);
   const imports = createCommandImport({ commands, loadCommands: async (userId) => (await repo.load(userId)).commands });
   const usageRepo = createCommandUsageRepository(deps.store);
   const usage = createCommandUsage({ repo: usageRepo, clock: deps.clock, log: deps.log });
@@ -29,7 +31,7 @@ export function createCommandsService(deps: PlatformDeps): Service {
     log: deps.log,
     http: deps.http,
     routes: [
-      commandRoutes({ commands, tokens: deps.tokens }),
+      commandRoutes({ commands, channels, tokens: deps.tokens }),
       commandImportRoutes({ imports, tokens: deps.tokens }),
       commandUsageRoutes({ commands, usage, tokens: deps.tokens }),
     ],
@@ -45,6 +47,7 @@ export function createCommandsService(deps: PlatformDeps): Service {
       subscriptions = [
         ...(await subscribeCommandEvents(deps.bus, commands)),
         ...(await subscribeCommandUsage(deps.bus, usage)),
+        await subscribeChannels(deps.bus, commandsConsumerGroup, channels),
       ];
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host

@@ -90,7 +90,11 @@ export function onCommandExecuted({ sockets, clock }: EventDeps): Handler<'comma
   };
 }
 
-/** command.changed → command-added / command-removed (an unknown kind is ignored). */
+/**
+ * command.changed → command-added / command-removed (an unknown kind is ignored). An edit (UPDATED)
+ * is told with the spec's two events, which the dashboard already follows: a rename removes the old
+ * name, and the command as it now is comes as command-added.
+ */
 export function onCommandChanged({ sockets }: EventDeps): Handler<'command.changed'> {
   return async (message) => {
     if (message.userId === '') return;
@@ -98,6 +102,12 @@ export function onCommandChanged({ sockets }: EventDeps): Handler<'command.chang
       sockets.emit(message.userId, 'command-added', { command: message.command, response: message.response });
     } else if (message.kind === ChangeKind.REMOVED) {
       sockets.emit(message.userId, 'command-removed', { command: message.command });
+    } else if (message.kind === ChangeKind.UPDATED) {
+      const previous = message.previousCommand;
+      if (previous !== '' && previous.toLowerCase() !== message.command.toLowerCase()) {
+        sockets.emit(message.userId, 'command-removed', { command: previous });
+      }
+      sockets.emit(message.userId, 'command-added', { command: message.command, response: message.response });
     }
   };
 }

@@ -615,6 +615,21 @@ describe('command.executed and command.changed', () => {
     expect(await dashboard.next('command-added')).toEqual({ command: 'hello', response: 'hi there' });
     expect(await dashboard.next('command-removed')).toEqual({ command: 'hello' });
   });
+
+  test('when a command is renamed (UPDATED), then the old name is removed and the command as it is now is added', async () => {
+    const user = aUser();
+    const dashboard = await connect(user.token);
+    await platform.bus.publish('command.changed', user.userId, {
+      eventId: randomUUID(),
+      userId: user.userId,
+      kind: ChangeKind.UPDATED,
+      command: 'Discord',
+      previousCommand: 'disc',
+      response: 'join us',
+    });
+    expect(await dashboard.next('command-removed')).toEqual({ command: 'disc' });
+    expect(await dashboard.next('command-added')).toEqual({ command: 'Discord', response: 'join us' });
+  });
 });
 
 describe('rooms', () => {

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { tokenStorageKey } from '../config/constants';
 import { renderApp } from '../testing/render-with-providers';
 import { fail, installFakeFetch, ok } from '../testing/fake-fetch';
@@ -139,5 +139,42 @@ describe('routes and redirects (spec §2)', () => {
     act(() => screen.getByRole('button', { name: 'Show Rules' }).click());
     expect(screen.getByText('One game at a time.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Hide Rules' })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  test('when /commands?channel= names a linked channel, then its custom commands show with aliases, permission and cooldowns', async () => {
+    const server = installFakeFetch({
+      'GET /api/games/catalog': ok({ categories: [] }),
+      'GET /api/commands/channel/some_streamer': ok({
+        channel: 'Some_Streamer',
+        commands: [
+          {
+            command: 'discord',
+            response: 'Join us!',
+            aliases: ['dc'],
+            permission: 'subscribers',
+            globalCooldownSeconds: 5,
+            userCooldownSeconds: 60,
+            modsExempt: true,
+          },
+        ],
+      }),
+      'GET /api/commands/channel/nobody': fail(404, 'No Kickstand commands for the channel "nobody".'),
+    });
+    const { router } = renderApp('/commands?channel=some_streamer');
+
+    expect(await screen.findByRole('heading', { name: 'Custom commands of Some_Streamer' })).toBeInTheDocument();
+    const discord = screen.getByTestId('channel-command-discord');
+    expect(discord).toHaveTextContent('$discord $dc');
+    expect(discord).toHaveTextContent('Join us!');
+    expect(discord).toHaveTextContent('Subscribers · cooldown 5 s · per viewer 1 min · mods exempt');
+
+    const input = screen.getByLabelText('A channel’s custom commands');
+    act(() => {
+      fireEvent.change(input, { target: { value: 'nobody' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    });
+    expect(await screen.findByText('No Kickstand commands for the channel "nobody".')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?channel=nobody');
+    expect(server.callsTo('GET /api/commands/channel/nobody')).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { maxImportTextLength } from '@kickstand/api-contract';
+import { defaultCommandSettings, maxImportTextLength, type Command } from '@kickstand/api-contract';
 import { kickstandTopics, type KickstandTopics } from '@kickstand/platform/bus';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
@@ -140,14 +140,22 @@ describe('POST /api/commands/import', () => {
     expect(answer.body).toEqual({
       success: true,
       message: '2 commands imported.',
-      data: { imported: ['hug', 'so'], skipped: [] },
+      data: { imported: ['hug', 'so'], skipped: [], aliasesLeftOut: [] },
     });
     expect((await streamer.get('/api/commands')).body.data).toEqual([
-      { command: 'hug', response: '{user} hugs {touser}! That is hug number {count}.' },
+      {
+        command: 'hug',
+        response: '{user} hugs {touser}! That is hug number {count}.',
+        ...defaultCommandSettings,
+        globalCooldownSeconds: 30,
+      },
       {
         command: 'so',
         response:
           'Go follow $(1) at https://kick.com/$(1) - they were last seen playing $(urlfetch https://decapi.me/twitch/game/$(1))',
+        ...defaultCommandSettings,
+        permission: 'moderators',
+        globalCooldownSeconds: 10,
       },
     ]);
     const changes = recorded
@@ -174,10 +182,17 @@ describe('POST /api/commands/import', () => {
         { name: 'this is bad', reason: 'Command must be a single word (no spaces allowed).' },
         { name: 'nope', reason: 'Not in this export.' },
       ],
+      aliasesLeftOut: [],
     });
     expect((await streamer.get('/api/commands')).body.data).toEqual([
-      { command: 'discord', response: 'mine' },
-      { command: 'lurk', response: '{user} is now lurking. "Enjoy!"' },
+      { command: 'discord', response: 'mine', ...defaultCommandSettings },
+      {
+        command: 'lurk',
+        response: '{user} is now lurking. "Enjoy!"',
+        ...defaultCommandSettings,
+        permission: 'vips',
+        globalCooldownSeconds: 5,
+      },
     ]);
   });
 
@@ -233,11 +248,59 @@ describe('each sample, previewed then imported', () => {
     const applied = await streamer.post('/api/commands/import', { source, text, names: rows.map((row) => row.name) });
 
     expect(applied.status).toBe(200);
-    const listed = (await streamer.get('/api/commands')).body.data as Array<{ command: string; response: string }>;
+    const listed = ((await streamer.get('/api/commands')).body.data as Command[]).map(({ command, response }) => ({
+      command,
+      response,
+    }));
     const byName = (a: { command: string }, b: { command: string }) => a.command.localeCompare(b.command);
     expect([...listed].sort(byName)).toEqual(
       importable.map((row) => ({ command: row.name, response: row.response })).sort(byName),
     );
+  });
+});
+
+describe('the other bot’s settings', () => {
+  test('when a StreamElements export is imported, then its cooldowns, access level, switch and aliases come along', async () => {
+    const streamer = aStreamer();
+    await streamer.post('/api/commands', { command: 'echo', response: 'mine' });
+    const answer = await streamer.post('/api/commands/import', {
+      source: 'streamelements',
+      text: sample('streamelements.json'),
+      names: ['discord', 'dice', 'rps', 'say'],
+    });
+    expect(answer.body.data).toEqual({
+      imported: ['discord', 'dice', 'rps', 'say'],
+      skipped: [],
+      aliasesLeftOut: [{ command: 'say', alias: 'echo', reason: 'Command "echo" already exists.' }],
+    });
+    const listed = (await streamer.get('/api/commands')).body.data as Command[];
+    const settingsOf = (name: string) => {
+      const { command: _name, response: _response, ...settings } = listed.find((command) => command.command === name)!;
+      return settings;
+    };
+    expect(settingsOf('discord')).toEqual({
+      ...defaultCommandSettings,
+      aliases: ['dc', 'disc'],
+      globalCooldownSeconds: 5,
+      userCooldownSeconds: 15,
+    });
+    expect(settingsOf('dice')).toEqual({
+      ...defaultCommandSettings,
+      permission: 'subscribers',
+      globalCooldownSeconds: 5,
+      userCooldownSeconds: 30,
+    });
+    expect(settingsOf('rps')).toEqual({
+      ...defaultCommandSettings,
+      enabled: false,
+      permission: 'moderators',
+      globalCooldownSeconds: 10,
+    });
+    expect(settingsOf('say')).toEqual({
+      ...defaultCommandSettings,
+      permission: 'broadcaster',
+      globalCooldownSeconds: 0,
+    });
   });
 });
 

@@ -4,10 +4,15 @@ import {
   type ImportApplyBody,
   type ImportPreview,
   type ImportPreviewBody,
+  type ImportPreviewRow,
   type ImportResult,
+  type ImportedPermission,
+  type CommandPermission,
+  maxCooldownSeconds,
 } from '@kickstand/api-contract';
+import { commandKey } from '@kickstand/chat-language';
 import { AppError } from '@kickstand/platform/errors';
-import type { Commands } from '../commands';
+import { settingsOf, type AddCommandInput, type Commands } from '../commands';
 import type { StoredCommand } from '../repository';
 import { ImportFormatError } from './parsed-command';
 import { previewImport } from './preview';
@@ -36,7 +41,37 @@ const overLimit = (existing: number, adding: number) =>
     message: importMessages.overLimit(existing, adding, maxCommandsPerUser),
   });
 
-const keysOf = (commands: readonly StoredCommand[]) => new Set(commands.map((command) => command.nameLower));
+// an alias is a name taken as much as a command's own
+const keysOf = (commands: readonly StoredCommand[]) =>
+  new Set(commands.flatMap((command) => [command.nameLower, ...settingsOf(command).aliases.map(commandKey)]));
+
+/** The other bots' user levels (singular, as their exports say them) in Kickstand's words. */
+const permissionOf: Record<ImportedPermission, CommandPermission> = {
+  everyone: 'everyone',
+  subscriber: 'subscribers',
+  vip: 'vips',
+  moderator: 'moderators',
+  broadcaster: 'broadcaster',
+};
+const cooldownOf = (seconds: number | undefined) =>
+  seconds === undefined || !Number.isFinite(seconds)
+    ? undefined
+    : Math.min(maxCooldownSeconds, Math.max(0, Math.round(seconds)));
+
+/** A previewed row as the command it adds: what the other bot's settings say, where Kickstand has them. */
+const commandOf = ({ name, response, settings }: ImportPreviewRow): AddCommandInput => ({
+  command: name,
+  response,
+  ...(settings.enabled !== undefined && { enabled: settings.enabled }),
+  ...(settings.permission !== undefined && { permission: permissionOf[settings.permission] }),
+  ...(cooldownOf(settings.globalCooldownSeconds) !== undefined && {
+    globalCooldownSeconds: cooldownOf(settings.globalCooldownSeconds),
+  }),
+  ...(cooldownOf(settings.userCooldownSeconds) !== undefined && {
+    userCooldownSeconds: cooldownOf(settings.userCooldownSeconds),
+  }),
+  ...(settings.aliases !== undefined && { aliases: settings.aliases }),
+});
 
 export function createCommandImport({
   commands,
@@ -64,7 +99,7 @@ export function createCommandImport({
       const selected = new Set(body.names);
       let skipped: ImportResult['skipped'] = [];
       // decided on the commands the write is based on, so a duplicate cannot slip in meanwhile
-      const added = await commands.addMany(userId, (existing) => {
+      const { added, droppedAliases } = await commands.addMany(userId, (existing) => {
         const rows = rowsOf(body, existing).filter((row) => selected.has(row.name));
         const found = new Set(rows.map((row) => row.name));
         skipped = [
@@ -73,9 +108,9 @@ export function createCommandImport({
         ];
         const toAdd = rows.filter((row) => !row.problem);
         if (existing.length + toAdd.length > maxCommandsPerUser) throw overLimit(existing.length, toAdd.length);
-        return toAdd.map((row) => ({ command: row.name, response: row.response }));
+        return toAdd.map(commandOf);
       });
-      return { imported: added.map((command) => command.command), skipped };
+      return { imported: added.map((command) => command.command), skipped, aliasesLeftOut: droppedAliases };
     },
   };
 }

@@ -1,8 +1,9 @@
 import { commandPrefix } from '../../config/constants';
+import { ChannelCommands } from '../../features/catalog/components/channel-commands';
 import { CommandCatalogList } from '../../features/catalog/components/command-catalog';
 import { usePageTitle } from '../../lib/page-title';
 
-/** /commands: the built-in chat commands, public (spec §2). */
+/** /commands: the built-in chat commands, public (spec §2), and a channel's custom commands (`?channel=`). */
 export function PublicCommandsPage() {
   usePageTitle('Bot Commands');
   return (
@@ -16,6 +17,7 @@ export function PublicCommandsPage() {
           <span className="badge badge-accent">Custom Commands Available After Login</span>
         </p>
       </header>
+      <ChannelCommands />
       <CommandCatalogList />
     </div>
   );

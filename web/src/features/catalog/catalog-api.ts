@@ -1,8 +1,8 @@
-import type { CommandCatalog } from '@kickstand/api-contract';
+import type { ChannelCommands, CommandCatalog } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
 // The shapes are the HTTP contract's (games answers them).
-export type { CatalogCategory, CatalogCommand, CommandCatalog } from '@kickstand/api-contract';
+export type { CatalogCategory, CatalogCommand, ChannelCommands, CommandCatalog } from '@kickstand/api-contract';
 
 export const catalogApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -10,7 +10,12 @@ export const catalogApi = api.injectEndpoints({
       query: () => '/games/catalog',
       transformResponse: (body: ApiSuccess<CommandCatalog>) => dataOf(body),
     }),
+    /** A channel's custom commands (commands answers it, public). */
+    getChannelCommands: build.query<ChannelCommands, string>({
+      query: (channel) => `/commands/channel/${encodeURIComponent(channel)}`,
+      transformResponse: (body: ApiSuccess<ChannelCommands>) => dataOf(body),
+    }),
   }),
 });
 
-export const { useGetCatalogQuery } = catalogApi;
+export const { useGetCatalogQuery, useGetChannelCommandsQuery } = catalogApi;

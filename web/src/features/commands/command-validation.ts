@@ -10,6 +10,9 @@ export const commandMessages = {
   responseTooLongOnSubmit: contractMessages.responseTooLong,
   addFailed: 'Failed to add command. Please try again.',
   removeFailed: 'Failed to remove command. Please try again.',
+  updateFailed: 'Failed to update command. Please try again.',
+  enabled: (name: string) => `Command "${name}" enabled.`,
+  disabled: (name: string) => `Command "${name}" disabled: it stays listed and does not answer.`,
   /** Spec §5 writes `${name}`: the $ prefix followed by the name. */
   confirmRemove: (name: string) => `Are you sure you want to remove the command $${name}?`,
 } as const;

@@ -1,4 +1,10 @@
-import type { Command, RemoveCommandBody, ResponseVariable } from '@kickstand/api-contract';
+import type {
+  AddCommandBody,
+  Command,
+  RemoveCommandBody,
+  ResponseVariable,
+  UpdateCommandBody,
+} from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 import { getSocket } from '../../lib/socket';
 
@@ -23,8 +29,13 @@ export const commandsApi = api.injectEndpoints({
         socket.off('command-removed', reload);
       },
     }),
-    addCommand: build.mutation<void, Command>({
+    addCommand: build.mutation<void, AddCommandBody>({
       query: (body) => ({ url: '/commands', method: 'POST', body }),
+      invalidatesTags: ['Commands', 'BotStatus'],
+    }),
+    /** Edit in place: `name` is the command's name now; `changes` what changes (a rename included). */
+    updateCommand: build.mutation<void, { name: string; changes: UpdateCommandBody }>({
+      query: ({ name, changes }) => ({ url: `/commands/${encodeURIComponent(name)}`, method: 'PATCH', body: changes }),
       invalidatesTags: ['Commands', 'BotStatus'],
     }),
     removeCommand: build.mutation<void, RemoveCommandBody>({
@@ -38,5 +49,10 @@ export const commandsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetCommandsQuery, useAddCommandMutation, useRemoveCommandMutation, useGetCommandVariablesQuery } =
-  commandsApi;
+export const {
+  useGetCommandsQuery,
+  useAddCommandMutation,
+  useUpdateCommandMutation,
+  useRemoveCommandMutation,
+  useGetCommandVariablesQuery,
+} = commandsApi;

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { defaultCommandSettings } from '@kickstand/api-contract';
 import { tokenStorageKey } from '../../../config/constants';
 import { aHealth } from '../../../features/delivery-health/testing';
 import { browser } from '../../../lib/browser';
@@ -33,7 +34,7 @@ function serveDashboard(overrides: Record<string, FakeRoute> = {}, user = aUser(
       return ok();
     },
     'GET /api/realtime/chat': ok({ messages: [] }),
-    'GET /api/commands': ok([{ command: 'test', response: 'Hello!' }]),
+    'GET /api/commands': ok([{ command: 'test', response: 'Hello!', ...defaultCommandSettings }]),
     'GET /api/commands/variables': ok([]),
     'GET /api/games/settings': ok({ steamAccountId: null }),
     'GET /api/platform/kick/status': ok({

@@ -4,9 +4,17 @@ import { setSocket } from '../../../lib/socket';
 import { FakeSocket } from '../../../testing/fake-socket';
 import { fail, installFakeFetch, ok } from '../../../testing/fake-fetch';
 import { renderWithProviders } from '../../../testing/render-with-providers';
+import { defaultCommandSettings, type Command } from '@kickstand/api-contract';
 import { CommandsTab } from './commands-tab';
 
-const testCommand = { command: 'test', response: 'Hello! This is a test command. The bot is working correctly!' };
+/** A command as the server lists it: the default settings unless told. */
+const aCommand = (command: string, response: string, settings: Partial<Command> = {}): Command => ({
+  command,
+  response,
+  ...defaultCommandSettings,
+  ...settings,
+});
+const testCommand = aCommand('test', 'Hello! This is a test command. The bot is working correctly!');
 
 function serve(commands = [testCommand]) {
   const list = [...commands];
@@ -14,8 +22,15 @@ function serve(commands = [testCommand]) {
     'GET /api/commands': () => ok([...list]),
     'GET /api/commands/variables': ok([{ name: '{user}', description: 'The username of the viewer.' }]),
     'POST /api/commands': (request) => {
-      list.push(request.body as typeof testCommand);
-      return ok(request.body, {}, 201);
+      const body = request.body as { command: string; response: string };
+      list.push(aCommand(body.command, body.response));
+      return ok(list.at(-1), {}, 201);
+    },
+    'PATCH /api/commands/test': (request) => {
+      const index = list.findIndex((c) => c.command === 'test');
+      const current = list[index]!;
+      list[index] = { ...current, ...(request.body as Partial<Command>) };
+      return ok(list[index]);
     },
     'DELETE /api/commands': (request) => {
       const { command } = request.body as { command: string };
@@ -201,7 +216,7 @@ describe('Commands tab', () => {
     await screen.findByText('$test');
     const loads = server.callsTo('GET /api/commands').length;
 
-    list.push({ command: 'fromphone', response: 'added elsewhere' });
+    list.push(aCommand('fromphone', 'added elsewhere'));
     act(() => socket.serverEmit('command-added', { command: 'fromphone', response: 'added elsewhere' }));
     expect(await screen.findByText('$fromphone')).toBeInTheDocument();
 
@@ -209,5 +224,149 @@ describe('Commands tab', () => {
     act(() => socket.serverEmit('command-removed', { command: 'test' }));
     await waitFor(() => expect(screen.queryByText('$test')).not.toBeInTheDocument());
     expect(server.callsTo('GET /api/commands').length).toBe(loads + 2);
+  });
+
+  describe('settings (issue 19)', () => {
+    test('when commands have settings, then the list shows the aliases, who may run them, the cooldowns and Disabled', async () => {
+      serve([
+        aCommand('discord', 'join', { aliases: ['dc', 'server'], permission: 'vips', userCooldownSeconds: 90 }),
+        aCommand('quiet', 'shh', { enabled: false, globalCooldownSeconds: 0, modsExempt: false }),
+      ]);
+      renderWithProviders(<CommandsTab />);
+
+      const discord = await screen.findByTestId('command-discord');
+      expect(discord).toHaveTextContent('$discord also $dc$server');
+      expect(
+        within(discord).getByText('VIPs · cooldown 1 s · per viewer 1 min 30 s · mods exempt'),
+      ).toBeInTheDocument();
+      expect(within(discord).getByRole('switch', { name: 'Enabled $discord' })).toBeChecked();
+      const quiet = screen.getByTestId('command-quiet');
+      expect(within(quiet).getByText('Disabled')).toBeInTheDocument();
+      expect(within(quiet).getByText('Everyone · no cooldown')).toBeInTheDocument();
+      expect(within(quiet).getByRole('switch', { name: 'Enabled $quiet' })).not.toBeChecked();
+    });
+
+    test('when the Enabled switch is turned off, then PATCH sends enabled false, a toast says so and the list shows Disabled', async () => {
+      const user = userEvent.setup();
+      const { server } = serve();
+      renderWithProviders(<CommandsTab />);
+
+      await user.click(await screen.findByRole('switch', { name: 'Enabled $test' }));
+
+      expect(
+        await screen.findByText('Command "test" disabled: it stays listed and does not answer.'),
+      ).toBeInTheDocument();
+      expect(server.callsTo('PATCH /api/commands/test').map((request) => request.body)).toEqual([{ enabled: false }]);
+      expect(await within(screen.getByTestId('command-test')).findByText('Disabled')).toBeInTheDocument();
+      expect(screen.getByRole('switch', { name: 'Enabled $test' })).not.toBeChecked();
+    });
+
+    test('when the switch fails, then Failed to update command shows and the switch stays on', async () => {
+      const user = userEvent.setup();
+      const { server } = serve();
+      server.routes['PATCH /api/commands/test'] = fail(500, 'boom');
+      renderWithProviders(<CommandsTab />);
+
+      await user.click(await screen.findByRole('switch', { name: 'Enabled $test' }));
+
+      expect(await screen.findByText('Failed to update command. Please try again.')).toBeInTheDocument();
+      expect(screen.getByRole('switch', { name: 'Enabled $test' })).toBeChecked();
+    });
+
+    test('when a command is edited, then PATCH sends every field, the toast shows, the dialog closes and the list shows the change', async () => {
+      const user = userEvent.setup();
+      const { server } = serve();
+      renderWithProviders(<CommandsTab />);
+      await user.click(await screen.findByRole('button', { name: 'Edit $test' }));
+      const dialog = screen.getByRole('dialog', { name: 'Edit $test' });
+
+      const name = within(dialog).getByLabelText('Command name');
+      expect(name).toHaveValue('test');
+      await user.clear(name);
+      await user.type(name, 'hello');
+      const response = within(dialog).getByLabelText('Response');
+      await user.clear(response);
+      await user.type(response, 'Hi there');
+      await user.type(within(dialog).getByLabelText('Aliases'), 'hi, $hey');
+      await user.selectOptions(within(dialog).getByLabelText('Who can use it'), 'Subscribers');
+      const global = within(dialog).getByLabelText('Cooldown (seconds)');
+      await user.clear(global);
+      await user.type(global, '5');
+      await user.type(within(dialog).getByLabelText('Per-viewer cooldown (seconds)'), '0');
+      await user.click(within(dialog).getByLabelText('Moderators and the broadcaster skip the cooldowns'));
+      await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+
+      expect(await screen.findByText('Command "hello" updated successfully!')).toBeInTheDocument();
+      expect(server.callsTo('PATCH /api/commands/test').map((request) => request.body)).toEqual([
+        {
+          command: 'hello',
+          response: 'Hi there',
+          aliases: ['hi', 'hey'],
+          permission: 'subscribers',
+          globalCooldownSeconds: 5,
+          userCooldownSeconds: 0,
+          modsExempt: false,
+        },
+      ]);
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      const edited = await screen.findByTestId('command-hello');
+      expect(edited).toHaveTextContent('$hello also $hi$hey');
+      expect(within(edited).getByText('Subscribers · cooldown 5 s')).toBeInTheDocument();
+    });
+
+    test('when the edit breaks a rule, then the message shows under the field and nothing is sent', async () => {
+      const user = userEvent.setup();
+      const { server } = serve([testCommand, aCommand('other', 'o')]);
+      renderWithProviders(<CommandsTab />);
+      await user.click(await screen.findByRole('button', { name: 'Edit $test' }));
+      const dialog = screen.getByRole('dialog', { name: 'Edit $test' });
+
+      const name = within(dialog).getByLabelText('Command name');
+      await user.clear(name);
+      await user.type(name, 'Other');
+      expect(within(dialog).getByText('Command "Other" already exists.')).toBeInTheDocument();
+      await user.clear(name);
+      await user.type(name, 'test');
+      await user.type(within(dialog).getByLabelText('Aliases'), 'bad!');
+      expect(
+        within(dialog).getByText(
+          'Alias "bad!" must be one word of letters, numbers, hyphens and underscores, at most 50 characters.',
+        ),
+      ).toBeInTheDocument();
+      const global = within(dialog).getByLabelText('Cooldown (seconds)');
+      await user.clear(global);
+      await user.type(global, '1.5');
+      expect(within(dialog).getByText('Cooldowns are whole seconds from 0 to 86400.')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('Alias "bad!" must be one word');
+      expect(server.callsTo('PATCH /api/commands/test')).toHaveLength(0);
+    });
+
+    test('when the server refuses the edit, then its message shows in the dialog, which stays open', async () => {
+      const user = userEvent.setup();
+      const { server } = serve();
+      server.routes['PATCH /api/commands/test'] = fail(409, '"$dc" is already an alias of $discord.');
+      renderWithProviders(<CommandsTab />);
+      await user.click(await screen.findByRole('button', { name: 'Edit $test' }));
+      const dialog = screen.getByRole('dialog', { name: 'Edit $test' });
+
+      await user.type(within(dialog).getByLabelText('Aliases'), 'dc');
+      await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('"$dc" is already an alias of $discord.');
+      expect(screen.getByRole('dialog', { name: 'Edit $test' })).toBeInTheDocument();
+    });
+
+    test('when the edit is cancelled, then nothing is sent', async () => {
+      const user = userEvent.setup();
+      const { server } = serve();
+      renderWithProviders(<CommandsTab />);
+      await user.click(await screen.findByRole('button', { name: 'Edit $test' }));
+      await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(server.callsTo('PATCH /api/commands/test')).toHaveLength(0);
+    });
   });
 });

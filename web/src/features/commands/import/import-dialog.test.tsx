@@ -1,3 +1,4 @@
+import { defaultCommandSettings } from '@kickstand/api-contract';
 import { maxImportTextLength, type ImportPreview } from '@kickstand/api-contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -39,15 +40,18 @@ const preview: ImportPreview = {
   ],
 };
 
-function serve(applyAnswer = ok({ imported: ['discord', 'rps'], skipped: [] })) {
-  const list = [{ command: 'test', response: 'Hello!' }];
+function serve(applyAnswer = ok({ imported: ['discord', 'rps'], skipped: [], aliasesLeftOut: [] })) {
+  const list = [{ command: 'test', response: 'Hello!', ...defaultCommandSettings }];
   const server = installFakeFetch({
     'GET /api/commands': () => ok([...list]),
     'GET /api/commands/variables': ok([]),
     'POST /api/commands/import/preview': ok(preview),
     'POST /api/commands/import': () => {
       if (applyAnswer.status === 200 || applyAnswer.status === undefined)
-        list.push({ command: 'discord', response: 'Join {user}' }, { command: 'rps', response: 'x' });
+        list.push(
+          { command: 'discord', response: 'Join {user}', ...defaultCommandSettings },
+          { command: 'rps', response: 'x', ...defaultCommandSettings },
+        );
       return applyAnswer;
     },
   });
@@ -92,7 +96,7 @@ describe('Import dialog', () => {
 
   test('when rows are selected and imported, then the chosen names are sent, the steps show and the summary follows', async () => {
     const user = userEvent.setup();
-    const { server } = serve(ok({ imported: ['discord'], skipped: [] }));
+    const { server } = serve(ok({ imported: ['discord'], skipped: [], aliasesLeftOut: [] }));
     const dialog = await openAndPreview(user);
 
     await user.click(within(dialog).getByRole('checkbox', { name: 'Import $rps' }));
@@ -111,7 +115,13 @@ describe('Import dialog', () => {
 
   test('when some selected rows are skipped, then the summary lists them with their reasons', async () => {
     const user = userEvent.setup();
-    serve(ok({ imported: ['discord'], skipped: [{ name: 'rps', reason: 'Command "rps" already exists.' }] }));
+    serve(
+      ok({
+        imported: ['discord'],
+        skipped: [{ name: 'rps', reason: 'Command "rps" already exists.' }],
+        aliasesLeftOut: [],
+      }),
+    );
     const dialog = await openAndPreview(user);
     await user.click(within(dialog).getByRole('button', { name: 'Import 2 commands' }));
     expect(await within(dialog).findByText('1 command imported.')).toBeInTheDocument();

@@ -199,6 +199,18 @@ export default function ImportDialog({ onClose }: { onClose: () => void }) {
               </ul>
             </>
           )}
+          {step.result.aliasesLeftOut.length > 0 && (
+            <>
+              <p>Aliases left out:</p>
+              <ul className="import-skipped">
+                {step.result.aliasesLeftOut.map((left) => (
+                  <li key={`${left.command}:${left.alias}`}>
+                    <code>{left.alias}</code> of <code>{left.command}</code>: {left.reason}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           <div className="modal-actions">
             <button type="button" className="button button-primary" onClick={onClose}>
               Done

@@ -1,3 +1,4 @@
+import { defaultCommandSettings } from '@kickstand/api-contract';
 import { screen } from '@testing-library/react';
 import { installFakeFetch, ok } from '../../../testing/fake-fetch';
 import { renderWithProviders } from '../../../testing/render-with-providers';
@@ -14,8 +15,8 @@ describe('usage in the command list', () => {
     renderWithProviders(
       <CommandList
         commands={[
-          { command: 'Hug', response: 'hugs' },
-          { command: 'discord', response: 'join' },
+          { command: 'Hug', response: 'hugs', ...defaultCommandSettings },
+          { command: 'discord', response: 'join', ...defaultCommandSettings },
         ]}
       />,
     );
@@ -27,7 +28,7 @@ describe('usage in the command list', () => {
 
   test('when the usage cannot be had, then the list shows without it', async () => {
     installFakeFetch({});
-    renderWithProviders(<CommandList commands={[{ command: 'hug', response: 'hugs' }]} />);
+    renderWithProviders(<CommandList commands={[{ command: 'hug', response: 'hugs', ...defaultCommandSettings }]} />);
     expect(await screen.findByText('hugs')).toBeInTheDocument();
     expect(screen.queryByTestId('usage-hug')).not.toBeInTheDocument();
   });

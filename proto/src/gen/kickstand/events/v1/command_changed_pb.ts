@@ -12,10 +12,10 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/command_changed.proto.
  */
 export const file_kickstand_events_v1_command_changed: GenFile = /*@__PURE__*/
-  fileDesc("CilraWNrc3RhbmQvZXZlbnRzL3YxL2NvbW1hbmRfY2hhbmdlZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSK2AQoOQ29tbWFuZENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSLQoEa2luZBgEIAEoDjIfLmtpY2tzdGFuZC5ldmVudHMudjEuQ2hhbmdlS2luZBIPCgdjb21tYW5kGAUgASgJEhAKCHJlc3BvbnNlGAYgASgJKlkKCkNoYW5nZUtpbmQSGwoXQ0hBTkdFX0tJTkRfVU5TUEVDSUZJRUQQABIVChFDSEFOR0VfS0lORF9BRERFRBABEhcKE0NIQU5HRV9LSU5EX1JFTU9WRUQQAmIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CilraWNrc3RhbmQvZXZlbnRzL3YxL2NvbW1hbmRfY2hhbmdlZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSKIAgoOQ29tbWFuZENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSLQoEa2luZBgEIAEoDjIfLmtpY2tzdGFuZC5ldmVudHMudjEuQ2hhbmdlS2luZBIPCgdjb21tYW5kGAUgASgJEhAKCHJlc3BvbnNlGAYgASgJEhgKEHByZXZpb3VzX2NvbW1hbmQYByABKAkSNgoIc2V0dGluZ3MYCCABKAsyJC5raWNrc3RhbmQuZXZlbnRzLnYxLkNvbW1hbmRTZXR0aW5ncyKqAgoPQ29tbWFuZFNldHRpbmdzEhQKB2VuYWJsZWQYASABKAhIAIgBARIPCgdhbGlhc2VzGAIgAygJEjoKCnBlcm1pc3Npb24YAyABKA4yJi5raWNrc3RhbmQuZXZlbnRzLnYxLkNvbW1hbmRQZXJtaXNzaW9uEiQKF2dsb2JhbF9jb29sZG93bl9zZWNvbmRzGAQgASgFSAGIAQESIgoVdXNlcl9jb29sZG93bl9zZWNvbmRzGAUgASgFSAKIAQESGAoLbW9kc19leGVtcHQYBiABKAhIA4gBAUIKCghfZW5hYmxlZEIaChhfZ2xvYmFsX2Nvb2xkb3duX3NlY29uZHNCGAoWX3VzZXJfY29vbGRvd25fc2Vjb25kc0IOCgxfbW9kc19leGVtcHQq4AEKEUNvbW1hbmRQZXJtaXNzaW9uEiIKHkNPTU1BTkRfUEVSTUlTU0lPTl9VTlNQRUNJRklFRBAAEh8KG0NPTU1BTkRfUEVSTUlTU0lPTl9FVkVSWU9ORRABEiIKHkNPTU1BTkRfUEVSTUlTU0lPTl9TVUJTQ1JJQkVSUxACEhsKF0NPTU1BTkRfUEVSTUlTU0lPTl9WSVBTEAMSIQodQ09NTUFORF9QRVJNSVNTSU9OX01PREVSQVRPUlMQBBIiCh5DT01NQU5EX1BFUk1JU1NJT05fQlJPQURDQVNURVIQBSpyCgpDaGFuZ2VLaW5kEhsKF0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRQ0hBTkdFX0tJTkRfQURERUQQARIXChNDSEFOR0VfS0lORF9SRU1PVkVEEAISFwoTQ0hBTkdFX0tJTkRfVVBEQVRFRBADYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
- * Topic command.changed — a streamer added or removed a custom command.
+ * Topic command.changed — a streamer added, changed or removed a custom command.
  * Producer: commands. Consumers: bot-runner (its command read model), auth (command counts),
  * realtime (socket events command-added, command-removed). Key: user_id.
  *
@@ -59,6 +59,23 @@ export type CommandChanged = Message<"kickstand.events.v1.CommandChanged"> & {
    * @generated from field: string response = 6;
    */
   response: string;
+
+  /**
+   * UPDATED only: the command's name before the change (equal to `command` unless it was renamed).
+   * One UPDATED rather than REMOVED + ADDED for a rename, so that consumers keep what belongs to
+   * the command across it (bot-runner its `{count}`) and a consumer never sees it missing in between.
+   *
+   * @generated from field: string previous_command = 7;
+   */
+  previousCommand: string;
+
+  /**
+   * The command's settings. Absent (events from before settings existed): every default, which is
+   * how those commands behaved: enabled, no aliases, the spec's 1 s global cooldown, everyone.
+   *
+   * @generated from field: kickstand.events.v1.CommandSettings settings = 8;
+   */
+  settings?: CommandSettings | undefined;
 };
 
 /**
@@ -67,6 +84,107 @@ export type CommandChanged = Message<"kickstand.events.v1.CommandChanged"> & {
  */
 export const CommandChangedSchema: GenMessage<CommandChanged> = /*@__PURE__*/
   messageDesc(file_kickstand_events_v1_command_changed, 0);
+
+/**
+ * How and for whom a command answers.
+ *
+ * @generated from message kickstand.events.v1.CommandSettings
+ */
+export type CommandSettings = Message<"kickstand.events.v1.CommandSettings"> & {
+  /**
+   * A disabled command stays listed and is never answered. Unset: enabled.
+   *
+   * @generated from field: optional bool enabled = 1;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * Other names the command answers to, as typed (without `$`); unique among the streamer's
+   * command names, aliases and the built-in commands.
+   *
+   * @generated from field: repeated string aliases = 2;
+   */
+  aliases: string[];
+
+  /**
+   * Who may run it. Unspecified: everyone.
+   *
+   * @generated from field: kickstand.events.v1.CommandPermission permission = 3;
+   */
+  permission: CommandPermission;
+
+  /**
+   * Seconds between two answers in the channel, judged on when the viewers sent the lines. Unset: 1.
+   *
+   * @generated from field: optional int32 global_cooldown_seconds = 4;
+   */
+  globalCooldownSeconds?: number | undefined;
+
+  /**
+   * Seconds before the same viewer gets another answer. Unset: 0 (none).
+   *
+   * @generated from field: optional int32 user_cooldown_seconds = 5;
+   */
+  userCooldownSeconds?: number | undefined;
+
+  /**
+   * Moderators and the broadcaster skip both cooldowns. Unset: true.
+   *
+   * @generated from field: optional bool mods_exempt = 6;
+   */
+  modsExempt?: boolean | undefined;
+};
+
+/**
+ * Describes the message kickstand.events.v1.CommandSettings.
+ * Use `create(CommandSettingsSchema)` to create a new message.
+ */
+export const CommandSettingsSchema: GenMessage<CommandSettings> = /*@__PURE__*/
+  messageDesc(file_kickstand_events_v1_command_changed, 1);
+
+/**
+ * Who may run a command, from the sender's badges. Each level admits the ones above it in the
+ * order everyone < subscribers < vips < moderators < broadcaster (the broadcaster may run anything).
+ *
+ * @generated from enum kickstand.events.v1.CommandPermission
+ */
+export enum CommandPermission {
+  /**
+   * @generated from enum value: COMMAND_PERMISSION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: COMMAND_PERMISSION_EVERYONE = 1;
+   */
+  EVERYONE = 1,
+
+  /**
+   * @generated from enum value: COMMAND_PERMISSION_SUBSCRIBERS = 2;
+   */
+  SUBSCRIBERS = 2,
+
+  /**
+   * @generated from enum value: COMMAND_PERMISSION_VIPS = 3;
+   */
+  VIPS = 3,
+
+  /**
+   * @generated from enum value: COMMAND_PERMISSION_MODERATORS = 4;
+   */
+  MODERATORS = 4,
+
+  /**
+   * @generated from enum value: COMMAND_PERMISSION_BROADCASTER = 5;
+   */
+  BROADCASTER = 5,
+}
+
+/**
+ * Describes the enum kickstand.events.v1.CommandPermission.
+ */
+export const CommandPermissionSchema: GenEnum<CommandPermission> = /*@__PURE__*/
+  enumDesc(file_kickstand_events_v1_command_changed, 0);
 
 /**
  * @generated from enum kickstand.events.v1.ChangeKind
@@ -86,11 +204,18 @@ export enum ChangeKind {
    * @generated from enum value: CHANGE_KIND_REMOVED = 2;
    */
   REMOVED = 2,
+
+  /**
+   * Its response, name or settings changed (see previous_command).
+   *
+   * @generated from enum value: CHANGE_KIND_UPDATED = 3;
+   */
+  UPDATED = 3,
 }
 
 /**
  * Describes the enum kickstand.events.v1.ChangeKind.
  */
 export const ChangeKindSchema: GenEnum<ChangeKind> = /*@__PURE__*/
-  enumDesc(file_kickstand_events_v1_command_changed, 0);
+  enumDesc(file_kickstand_events_v1_command_changed, 1);
 

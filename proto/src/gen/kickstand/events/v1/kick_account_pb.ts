@@ -17,7 +17,8 @@ export const file_kickstand_events_v1_kick_account: GenFile = /*@__PURE__*/
 /**
  * Topic kick.account — a Kickstand user linked or unlinked a Kick account, or the link stopped
  * working (Kick refused the refresh token). Never a token.
- * Producer: kick-link. Consumer: auth (the admin user list's kickAccount). Key: user_id.
+ * Producer: kick-link. Consumers: auth (the admin user list's kickAccount), bot-runner, commands
+ * (channel names for the public commands page). Key: user_id.
  *
  * @generated from message kickstand.events.v1.KickAccount
  */
