@@ -89,6 +89,16 @@ describe('the gateway rate limit per client address', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
   });
 
+  test('when the client is this machine itself (loopback), then it is not limited', async () => {
+    const base = await gatewayWith({ perMinute: 1 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${base}/api/games/catalog`)).status);
+    for (let i = 0; i < 2; i += 1)
+      statuses.push((await fetch(`${base}/api/games/catalog`, { headers: from('::1') })).status);
+
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+  });
+
   test('when the limit is 0, then it is off', async () => {
     const base = await gatewayWith({ perMinute: 0 });
     const statuses: number[] = [];

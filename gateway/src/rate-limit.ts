@@ -23,9 +23,18 @@ export class TooManyRequestsError extends AppError {
 }
 
 /**
+ * This machine itself: the product's own tools (e2e, bench, schemathesis) and the browser of
+ * someone running `npm start`. A proxy in front is trusted (TRUST_PROXY) to name the real client.
+ */
+function isLoopback(ip: string): boolean {
+  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+}
+
+/**
  * Counts the requests of each client address (`req.ip`, which honours `trust proxy`) in a fixed
  * one-minute window and refuses those beyond the limit. Kick's webhook is never counted (the
- * contract's `isRateLimited: false`): Kick's deliveries must not be slowed by us. The counts live
+ * contract's `isRateLimited: false`): Kick's deliveries must not be slowed by us; nor is this
+ * machine itself (loopback). The counts live
  * in this gateway's memory, so N gateways allow N times the limit: it is a guard against a runaway
  * client, not a quota.
  */
@@ -34,9 +43,10 @@ export function createApiRateLimiter(limit: ApiRateLimit = defaultApiRateLimit):
   const limiter = new RateLimiterMemory({ points: limit.perMinute, duration: 60 });
   const exempt = new Set(rateLimitExemptPaths);
   return async (req) => {
-    if (exempt.has(req.path)) return;
+    const ip = req.ip ?? 'unknown';
+    if (exempt.has(req.path) || isLoopback(ip)) return;
     try {
-      await limiter.consume(req.ip ?? 'unknown');
+      await limiter.consume(ip);
     } catch (refused) {
       if (refused instanceof RateLimiterRes) {
         throw new TooManyRequestsError(Math.max(1, Math.ceil(refused.msBeforeNext / 1000)));
