@@ -20,12 +20,16 @@ COPY tools/kick-sandbox/package.json tools/kick-sandbox/
 COPY web/package.json web/
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npx tsc -b && npm run build -w @kickstand/web && npm prune --omit=dev --no-audit --no-fund
+RUN npx tsc -b && npm run build -w @kickstand/web && npm prune --omit=dev --no-audit --no-fund \
+  && node scripts/runtime-tree.js /runtime
 
+# Only what runs (scripts/runtime-tree.js): manifests, production node_modules, the launched parts'
+# dist/ and the built SPA. No sources, tests, test harnesses (testing/) or dev tools; a test
+# (scripts/runtime-tree.test.js) keeps it so.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production LOG_FORMAT=json
 WORKDIR /app
-COPY --from=build --chown=node:node /app /app
+COPY --from=build --chown=node:node /runtime /app
 # kick-link's webhook spool: a volume mounted here starts with this owner (docker-compose.yml)
 RUN mkdir -p /var/lib/kickstand/spool && chown -R node:node /var/lib/kickstand
 USER node

@@ -99,6 +99,15 @@ module.exports = tseslint.config(
     files: ['apps/*/src/**', 'tools/kick-sandbox/**', 'services/kick-link/src/testing/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  // Small pieces in the platform (issue 17): no function over 80 lines, nested ones counted in
+  // their outer one, so a long factory is split into named parts. Tests and the contract suites
+  // (describe blocks) are left out. bus/ is left out until its factories are split (the list is in
+  // packages/platform/README.md).
+  {
+    files: ['packages/platform/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.contract.ts', 'packages/platform/src/bus/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
   {
     files: ['web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

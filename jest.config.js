@@ -27,6 +27,11 @@ const moduleNameMapper = {
   [`^@kickstand/(${services.join('|')})$`]: `${root}/services/$1/src/service.ts`,
 };
 
+// ES-module-only dependencies: SWC turns them into CommonJS for jest like our own sources (the
+// compiled services reach them with a dynamic import).
+const esmOnly = ['p-retry', 'is-network-error'];
+const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)`];
+
 function nodeProject(dir) {
   return {
     displayName: path.basename(dir),
@@ -34,6 +39,7 @@ function nodeProject(dir) {
     testEnvironment: 'node',
     testMatch: ['<rootDir>/src/**/*.test.ts'],
     transform: { '^.+\\.(t|j)sx?$': swcTransform },
+    transformIgnorePatterns,
     moduleNameMapper,
   };
 }

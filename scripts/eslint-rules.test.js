@@ -112,4 +112,11 @@ describe('the layout rules', () => {
     ].join('\n');
     expect(await problems('web/src/counter.tsx', code)).toEqual([['react-hooks/rules-of-hooks', 4]]);
   });
+
+  test('when a platform function is longer than 80 lines, then max-lines-per-function reports it; in a test it is allowed', async () => {
+    const body = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
+    const code = `export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`;
+    expect(await problems('packages/platform/src/store/x.ts', code)).toEqual([['max-lines-per-function', 1]]);
+    expect(await problems('packages/platform/src/store/x.test.ts', code)).toEqual([]);
+  });
 });

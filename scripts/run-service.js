@@ -16,9 +16,13 @@ const entries = {
   'single-machine': 'apps/single-machine/dist/main.js',
 };
 
-const name = process.argv[2];
-if (!name || !(name in entries)) {
-  console.error(`usage: run-service.js <${Object.keys(entries).join('|')}>`);
-  process.exit(2);
+module.exports = { entries };
+
+if (require.main === module) {
+  const name = process.argv[2];
+  if (!name || !(name in entries)) {
+    console.error(`usage: run-service.js <${Object.keys(entries).join('|')}>`);
+    process.exit(2);
+  }
+  require(path.join(root, entries[name]));
 }
-require(path.join(root, entries[name]));

@@ -1,5 +1,5 @@
 import { runServiceProcess } from '@kickstand/platform/lifecycle';
-import { gatewayConfigSchema, upstreamsFrom } from './config';
+import { gatewayConfigSchema, rateLimitFrom, upstreamsFrom } from './config';
 import { createGateway } from './service';
 
 runServiceProcess({
@@ -9,5 +9,6 @@ runServiceProcess({
     createGateway(deps, {
       upstreams: upstreamsFrom(config),
       webDistDir: config.WEB_DIST_DIR,
+      rateLimit: rateLimitFrom(config),
     }),
 });

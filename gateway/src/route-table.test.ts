@@ -67,4 +67,18 @@ describe('route table', () => {
     expect(match('/api/unknown')).toBeUndefined();
     expect(match('/dashboard')).toBeUndefined();
   });
+
+  test('when a path ends in a slash, then it matches its row as without', () => {
+    expect(match('/api/platform/login/')).toMatchObject({ service: 'auth', access: 'public' });
+    expect(match('/api/commands/')).toMatchObject({ service: 'commands', access: 'user' });
+  });
+
+  test('when a path is cased differently, then no row matches it (a 404, never a wrongly guarded route)', () => {
+    expect(match('/API/admin/users')).toBeUndefined();
+    expect(match('/api/Admin/users')).toBeUndefined();
+  });
+
+  test('when a parameter is empty, then the row does not match', () => {
+    expect(match('/api/admin/users//bot/enable')?.service).toBe('auth');
+  });
 });

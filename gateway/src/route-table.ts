@@ -1,3 +1,4 @@
+import { pathToRegexp } from 'path-to-regexp';
 import type { ServiceName } from '@kickstand/platform/config';
 
 /** Who may call: anyone, a signed-in user, or a super administrator. */
@@ -39,13 +40,14 @@ export const routeTable: readonly Route[] = [
   { path: '/api/realtime/*', service: 'realtime', access: 'user' },
 ];
 
+/**
+ * A row's path in path-to-regexp's syntax: the trailing `/*` becomes an optional wildcard, so the
+ * path itself matches too. Case-sensitive (an oddly cased path matches no row and is a 404 here);
+ * a trailing slash is allowed, as the services' routers allow it.
+ */
 function compile(path: string): RegExp {
-  const hasWildcard = path.endsWith('/*');
-  const segments = (hasWildcard ? path.slice(0, -2) : path).split('/').slice(1);
-  const body = segments
-    .map((segment) => (segment.startsWith(':') ? '/[^/]+' : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
-    .join('');
-  return new RegExp(`^${body}${hasWildcard ? '(?:/.*)?' : ''}$`);
+  const pattern = path.endsWith('/*') ? `${path.slice(0, -2)}{/*rest}` : path;
+  return pathToRegexp(pattern, { sensitive: true }).regexp;
 }
 
 export function createRouteMatcher(table: readonly Route[] = routeTable): (path: string) => Route | undefined {

@@ -7,8 +7,12 @@ import { createAccessGuard } from './access';
 import { apiDocsRoutes } from './api-docs';
 import { healthRoute } from './health';
 import { createServiceProxy } from './proxy';
+import { createApiRateLimiter, type ApiRateLimit } from './rate-limit';
 import { createRouteMatcher } from './route-table';
 import { spaRoutes } from './spa';
+
+export { gatewaySettingsSchema, rateLimitFrom } from './config';
+export { defaultApiRateLimit, type ApiRateLimit } from './rate-limit';
 
 export interface GatewayOptions {
   upstreams: Record<ServiceName, string>;
@@ -20,9 +24,11 @@ export interface GatewayOptions {
    * it is served by the realtime service's HTTP server, not its app.
    */
   inProcessApps?: Partial<Record<ServiceName, RequestHandler>>;
+  /** Per client address, on the routes handed to services (never Kick's webhook). Default 600 a minute. */
+  rateLimit?: ApiRateLimit;
 }
 
-/** request id → helmet → /api/health, /api/openapi.json, /api/docs → route table (access check, proxy) → SPA → JSON 404 → errors. */
+/** request id → helmet → /api/health, /api/openapi.json, /api/docs → route table (rate limit, access check, proxy) → SPA → JSON 404 → errors. */
 export function createGateway(deps: PlatformDeps, options: GatewayOptions): Service {
   const proxies = Object.fromEntries(
     serviceNames.map((service) => [service, createServiceProxy(service, options.upstreams[service], deps.log)]),
@@ -32,11 +38,13 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
   ) as Record<ServiceName, RequestHandler>;
   const matchRoute = createRouteMatcher();
   const checkAccess = createAccessGuard({ tokens: deps.tokens });
+  const limitRate = createApiRateLimiter(options.rateLimit);
 
   const apiRoutes = Router();
-  apiRoutes.use((req, res, next) => {
+  apiRoutes.use(async (req, res, next) => {
     const route = matchRoute(req.path);
     if (!route) return next();
+    await limitRate(req);
     checkAccess(route, req);
     return handlers[route.service](req, res, next);
   });

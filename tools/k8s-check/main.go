@@ -320,7 +320,28 @@ func checkEngineSettings(r *rendered) []string {
 	return problems
 }
 
+// printRendered writes one overlay's objects as kustomize renders them, for kubeconform to read.
+func printRendered(dir string) error {
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), dir)
+	if err != nil {
+		return fmt.Errorf("kustomize build %s: %w", dir, err)
+	}
+	out, err := resources.AsYaml()
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(out)
+	return err
+}
+
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "-render" {
+		if err := printRendered(os.Args[2]); err != nil {
+			fmt.Fprintf(os.Stderr, "k8s-check: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	root := "k8s/overlays"
 	if len(os.Args) > 1 {
 		root = os.Args[1]

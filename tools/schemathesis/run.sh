@@ -28,7 +28,9 @@ log_file="$(mktemp)"
 admin_email="schemathesis-admin@kickstand.local"
 admin_password="St-Admin-$(node -e 'console.log(require("crypto").randomBytes(9).toString("base64url"))')!9"
 
-PORT="$port" DATA_DIR="$data_dir" LOG_FORMAT=json NODE_ENV=development \
+# API_RATE_LIMIT_PER_MINUTE=0: the run sends hundreds of requests a minute from one address. The
+# gateway never limits loopback clients anyway; this keeps the run unthrottled if that changes.
+PORT="$port" DATA_DIR="$data_dir" LOG_FORMAT=json NODE_ENV=development API_RATE_LIMIT_PER_MINUTE=0 \
   AUTH_PORT=0 COMMANDS_PORT=0 KICK_LINK_PORT=0 BOT_RUNNER_PORT=0 GAMES_PORT=0 REALTIME_PORT=0 KICK_SANDBOX_PORT=0 \
   SUPER_ADMIN_EMAIL="$admin_email" SUPER_ADMIN_PASSWORD="$admin_password" SUPER_ADMIN_USERNAME=st_admin \
   node scripts/start.js >"$log_file" 2>&1 &

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authSettingsSchema } from '@kickstand/auth';
+import { gatewaySettingsSchema } from '@kickstand/gateway';
 import { kickLinkSettingsSchema } from '@kickstand/kick-link';
 import { kickSandboxSettingsSchema } from '@kickstand/kick-sandbox';
 import {
@@ -14,6 +15,7 @@ export const singleMachineConfigSchema = platformConfigSchema
   .extend(kickSandboxSettingsSchema.shape)
   .extend(authSettingsSchema.shape)
   .extend(kickLinkSettingsSchema.shape)
+  .extend(gatewaySettingsSchema.shape)
   .extend({
     /** The gateway: the one URL a person opens. */
     PORT: portSchema.default(defaultPorts.gateway),

@@ -3,7 +3,7 @@ import { createBotRunnerService } from '@kickstand/bot-runner';
 import { createCommandsService } from '@kickstand/commands';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createGamesService } from '@kickstand/games';
-import { createGateway } from '@kickstand/gateway';
+import { createGateway, rateLimitFrom } from '@kickstand/gateway';
 import { createKickLinkService, kickLinkOptionsFromSettings, redirectUriOn } from '@kickstand/kick-link';
 import { createKickSandbox, kickSandboxOptionsFromSettings } from '@kickstand/kick-sandbox';
 import {
@@ -143,6 +143,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       createGateway(gatewayPlatform, {
         upstreams,
         webDistDir: config.WEB_DIST_DIR,
+        rateLimit: rateLimitFrom(config),
         // the services are in this process: their requests skip the loopback hop
         inProcessApps: apps,
       }),

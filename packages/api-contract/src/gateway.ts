@@ -24,3 +24,10 @@ export const healthDownReplySchema = z.object({
   error: z.string(),
   data: systemHealthSchema,
 });
+
+/** The gateway's per-address limit on the /api routes it hands to the services (429, with Retry-After). */
+export const gatewayMessages = {
+  tooManyRequests: (retryAfterSeconds: number) =>
+    `Too many requests from this address. Please try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
+  tooManyRequestsDescription: 'Too many requests from this address (Retry-After says when to try again)',
+} as const;

@@ -14,6 +14,6 @@ export * from './delivery-health';
 export * from './dead-letters';
 export * from './webhooks';
 export * from './gateway';
-export { apiRoutes, contractRouteKeys } from './routes';
+export { apiRoutes, contractRouteKeys, rateLimitExemptPaths } from './routes';
 export { buildOpenApiDocument, openApiPath, type OpenApiDocument, type OpenApiOperation } from './openapi';
 export { renderDocsPage } from './docs-page';

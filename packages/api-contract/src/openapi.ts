@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorBodySchema } from './common';
-import type { ApiReply, ApiRoute } from './route';
+import { gatewayMessages } from './gateway';
+import { isRateLimited, type ApiReply, type ApiRoute } from './route';
 import { apiRoutes } from './routes';
 
 /** A JSON Schema (2020-12), as OpenAPI 3.1 embeds it. */
@@ -101,6 +102,10 @@ function errorsOf(route: ApiRoute): Record<string, OpenApiResponse> {
   }
   for (const [status, description] of Object.entries(route.errors ?? {})) {
     errors[Number(status)] = errors[Number(status)] ? `${errors[Number(status)]}; ${description}` : description!;
+  }
+  if (isRateLimited(route)) {
+    const limited = gatewayMessages.tooManyRequestsDescription;
+    errors[429] = errors[429] ? `${errors[429]}; ${limited}` : limited;
   }
   errors[500] ??= 'Internal server error';
   const responses = Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, errorResponse(text)]));

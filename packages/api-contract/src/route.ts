@@ -42,4 +42,14 @@ export interface ApiRoute {
    * request that fails its schemas, 401/403 by its access, 413/415 for a body, and 500.
    */
   errors?: Readonly<Partial<Record<number, string>>>;
+  /**
+   * Whether the gateway's per-address limit applies (429). Default: every route the gateway hands
+   * to a service; `false` for Kick's webhook, which we must never slow down (its path has no params).
+   */
+  isRateLimited?: false;
+}
+
+/** Whether the gateway's per-address limit applies to the route: every route it hands to a service, unless opted out. */
+export function isRateLimited(route: ApiRoute): boolean {
+  return route.owner !== 'gateway' && route.isRateLimited !== false;
 }

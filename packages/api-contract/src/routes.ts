@@ -55,7 +55,7 @@ import {
   webhookReplySchema,
 } from './kick';
 import { chatHistoryReplySchema } from './realtime';
-import type { ApiRoute } from './route';
+import { isRateLimited, type ApiRoute } from './route';
 import {
   subscribeBatchBodySchema,
   subscribeBodySchema,
@@ -456,6 +456,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     body: webhookBodySchema,
     reply: ok(webhookReplySchema, 'Delivered (or kept as a dead letter)'),
     errors: { 401: 'Invalid webhook signature', 503: 'The delivery could not be kept; try again shortly' },
+    isRateLimited: false,
   },
 
   // ---- kick-link: the super administrator's views
@@ -597,3 +598,8 @@ export function contractRouteKeys(owner: ApiRoute['owner']): string[] {
     .map((route) => `${route.method.toUpperCase()} ${route.path}`)
     .sort();
 }
+
+/** The paths the gateway never rate-limits (Kick's webhook): exact paths, none has a parameter. */
+export const rateLimitExemptPaths: readonly string[] = apiRoutes
+  .filter((route) => route.owner !== 'gateway' && !isRateLimited(route))
+  .map((route) => route.path);

@@ -61,4 +61,28 @@ describe('createOpenDotaClient', () => {
     await client.player(444);
     expect(standIn.requests.length).toBe(before + 2);
   });
+
+  test('when 1000 other players were asked since, then the least recently used answer is asked again', async () => {
+    const asked: string[] = [];
+    const fakeFetch: typeof fetch = async (input) => {
+      asked.push(String(input));
+      return new Response(JSON.stringify({ profile: { personaname: 'p' } }), { status: 200 });
+    };
+    const client = createOpenDotaClient({
+      baseUrl: 'http://opendota.test/api',
+      clock: createFakeClock(),
+      fetch: fakeFetch,
+    });
+    await client.player(1);
+    await client.player(2);
+    for (let id = 3; id <= 1000; id += 1) await client.player(id);
+    await client.player(1); // used again: 2 is now the least recently used
+    await client.player(1001);
+    asked.length = 0;
+
+    await client.player(1);
+    await client.player(2);
+
+    expect(asked).toEqual(['http://opendota.test/api/players/2']);
+  });
 });

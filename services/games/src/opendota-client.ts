@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
@@ -40,7 +41,15 @@ export function createOpenDotaClient(options: OpenDotaClientOptions): OpenDotaCl
   const { clock, log, timeoutMs = 3000, cacheMs = 10 * 60_000 } = options;
   const doFetch = options.fetch ?? fetch;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const cache = new Map<number, { lookup: PlayerLookup; expiresAtMs: number }>();
+  // the least recently used of the newest 1000 answers, each good for cacheMs by the injected clock
+  // (ttlResolution 0: lru-cache asks the clock every time rather than caching "now" for a moment)
+  const cache = new LRUCache<number, PlayerLookup>({
+    max: maxCachedPlayers,
+    // lru-cache keeps an entry while its age is at most ttl; ours is stale at exactly cacheMs
+    ttl: cacheMs - 1,
+    ttlResolution: 0,
+    perf: { now: () => clock.now().getTime() },
+  });
   const inFlight = new Map<number, Promise<PlayerLookup>>();
 
   async function request(accountId: number): Promise<PlayerLookup> {
@@ -75,19 +84,13 @@ export function createOpenDotaClient(options: OpenDotaClientOptions): OpenDotaCl
   }
 
   function remember(accountId: number, lookup: PlayerLookup): void {
-    if (lookup.kind === 'unreachable') return;
-    const nowMs = clock.now().getTime();
-    if (cache.size >= maxCachedPlayers) {
-      for (const [id, entry] of cache) if (entry.expiresAtMs <= nowMs) cache.delete(id);
-      if (cache.size >= maxCachedPlayers) cache.delete(cache.keys().next().value ?? accountId);
-    }
-    cache.set(accountId, { lookup, expiresAtMs: nowMs + cacheMs });
+    if (lookup.kind !== 'unreachable') cache.set(accountId, lookup);
   }
 
   return {
     player: async (accountId) => {
       const cached = cache.get(accountId);
-      if (cached && cached.expiresAtMs > clock.now().getTime()) return cached.lookup;
+      if (cached) return cached;
       const pending = inFlight.get(accountId);
       if (pending) return pending;
       const started = request(accountId).then((lookup) => {

@@ -220,6 +220,25 @@ describe('retries of idempotent calls', () => {
     await expect(client().currentUser('expired')).rejects.toMatchObject({ status: 401, reason: 'Unauthorized' });
     expect(kick.seen).toHaveLength(1);
   });
+
+  test('when Kick answers 408 (request timeout) to a GET, then the GET is retried and succeeds', async () => {
+    kick.script(json(408, { data: null, message: 'Request Timeout' }), subscriptionsOk);
+
+    const found = await client().listSubscriptions('t', '4377088');
+
+    expect(kick.seen).toHaveLength(2);
+    expect(found.map((item) => item.id)).toEqual(['01JK7Z8Q4W2M6B3T5N9R1C0XYZ']);
+  });
+
+  test('when Kick answers 404 with a Retry-After, then it is not retried', async () => {
+    kick.script(json(404, { data: {}, message: 'Not found' }, { 'retry-after': '0' }), subscriptionsOk);
+
+    await expect(client().listSubscriptions('t', '4377088')).rejects.toMatchObject({
+      status: 404,
+      reason: 'Not found',
+    });
+    expect(kick.seen).toHaveLength(1);
+  });
 });
 
 describe('calls that are never retried', () => {

@@ -5,8 +5,8 @@ import type { KickConnection, KickHttpTuning } from './options';
  * A typed client for Kick's public API (shared/kick-api.md): the OAuth host and the REST API, both
  * at configurable base URLs, so the same code talks to real Kick or the sandbox. Every answer is
  * parsed with zod. Idempotent calls (GET, DELETE, and the token revoke and client-credentials
- * grants) are retried on 429, 5xx, timeouts and network errors with jittered exponential backoff,
- * honouring Retry-After; everything else — POST /chat above all — is tried exactly once.
+ * grants) are retried (p-retry) on 429, 408, 5xx, timeouts and network errors with jittered exponential
+ * backoff, honouring Retry-After; everything else — POST /chat above all — is tried exactly once.
  */
 export interface KickClient {
   authorizeUrl(request: { state: string; codeChallenge: string; scopes: readonly string[] }): string;
@@ -78,6 +78,8 @@ export class KickApiError extends Error {
     readonly reason: string,
     /** The OAuth `error` code (`invalid_grant`, `Invalid request`…) when the OAuth host answered. */
     readonly oauthError?: string,
+    /** Kick's Retry-After in milliseconds, when it sent one. */
+    readonly retryAfterMs?: number,
   ) {
     super(`Kick answered ${status}: ${reason}`);
     this.name = 'KickApiError';
@@ -208,7 +210,7 @@ interface RequestSpec {
   token?: string;
   json?: unknown;
   form?: Record<string, string>;
-  /** Safe to send again: retried on 429, 5xx, timeouts and network errors. */
+  /** Safe to send again: retried on 429, 408, 5xx, timeouts and network errors. */
   isIdempotent: boolean;
 }
 
@@ -227,6 +229,16 @@ export interface KickClientDeps {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** 429 and 408 say "try later"; a 5xx may be passing; any other 4xx will not change on its own. */
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 408 || status >= 500;
+}
+
+/** p-retry is an ES module; this CommonJS build reaches it with a dynamic import (once). */
+const importPRetry = () => import('p-retry');
+let pRetryModule: ReturnType<typeof importPRetry> | undefined;
+const loadPRetry = () => (pRetryModule ??= importPRetry());
 
 export function createKickClient(deps: KickClientDeps): KickClient {
   const { connection, tuning } = deps;
@@ -254,9 +266,8 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = '';
     }
-    const maxAttempts = spec.isIdempotent ? Math.max(1, tuning.maxAttempts) : 1;
-    for (let attempt = 1; ; attempt += 1) {
-      const isLast = attempt >= maxAttempts;
+    const url = redact(spec.url);
+    const once = async (): Promise<RawAnswer> => {
       let response: Response;
       try {
         response = await fetch(spec.url, {
@@ -267,38 +278,44 @@ export function createKickClient(deps: KickClientDeps): KickClient {
           signal: AbortSignal.timeout(tuning.timeoutMs),
         });
       } catch (error) {
-        if (!isLast) {
-          await sleep(backoff(attempt));
-          continue;
-        }
-        throw new KickUnreachableError(`${spec.method} ${redact(spec.url)} failed: ${describeFetchError(error)}`, {
-          cause: error,
-        });
+        throw new KickUnreachableError(`${spec.method} ${url} failed: ${describeFetchError(error)}`, { cause: error });
       }
       let text: string;
       try {
         text = await response.text();
       } catch (error) {
-        if (!isLast) {
-          await sleep(backoff(attempt));
-          continue;
-        }
-        throw new KickUnreachableError(`${spec.method} ${redact(spec.url)}: the answer was cut off`, { cause: error });
-      }
-      const isRetryable = response.status === 429 || response.status >= 500;
-      if (isRetryable && !isLast) {
-        const wait = retryAfterMs(response.headers.get('retry-after'), Date.now());
-        if (wait === undefined || wait <= tuning.maxRetryAfterMs) {
-          await sleep(wait ?? backoff(attempt));
-          continue;
-        }
+        throw new KickUnreachableError(`${spec.method} ${url}: the answer was cut off`, { cause: error });
       }
       if (response.status < 200 || response.status >= 300) {
         const { reason, oauthError } = reasonOf(response.status, text);
-        throw new KickApiError(response.status, reason, oauthError);
+        const retryAfter = retryAfterMs(response.headers.get('retry-after'), Date.now());
+        throw new KickApiError(response.status, reason, oauthError, retryAfter);
       }
       return { status: response.status, text };
-    }
+    };
+    if (!spec.isIdempotent) return once();
+    const { default: pRetry } = await loadPRetry();
+    return pRetry(once, {
+      retries: Math.max(1, tuning.maxAttempts) - 1,
+      // the wait is chosen per failure (Retry-After or the jittered backoff) in shouldRetry, which
+      // p-retry cannot express with its own timer: that timer is off
+      minTimeout: 0,
+      shouldRetry: async ({ error, attemptNumber }) => {
+        const wait = waitBeforeRetry(error, attemptNumber);
+        if (wait === undefined) return false;
+        await sleep(wait);
+        return true;
+      },
+    });
+  }
+
+  /** How long to wait before trying again after this failure, or undefined when it is not retried. */
+  function waitBeforeRetry(error: Error, attempt: number): number | undefined {
+    if (error instanceof KickUnreachableError) return backoff(attempt);
+    if (!(error instanceof KickApiError) || !isRetryableStatus(error.status)) return undefined;
+    if (error.retryAfterMs === undefined) return backoff(attempt);
+    // a long Retry-After is not waited for: the call fails now instead
+    return error.retryAfterMs <= tuning.maxRetryAfterMs ? error.retryAfterMs : undefined;
   }
 
   function parse<S extends z.ZodType>(schema: S, answer: RawAnswer, what: string): z.infer<S> {

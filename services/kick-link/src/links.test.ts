@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
+import { createFakeClock, createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
 import { createBotAccountDirectory } from './bot-account';
 import { KickAccountChangeKind } from '@kickstand/proto';
 import type { KickLinkPublisher } from './publisher';
@@ -154,5 +154,46 @@ describe('unlink when Kick fails', () => {
     expect(await repo.links.byUser(userId)).toBeNull();
     expect(published).toEqual(['kick.account:UNLINKED', 'chat.subscription']);
     expect(await owners.ownerOf('123456')).toBeNull();
+  });
+});
+
+describe('channel owners', () => {
+  function ownersOver(owners: Map<string, string>) {
+    const reads: string[] = [];
+    const repo = {
+      links: {
+        byKickUser: async (kickUserId: string) => {
+          reads.push(kickUserId);
+          const owner = owners.get(kickUserId);
+          return owner === undefined ? null : aLinkDoc({ _id: owner, kickUserId });
+        },
+      },
+    } as unknown as KickLinkRepository;
+    const clock = createFakeClock();
+    return { reads, clock, cache: createChannelOwners({ repo, clock }) };
+  }
+
+  test('when a known owner is asked again, then the store is read again only after 5 minutes', async () => {
+    const store = new Map([['4377088', 'u1']]);
+    const { reads, clock, cache } = ownersOver(store);
+    expect(await cache.ownerOf('4377088')).toBe('u1');
+    store.set('4377088', 'u2'); // relinked by another instance
+    clock.advance(5 * 60_000 - 1);
+    expect(await cache.ownerOf('4377088')).toBe('u1');
+    clock.advance(1);
+    expect(await cache.ownerOf('4377088')).toBe('u2');
+    expect(reads).toEqual(['4377088', '4377088']);
+  });
+
+  test('when an unknown channel is asked again, then the store is read again only after 30 seconds', async () => {
+    const store = new Map<string, string>();
+    const { reads, clock, cache } = ownersOver(store);
+    expect(await cache.ownerOf('999')).toBeNull();
+    store.set('999', 'u3');
+    clock.advance(29_999);
+    expect(await cache.ownerOf('999')).toBeNull();
+    clock.advance(1);
+    expect(await cache.ownerOf('999')).toBe('u3');
+    expect(reads).toEqual(['999', '999']);
   });
 });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type KickStatus, kickLinkMessages, oauthCallbackQuerySchema } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
@@ -132,25 +133,30 @@ export interface ChannelOwners {
 
 /**
  * Links change here (this process updates the cache at once) or in another kick-link instance,
- * so entries also age out: a known owner after 5 minutes, an unknown channel after 30 seconds.
+ * so entries also age out: a known owner after 5 minutes, an unknown channel after 30 seconds. At most
+ * 100 000 channels are kept (least recently used out first); a forgotten one is read from the store.
  */
 export function createChannelOwners(deps: { repo: KickLinkRepository; clock: Clock }): ChannelOwners {
   const { repo, clock } = deps;
   const positiveMs = 5 * 60 * 1000;
   const negativeMs = 30 * 1000;
-  const entries = new Map<string, { ownerUserId: string | null; expiresAtMs: number }>();
+  const entries = new LRUCache<string, { ownerUserId: string | null }>({
+    max: 100_000,
+    ttl: positiveMs,
+    // asks the injected clock every time (no cached "now")
+    ttlResolution: 0,
+    perf: { now: () => clock.now().getTime() },
+  });
   const loading = new Map<string, Promise<string | null>>();
 
+  // lru-cache keeps an entry while its age is at most ttl; ours is stale at exactly the limit
   const remember = (broadcasterUserId: string, ownerUserId: string | null) =>
-    entries.set(broadcasterUserId, {
-      ownerUserId,
-      expiresAtMs: clock.now().getTime() + (ownerUserId ? positiveMs : negativeMs),
-    });
+    entries.set(broadcasterUserId, { ownerUserId }, { ttl: (ownerUserId ? positiveMs : negativeMs) - 1 });
 
   return {
     async ownerOf(broadcasterUserId) {
       const entry = entries.get(broadcasterUserId);
-      if (entry && entry.expiresAtMs > clock.now().getTime()) return entry.ownerUserId;
+      if (entry) return entry.ownerUserId;
       const pending = loading.get(broadcasterUserId);
       if (pending) return pending;
       const load = repo.links

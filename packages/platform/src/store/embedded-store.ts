@@ -7,7 +7,7 @@ import Datastore from '@seald-io/nedb';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { ensurePrivateDir, privateDirMode, privateFileMode, restrictMode } from '../files';
-import { createExpiry, retryAfterPurgingExpired, startSweeper } from './expiry';
+import { createExpiry, retryAfterPurgingExpired, startSweeper, type Expiry } from './expiry';
 import {
   DuplicateKeyError,
   type Collection,
@@ -155,6 +155,67 @@ const dataFileMode = privateFileMode;
 // collection names become file names
 const collectionNamePattern = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
+/** The hook the journal takes over: NeDB's own persistence, which appends each write on its own. */
+interface NedbPersistenceHook {
+  persistNewStateAsync(docs: Record<string, unknown>[]): Promise<void>;
+}
+
+/**
+ * Opens one collection's datafile. NeDB's persistence (not part of its typed, public API) hands
+ * every write's documents to `persistNewStateAsync`; that one method is replaced so the journal
+ * writes NeDB's own lines in groups (see Journal and the package README). Should an upgrade of
+ * NeDB drop the method, this refuses to start rather than silently keep nothing.
+ */
+function openCollection(dir: string, name: string): CollectionState {
+  const filename = path.join(dir, `${name}.db`);
+  let loadError: Error | undefined;
+  const datastore = new Datastore<Raw>({
+    filename,
+    modes: { fileMode: dataFileMode, dirMode: privateDirMode },
+    autoload: true,
+    // with an onload handler NeDB does not throw a load error out of nowhere; the ops rethrow it instead
+    onload: (error) => {
+      loadError = error ?? undefined;
+    },
+  });
+  const journal = createJournal(filename);
+  const persistence = datastore.persistence as unknown as Partial<NedbPersistenceHook>;
+  if (typeof persistence.persistNewStateAsync !== 'function') {
+    throw new Error('@seald-io/nedb no longer has persistence.persistNewStateAsync: the journal needs it (README)');
+  }
+  persistence.persistNewStateAsync = async (docs) => {
+    if (docs.length === 0) return;
+    let lines = '';
+    for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
+    journal.append(lines);
+    state.linesSinceCompaction += docs.length;
+  };
+  const loaded = (datastore.autoloadPromise ?? Promise.resolve())
+    .catch(() => {
+      throw loadError ?? new Error(`could not load collection ${name}`);
+    })
+    .then(async () => {
+      state.documentsAtCompaction = datastore.getAllData().length;
+      // a datafile written before modes were set keeps its old mode until tightened here
+      await restrictMode(filename, dataFileMode);
+    });
+  // keeps an unobserved load failure from becoming an unhandled rejection; every op still sees it
+  loaded.catch(() => undefined);
+  const state: CollectionState = { datastore, loaded, journal, linesSinceCompaction: 0, documentsAtCompaction: 0 };
+  return state;
+}
+
+/** What one collection's operations need from the store that made it. */
+interface EmbeddedEngine {
+  /** Queued behind the collection's other writes; resolves once its lines are in the datafile. */
+  write<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R>;
+  read<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R>;
+  /** The filter in NeDB's terms, expired documents left out. */
+  liveFilter(name: string, filter: Filter): Filter;
+  purgeExpired(name: string, datastore: Datastore<Raw>): Promise<number>;
+  expiry: Expiry;
+}
+
 /**
  * The on-disk default adapter, on NeDB. One process owns the directory: NeDB keeps the data in
  * memory and appends every write to `<dir>/<collection>.db`, so two processes sharing a directory
@@ -169,253 +230,44 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   const queue = createKeyedQueue();
   let isClosed = false;
 
-  const closedError = (): Error => new Error('the embedded store is closed');
-
   function stateOf(name: string): CollectionState {
-    const existing = states.get(name);
-    if (existing) return existing;
-    let loadError: Error | undefined;
-    const datastore = new Datastore<Raw>({
-      filename: path.join(dir, `${name}.db`),
-      modes: { fileMode: dataFileMode, dirMode: privateDirMode },
-      autoload: true,
-      // with an onload handler NeDB does not throw a load error out of nowhere; the ops rethrow it instead
-      onload: (error) => {
-        loadError = error ?? undefined;
-      },
-    });
-    const journal = createJournal(path.join(dir, `${name}.db`));
-    // NeDB's own persistence appends each write on its own; the journal groups them (see Journal)
-    const persistence = datastore.persistence as unknown as {
-      persistNewStateAsync(docs: Record<string, unknown>[]): Promise<void>;
-    };
-    persistence.persistNewStateAsync = async (docs) => {
-      if (docs.length === 0) return;
-      let lines = '';
-      for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
-      journal.append(lines);
-      state.linesSinceCompaction += docs.length;
-    };
-    const loaded = (datastore.autoloadPromise ?? Promise.resolve())
-      .catch(() => {
-        throw loadError ?? new Error(`could not load collection ${name}`);
-      })
-      .then(async () => {
-        state.documentsAtCompaction = datastore.getAllData().length;
-        // a datafile written before modes were set keeps its old mode until tightened here
-        await restrictMode(path.join(dir, `${name}.db`), dataFileMode);
-      });
-    // keeps an unobserved load failure from becoming an unhandled rejection; every op still sees it
-    loaded.catch(() => undefined);
-    const state: CollectionState = { datastore, loaded, journal, linesSinceCompaction: 0, documentsAtCompaction: 0 };
-    states.set(name, state);
+    if (isClosed) throw new Error('the embedded store is closed');
+    let state = states.get(name);
+    if (!state) {
+      state = openCollection(dir, name);
+      states.set(name, state);
+    }
     return state;
   }
 
-  function liveFilter(name: string, filter: Filter): Filter {
-    const nedbFilter = toNedbFilter(filter);
-    const expired = expiry.expiredConditions(name);
-    const [only] = expired;
-    if (only === undefined) return nedbFilter;
-    const notExpired = { $not: expired.length === 1 ? only : { $or: expired } };
-    return '$not' in nedbFilter ? { $and: [nedbFilter, notExpired] } : { ...nedbFilter, ...notExpired };
-  }
-
-  /**
-   * Queues a write behind the collection's other writes; it resolves once its lines are in the
-   * datafile, while the next write already runs (the journal groups their appends).
-   */
-  async function write<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R> {
-    if (isClosed) throw closedError();
-    const state = stateOf(name);
-    const result = await queue.run(name, async () => {
-      await state.loaded;
-      return translateErrors(name, () => run(state.datastore));
-    });
-    await state.journal.written();
-    return result;
-  }
-
-  /** Rewrites the datafile to one line per live document. */
-  async function compact(state: CollectionState): Promise<void> {
-    await state.journal.replacing(async () => {
-      state.linesSinceCompaction = 0;
-      await state.datastore.compactDatafileAsync();
-      state.documentsAtCompaction = state.datastore.getAllData().length;
-    });
-  }
-
-  async function read<R>(name: string, run: (datastore: Datastore<Raw>) => Promise<R>): Promise<R> {
-    if (isClosed) throw closedError();
-    const state = stateOf(name);
-    await state.loaded;
-    return run(state.datastore);
-  }
-
-  function purgeExpired(name: string, datastore: Datastore<Raw>): Promise<number> {
-    const expired = expiry.expiredConditions(name);
-    if (expired.length === 0) return Promise.resolve(0);
-    return datastore.removeAsync({ $or: expired }, { multi: true });
-  }
-
-  async function applyToOne(
-    name: string,
-    datastore: Datastore<Raw>,
-    filter: Filter,
-    update: Update,
-    isUpsert: boolean,
-  ): Promise<Applied> {
-    const { $setOnInsert: setOnInsert, ...modifiers } = update;
-    const hasModifiers = Object.keys(modifiers).length > 0;
-    const before: Raw | null = await datastore.findOneAsync(liveFilter(name, filter));
-    if (before) {
-      if (!hasModifiers) return { before, after: before, isUpserted: false };
-      const { affectedDocuments } = await datastore.updateAsync({ _id: before._id }, modifiers, {
-        returnUpdatedDocs: true,
+  const engine: EmbeddedEngine = {
+    expiry,
+    liveFilter: (name, filter) => withoutExpired(toNedbFilter(filter), expiry.expiredConditions(name)),
+    async write(name, run) {
+      const state = stateOf(name);
+      const result = await queue.run(name, async () => {
+        await state.loaded;
+        return translateErrors(name, () => run(state.datastore));
       });
-      return { before, after: affectedDocuments, isUpserted: false };
-    }
-    if (!isUpsert) return { before: null, after: null, isUpserted: false };
-
-    const seed = upsertSeed(filter);
-    for (const [field, value] of Object.entries(setOnInsert ?? {})) setPath(seed, field, value);
-    if (seed._id === undefined) seed._id = randomUUID();
-    if (!hasModifiers) {
-      return { before: null, after: await datastore.insertAsync(seed as Raw), isUpserted: true };
-    }
-    // NeDB's own upsert applies the modifiers to the seed and inserts the result in one write. It
-    // first looks for a document matching its query: `$not: {}` matches nothing, so it always
-    // inserts (a taken _id fails as in MongoDB), and NeDB leaves $-keys out of the inserted document.
-    const { affectedDocuments } = await datastore.updateAsync({ ...seed, $not: {} }, modifiers, {
-      upsert: true,
-      returnUpdatedDocs: true,
-    });
-    return { before: null, after: affectedDocuments, isUpserted: true };
-  }
-
-  function collection<T extends Document>(name: string): Collection<T> {
-    if (!collectionNamePattern.test(name)) throw new Error(`invalid collection name "${name}"`);
-    const hasExpiry = (): boolean => expiry.expiredConditions(name).length > 0;
-    const applyOnce = (filter: Filter, update: Update, isUpsert: boolean): Promise<Applied> => {
-      checkUpdate(update);
-      return write(name, (datastore) =>
-        retryAfterPurgingExpired(
-          hasExpiry(),
-          () => purgeExpired(name, datastore),
-          () => translateErrors(name, () => applyToOne(name, datastore, filter, update, isUpsert)),
-        ),
-      );
-    };
-
-    return {
-      insertOne: (doc) =>
-        write(name, async (datastore) => {
-          const toInsert = { ...doc, _id: doc._id ?? randomUUID() };
-          const inserted = await retryAfterPurgingExpired(
-            hasExpiry(),
-            () => purgeExpired(name, datastore),
-            () => translateErrors(name, () => datastore.insertAsync(toInsert)),
-          );
-          return inserted as unknown as T;
-        }),
-
-      findOne: (filter) =>
-        read(name, async (datastore) => {
-          const found: Raw | null = await datastore.findOneAsync(liveFilter(name, filter));
-          return found as T | null;
-        }),
-
-      find: (filter, findOptions?: FindOptions) =>
-        read(name, async (datastore) => {
-          let cursor = datastore.findAsync(liveFilter(name, filter));
-          if (findOptions?.sort) cursor = cursor.sort(findOptions.sort);
-          if (findOptions?.skip) cursor = cursor.skip(findOptions.skip);
-          // 0 means no limit, as in MongoDB
-          if (findOptions?.limit) cursor = cursor.limit(findOptions.limit);
-          const found: Raw[] = await cursor;
-          return found as unknown as T[];
-        }),
-
-      count: (filter = {}) =>
-        read(name, async (datastore) => {
-          const counted: number = await datastore.countAsync(liveFilter(name, filter));
-          return counted;
-        }),
-
-      updateOne: async (filter, update, updateOptions) => {
-        const { before, after, isUpserted } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
-        const result: UpdateResult = {
-          matchedCount: before ? 1 : 0,
-          modifiedCount: before && !isDeepStrictEqual(before, after) ? 1 : 0,
-        };
-        if (isUpserted && after) result.upsertedId = after._id;
-        return result;
-      },
-
-      updateMany: (filter, update) => {
-        checkUpdate(update);
-        return write(name, async (datastore): Promise<UpdateResult> => {
-          const { $setOnInsert: _ignoredWithoutUpsert, ...modifiers } = update;
-          const before: Raw[] = await datastore.findAsync(liveFilter(name, filter));
-          if (before.length === 0 || Object.keys(modifiers).length === 0) {
-            return { matchedCount: before.length, modifiedCount: 0 };
-          }
-          const ids = before.map((doc) => doc._id);
-          // one NeDB write: it applies to every document or, on a unique-key failure, to none
-          const { affectedDocuments } = await datastore.updateAsync({ _id: { $in: ids } }, modifiers, {
-            multi: true,
-            returnUpdatedDocs: true,
-          });
-          const beforeById = new Map(before.map((doc) => [doc._id, doc]));
-          const after: Raw[] = affectedDocuments ?? [];
-          const modifiedCount = after.filter((doc) => !isDeepStrictEqual(beforeById.get(doc._id), doc)).length;
-          return { matchedCount: before.length, modifiedCount };
-        });
-      },
-
-      findOneAndUpdate: async (filter, update, updateOptions) => {
-        const { before, after } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
-        const returned = updateOptions?.returnDocument === 'before' ? before : after;
-        return returned as T | null;
-      },
-
-      // expired documents count as gone here too, so the numbers agree with count()
-      deleteOne: (filter) =>
-        write(name, (datastore) => datastore.removeAsync(liveFilter(name, filter), { multi: false })),
-
-      deleteMany: (filter) =>
-        write(name, (datastore) => datastore.removeAsync(liveFilter(name, filter), { multi: true })),
-
-      createIndex: (spec: IndexSpec) =>
-        write(name, async (datastore) => {
-          expiry.register(name, spec);
-          const fields = Object.keys(spec.fields);
-          const [only] = fields;
-          // NeDB's own TTL would expire by wall-clock time, so expiry is left to the injected clock.
-          // NeDB keeps the index (and its unique flag) in the datafile and ignores a second creation.
-          if (fields.length > 1 && only !== undefined) {
-            // MongoDB answers queries on the first field of a compound index from that index; NeDB
-            // uses a compound index only when every one of its fields is matched exactly. So the
-            // first field gets an index of its own, and the compound one is kept only to enforce
-            // uniqueness (a non-unique one costs ~200 bytes a document and serves no query here).
-            await datastore.ensureIndexAsync({ fieldName: only });
-            const compoundName = [...fields].sort().join(',');
-            if (spec.unique) {
-              await datastore.ensureIndexAsync({ fieldName: fields, unique: true });
-            } else if (compoundName in (datastore as unknown as { indexes: Record<string, unknown> }).indexes) {
-              await datastore.removeIndexAsync(compoundName); // made by an earlier version
-            }
-            return;
-          }
-          await datastore.ensureIndexAsync({ fieldName: only ?? fields, unique: spec.unique ?? false });
-        }),
-    };
-  }
+      await state.journal.written();
+      return result;
+    },
+    async read(name, run) {
+      const state = stateOf(name);
+      await state.loaded;
+      return run(state.datastore);
+    },
+    purgeExpired(name, datastore) {
+      const expired = expiry.expiredConditions(name);
+      if (expired.length === 0) return Promise.resolve(0);
+      return datastore.removeAsync({ $or: expired }, { multi: true });
+    },
+  };
 
   async function sweep(): Promise<void> {
     for (const name of expiry.collections()) {
       if (isClosed) return;
-      if (states.has(name)) await write(name, (datastore) => purgeExpired(name, datastore));
+      if (states.has(name)) await engine.write(name, (datastore) => engine.purgeExpired(name, datastore));
     }
     // NeDB appends every write to the datafile; rewriting it now and then keeps it from growing without bound
     for (const state of states.values()) {
@@ -428,37 +280,197 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   const sweeper = startSweeper(sweepIntervalMs, sweep, log);
 
   return {
-    collection,
-
+    collection: <T extends Document>(name: string) => embeddedCollection<T>(name, engine),
     ping: async () => {
-      if (isClosed) throw closedError();
+      if (isClosed) throw new Error('the embedded store is closed');
       await access(dir, constants.W_OK);
     },
-
     close: async () => {
       if (isClosed) return;
       isClosed = true;
       await sweeper.stop();
       await queue.idle();
-      let firstError: unknown;
-      for (const [name, state] of states) {
-        try {
-          await state.loaded;
-        } catch {
-          continue; // never loaded, so nothing to flush
-        }
-        try {
-          await state.journal.close();
-          await compact(state);
-        } catch (err) {
-          // the other collections still get flushed
-          log.error({ err, collection: name }, 'could not compact the datafile on close');
-          firstError ??= err;
-        }
-      }
-      if (firstError !== undefined) throw firstError;
+      await closeCollections(states, log);
     },
   };
+}
+
+/** Rewrites the datafile to one line per live document. */
+async function compact(state: CollectionState): Promise<void> {
+  await state.journal.replacing(async () => {
+    state.linesSinceCompaction = 0;
+    await state.datastore.compactDatafileAsync();
+    state.documentsAtCompaction = state.datastore.getAllData().length;
+  });
+}
+
+/** Flushes and compacts every loaded collection; one failing does not keep the others from it. */
+async function closeCollections(states: Map<string, CollectionState>, log: Logger): Promise<void> {
+  let firstError: unknown;
+  for (const [name, state] of states) {
+    try {
+      await state.loaded;
+    } catch {
+      continue; // never loaded, so nothing to flush
+    }
+    try {
+      await state.journal.close();
+      await compact(state);
+    } catch (err) {
+      log.error({ err, collection: name }, 'could not compact the datafile on close');
+      firstError ??= err;
+    }
+  }
+  if (firstError !== undefined) throw firstError;
+}
+
+function withoutExpired(nedbFilter: Filter, expired: Filter[]): Filter {
+  const [only] = expired;
+  if (only === undefined) return nedbFilter;
+  const notExpired = { $not: expired.length === 1 ? only : { $or: expired } };
+  return '$not' in nedbFilter ? { $and: [nedbFilter, notExpired] } : { ...nedbFilter, ...notExpired };
+}
+
+/** The port's operations on one collection (each write queued behind the collection's others). */
+function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEngine): Collection<T> {
+  if (!collectionNamePattern.test(name)) throw new Error(`invalid collection name "${name}"`);
+  const { write, read, expiry } = engine;
+  const live = (filter: Filter) => engine.liveFilter(name, filter);
+  /** A single-document write, retried once after purging expired documents that held its unique key. */
+  const singleWrite = <R>(datastore: Datastore<Raw>, run: () => Promise<R>): Promise<R> =>
+    retryAfterPurgingExpired(
+      expiry.expiredConditions(name).length > 0,
+      () => engine.purgeExpired(name, datastore),
+      () => translateErrors(name, run),
+    );
+  const applyOnce = (filter: Filter, update: Update, isUpsert: boolean): Promise<Applied> => {
+    checkUpdate(update);
+    return write(name, (datastore) =>
+      singleWrite(datastore, () => applyToOne(datastore, live(filter), filter, update, isUpsert)),
+    );
+  };
+
+  return {
+    insertOne: (doc) =>
+      write(name, async (datastore) => {
+        const toInsert = { ...doc, _id: doc._id ?? randomUUID() };
+        return (await singleWrite(datastore, () => datastore.insertAsync(toInsert))) as unknown as T;
+      }),
+    findOne: (filter) => read(name, async (datastore) => (await datastore.findOneAsync(live(filter))) as T | null),
+    find: (filter, findOptions?: FindOptions) =>
+      read(name, async (datastore) => (await findIn(datastore, live(filter), findOptions)) as unknown as T[]),
+    count: (filter = {}) => read(name, (datastore) => datastore.countAsync(live(filter))),
+    updateOne: async (filter, update, updateOptions) => {
+      const { before, after, isUpserted } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
+      const result: UpdateResult = {
+        matchedCount: before ? 1 : 0,
+        modifiedCount: before && !isDeepStrictEqual(before, after) ? 1 : 0,
+      };
+      if (isUpserted && after) result.upsertedId = after._id;
+      return result;
+    },
+    updateMany: (filter, update) => {
+      checkUpdate(update);
+      return write(name, (datastore) => updateManyIn(datastore, live(filter), update));
+    },
+    findOneAndUpdate: async (filter, update, updateOptions) => {
+      const { before, after } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
+      return (updateOptions?.returnDocument === 'before' ? before : after) as T | null;
+    },
+    // expired documents count as gone here too, so the numbers agree with count()
+    deleteOne: (filter) => write(name, (datastore) => datastore.removeAsync(live(filter), { multi: false })),
+    deleteMany: (filter) => write(name, (datastore) => datastore.removeAsync(live(filter), { multi: true })),
+    createIndex: (spec: IndexSpec) =>
+      write(name, async (datastore) => {
+        expiry.register(name, spec);
+        await ensureNedbIndex(datastore, spec);
+      }),
+  };
+}
+
+async function findIn(datastore: Datastore<Raw>, filter: Filter, findOptions?: FindOptions): Promise<Raw[]> {
+  let cursor = datastore.findAsync(filter);
+  if (findOptions?.sort) cursor = cursor.sort(findOptions.sort);
+  if (findOptions?.skip) cursor = cursor.skip(findOptions.skip);
+  // 0 means no limit, as in MongoDB
+  if (findOptions?.limit) cursor = cursor.limit(findOptions.limit);
+  return cursor;
+}
+
+/** The first document matching `liveFilter` updated (or, with `isUpsert`, one inserted), before and after. */
+async function applyToOne(
+  datastore: Datastore<Raw>,
+  liveFilter: Filter,
+  filter: Filter,
+  update: Update,
+  isUpsert: boolean,
+): Promise<Applied> {
+  const { $setOnInsert: setOnInsert, ...modifiers } = update;
+  const hasModifiers = Object.keys(modifiers).length > 0;
+  const before: Raw | null = await datastore.findOneAsync(liveFilter);
+  if (before) {
+    if (!hasModifiers) return { before, after: before, isUpserted: false };
+    const { affectedDocuments } = await datastore.updateAsync({ _id: before._id }, modifiers, {
+      returnUpdatedDocs: true,
+    });
+    return { before, after: affectedDocuments, isUpserted: false };
+  }
+  if (!isUpsert) return { before: null, after: null, isUpserted: false };
+
+  const seed = upsertSeed(filter);
+  for (const [field, value] of Object.entries(setOnInsert ?? {})) setPath(seed, field, value);
+  if (seed._id === undefined) seed._id = randomUUID();
+  if (!hasModifiers) {
+    return { before: null, after: await datastore.insertAsync(seed as Raw), isUpserted: true };
+  }
+  // NeDB's own upsert applies the modifiers to the seed and inserts the result in one write. It
+  // first looks for a document matching its query: `$not: {}` matches nothing, so it always
+  // inserts (a taken _id fails as in MongoDB), and NeDB leaves $-keys out of the inserted document.
+  const { affectedDocuments } = await datastore.updateAsync({ ...seed, $not: {} }, modifiers, {
+    upsert: true,
+    returnUpdatedDocs: true,
+  });
+  return { before: null, after: affectedDocuments, isUpserted: true };
+}
+
+async function updateManyIn(datastore: Datastore<Raw>, liveFilter: Filter, update: Update): Promise<UpdateResult> {
+  const { $setOnInsert: _ignoredWithoutUpsert, ...modifiers } = update;
+  const before: Raw[] = await datastore.findAsync(liveFilter);
+  if (before.length === 0 || Object.keys(modifiers).length === 0) {
+    return { matchedCount: before.length, modifiedCount: 0 };
+  }
+  const ids = before.map((doc) => doc._id);
+  // one NeDB write: it applies to every document or, on a unique-key failure, to none
+  const { affectedDocuments } = await datastore.updateAsync({ _id: { $in: ids } }, modifiers, {
+    multi: true,
+    returnUpdatedDocs: true,
+  });
+  const beforeById = new Map(before.map((doc) => [doc._id, doc]));
+  const after: Raw[] = affectedDocuments ?? [];
+  const modifiedCount = after.filter((doc) => !isDeepStrictEqual(beforeById.get(doc._id), doc)).length;
+  return { matchedCount: before.length, modifiedCount };
+}
+
+/**
+ * NeDB's own TTL would expire by wall-clock time, so expiry is left to the injected clock. NeDB
+ * keeps the index (and its unique flag) in the datafile and ignores a second creation.
+ */
+async function ensureNedbIndex(datastore: Datastore<Raw>, spec: IndexSpec): Promise<void> {
+  const fields = Object.keys(spec.fields);
+  const [only] = fields;
+  if (fields.length > 1 && only !== undefined) {
+    // MongoDB answers queries on the first field of a compound index from that index; NeDB uses a
+    // compound index only when every one of its fields is matched exactly. So the first field gets
+    // an index of its own, and the compound one is kept only to enforce uniqueness (a non-unique
+    // one costs ~200 bytes a document and serves no query here).
+    await datastore.ensureIndexAsync({ fieldName: only });
+    if (spec.unique) await datastore.ensureIndexAsync({ fieldName: fields, unique: true });
+    // one made by an earlier version goes (NeDB's public API cannot tell whether there is one: removing
+    // none is a no-op that the next compaction drops from the datafile)
+    else await datastore.removeIndexAsync([...fields].sort().join(','));
+    return;
+  }
+  await datastore.ensureIndexAsync({ fieldName: only ?? fields, unique: spec.unique ?? false });
 }
 
 async function translateErrors<R>(collection: string, run: () => Promise<R>): Promise<R> {

@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import { createBatcher, type Batcher } from '../batch/batcher';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
-import { createExpiry, retryAfterPurgingExpired, startSweeper } from './expiry';
+import { createExpiry, retryAfterPurgingExpired, startSweeper, type Expiry } from './expiry';
 import { mongoDriverOptions } from './mongo-driver';
 import {
   DuplicateKeyError,
@@ -89,125 +89,14 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
   function inserterOf(name: string): Batcher<Raw> {
     let inserter = inserters.get(name);
     if (!inserter) {
-      inserter = createBatcher<Raw>({
-        async sendBatch(docs) {
-          try {
-            await rawCollection(name).insertMany(docs, { ordered: false });
-            return undefined;
-          } catch (error) {
-            if (!(error instanceof mongoose.mongo.MongoBulkWriteError)) throw error;
-            const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-            const errors: unknown[] = docs.map(() => undefined);
-            for (const failure of failures) {
-              errors[failure.index] = Object.assign(new Error(failure.errmsg ?? 'insert failed'), {
-                code: failure.code,
-              });
-            }
-            return errors;
-          }
-        },
-      });
+      inserter = createBatcher<Raw>({ sendBatch: (docs) => insertBatch(rawCollection(name), docs) });
       inserters.set(name, inserter);
     }
     return inserter;
   }
 
-  function collection<T extends Document>(name: string): Collection<T> {
-    const hasExpiry = (): boolean => expiry.expiredConditions(name).length > 0;
-    /** A single-document write, retried once when an expired document held its unique key. */
-    const singleWrite = <R>(write: () => Promise<R>): Promise<R> =>
-      retryAfterPurgingExpired(
-        hasExpiry(),
-        () => purgeExpired(name),
-        () => translateErrors(name, write),
-      );
-
-    return {
-      insertOne: (doc) =>
-        singleWrite(async () => {
-          const toInsert = { ...doc, _id: doc._id ?? randomUUID() } as Raw;
-          await inserterOf(name).send(toInsert);
-          return toInsert as unknown as T;
-        }),
-
-      findOne: async (filter) => {
-        const found = await rawCollection(name).findOne(liveFilter(name, filter));
-        return found as T | null;
-      },
-
-      find: async (filter, findOptions) => {
-        let cursor = rawCollection(name).find(liveFilter(name, filter));
-        if (findOptions?.sort) cursor = cursor.sort(findOptions.sort);
-        if (findOptions?.skip) cursor = cursor.skip(findOptions.skip);
-        if (findOptions?.limit) cursor = cursor.limit(findOptions.limit);
-        const found = await cursor.toArray();
-        return found as unknown as T[];
-      },
-
-      count: async (filter = {}) => rawCollection(name).countDocuments(liveFilter(name, filter)),
-
-      updateOne: async (filter, update, updateOptions) => {
-        checkUpdate(update);
-        const isUpsert = updateOptions?.upsert ?? false;
-        const done = await singleWrite(() =>
-          rawCollection(name).updateOne(liveFilter(name, filter), toRawUpdate(filter, update, isUpsert), {
-            upsert: isUpsert,
-          }),
-        );
-        const result: UpdateResult = { matchedCount: done.matchedCount, modifiedCount: done.modifiedCount };
-        if (done.upsertedId !== null && done.upsertedId !== undefined) result.upsertedId = String(done.upsertedId);
-        return result;
-      },
-
-      // not retried after purging expired documents: a failed updateMany may have changed some documents
-      updateMany: (filter, update) => {
-        checkUpdate(update);
-        return translateErrors(name, async (): Promise<UpdateResult> => {
-          const done = await rawCollection(name).updateMany(
-            liveFilter(name, filter),
-            toRawUpdate(filter, update, false),
-          );
-          return { matchedCount: done.matchedCount, modifiedCount: done.modifiedCount };
-        });
-      },
-
-      findOneAndUpdate: async (filter, update, updateOptions) => {
-        checkUpdate(update);
-        const isUpsert = updateOptions?.upsert ?? false;
-        const found = await singleWrite(() =>
-          rawCollection(name).findOneAndUpdate(liveFilter(name, filter), toRawUpdate(filter, update, isUpsert), {
-            upsert: isUpsert,
-            returnDocument: updateOptions?.returnDocument ?? 'after',
-          }),
-        );
-        return found as T | null;
-      },
-
-      // expired documents count as gone here too, so the numbers agree with count()
-      deleteOne: async (filter) => (await rawCollection(name).deleteOne(liveFilter(name, filter))).deletedCount,
-
-      deleteMany: async (filter) => (await rawCollection(name).deleteMany(liveFilter(name, filter))).deletedCount,
-
-      createIndex: async (spec: IndexSpec) => {
-        expiry.register(name, spec);
-        const indexOptions = spec.unique ? { unique: true } : {};
-        if (spec.expireAfterSeconds !== undefined) {
-          // the native TTL index is a backstop for documents no running store sweeps; reads and the
-          // sweep go by the injected clock either way
-          try {
-            await rawCollection(name).createIndex(spec.fields, {
-              ...indexOptions,
-              expireAfterSeconds: spec.expireAfterSeconds,
-            });
-            return;
-          } catch (err) {
-            log.debug({ err, collection: name }, 'no native TTL index; the store expires documents itself');
-          }
-        }
-        await translateErrors(name, () => rawCollection(name).createIndex(spec.fields, indexOptions));
-      },
-    };
-  }
+  const engine: MongoEngine = { rawCollection, liveFilter, purgeExpired, inserterOf, expiry, log };
+  const collection = <T extends Document>(name: string): Collection<T> => mongoCollection<T>(name, engine);
 
   async function sweep(): Promise<void> {
     for (const name of expiry.collections()) {
@@ -233,6 +122,124 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
       await connection.close();
     },
   };
+}
+
+/** What one collection's operations need from the store that made it. */
+interface MongoEngine {
+  rawCollection(name: string): RawCollection;
+  liveFilter(name: string, filter: Filter): RawFilter;
+  purgeExpired(name: string): Promise<unknown>;
+  inserterOf(name: string): Batcher<Raw>;
+  expiry: Expiry;
+  log: Logger;
+}
+
+/** One `insertMany` of a batch; each document's own failure (a duplicate key) goes back to its caller alone. */
+async function insertBatch(collection: RawCollection, docs: Raw[]): Promise<unknown[] | undefined> {
+  try {
+    await collection.insertMany(docs, { ordered: false });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof mongoose.mongo.MongoBulkWriteError)) throw error;
+    const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    const errors: unknown[] = docs.map(() => undefined);
+    for (const failure of failures) {
+      errors[failure.index] = Object.assign(new Error(failure.errmsg ?? 'insert failed'), { code: failure.code });
+    }
+    return errors;
+  }
+}
+
+/** The port's operations on one collection, each one engine command. */
+function mongoCollection<T extends Document>(name: string, engine: MongoEngine): Collection<T> {
+  const { liveFilter, expiry } = engine;
+  const raw = () => engine.rawCollection(name);
+  const hasExpiry = (): boolean => expiry.expiredConditions(name).length > 0;
+  /** A single-document write, retried once when an expired document held its unique key. */
+  const singleWrite = <R>(write: () => Promise<R>): Promise<R> =>
+    retryAfterPurgingExpired(
+      hasExpiry(),
+      () => engine.purgeExpired(name),
+      () => translateErrors(name, write),
+    );
+
+  return {
+    insertOne: (doc) =>
+      singleWrite(async () => {
+        const toInsert = { ...doc, _id: doc._id ?? randomUUID() } as Raw;
+        await engine.inserterOf(name).send(toInsert);
+        return toInsert as unknown as T;
+      }),
+
+    findOne: async (filter) => (await raw().findOne(liveFilter(name, filter))) as T | null,
+
+    find: async (filter, findOptions) => {
+      let cursor = raw().find(liveFilter(name, filter));
+      if (findOptions?.sort) cursor = cursor.sort(findOptions.sort);
+      if (findOptions?.skip) cursor = cursor.skip(findOptions.skip);
+      if (findOptions?.limit) cursor = cursor.limit(findOptions.limit);
+      return (await cursor.toArray()) as unknown as T[];
+    },
+
+    count: async (filter = {}) => raw().countDocuments(liveFilter(name, filter)),
+
+    updateOne: async (filter, update, updateOptions) => {
+      checkUpdate(update);
+      const isUpsert = updateOptions?.upsert ?? false;
+      const done = await singleWrite(() =>
+        raw().updateOne(liveFilter(name, filter), toRawUpdate(filter, update, isUpsert), { upsert: isUpsert }),
+      );
+      const result: UpdateResult = { matchedCount: done.matchedCount, modifiedCount: done.modifiedCount };
+      if (done.upsertedId !== null && done.upsertedId !== undefined) result.upsertedId = String(done.upsertedId);
+      return result;
+    },
+
+    // not retried after purging expired documents: a failed updateMany may have changed some documents
+    updateMany: (filter, update) => {
+      checkUpdate(update);
+      return translateErrors(name, async (): Promise<UpdateResult> => {
+        const done = await raw().updateMany(liveFilter(name, filter), toRawUpdate(filter, update, false));
+        return { matchedCount: done.matchedCount, modifiedCount: done.modifiedCount };
+      });
+    },
+
+    findOneAndUpdate: async (filter, update, updateOptions) => {
+      checkUpdate(update);
+      const isUpsert = updateOptions?.upsert ?? false;
+      const found = await singleWrite(() =>
+        raw().findOneAndUpdate(liveFilter(name, filter), toRawUpdate(filter, update, isUpsert), {
+          upsert: isUpsert,
+          returnDocument: updateOptions?.returnDocument ?? 'after',
+        }),
+      );
+      return found as T | null;
+    },
+
+    // expired documents count as gone here too, so the numbers agree with count()
+    deleteOne: async (filter) => (await raw().deleteOne(liveFilter(name, filter))).deletedCount,
+
+    deleteMany: async (filter) => (await raw().deleteMany(liveFilter(name, filter))).deletedCount,
+
+    createIndex: async (spec: IndexSpec) => {
+      expiry.register(name, spec);
+      await createMongoIndex(raw(), name, spec, engine.log);
+    },
+  };
+}
+
+async function createMongoIndex(collection: RawCollection, name: string, spec: IndexSpec, log: Logger): Promise<void> {
+  const indexOptions = spec.unique ? { unique: true } : {};
+  if (spec.expireAfterSeconds !== undefined) {
+    // the native TTL index is a backstop for documents no running store sweeps; reads and the
+    // sweep go by the injected clock either way
+    try {
+      await collection.createIndex(spec.fields, { ...indexOptions, expireAfterSeconds: spec.expireAfterSeconds });
+      return;
+    } catch (err) {
+      log.debug({ err, collection: name }, 'no native TTL index; the store expires documents itself');
+    }
+  }
+  await translateErrors(name, () => collection.createIndex(spec.fields, indexOptions));
 }
 
 /** MongoDB would give an upserted document an ObjectId; the port promises string ids. */
