@@ -29,6 +29,9 @@ export const routeTable: readonly Route[] = [
   { path: '/api/admin/bot-account/*', service: 'kick-link', access: 'admin' },
   { path: '/api/admin/*', service: 'auth', access: 'admin' },
   { path: '/api/commands/*', service: 'commands', access: 'user' },
+  // a channel's named counters and timers live with the bot's runtime
+  { path: '/api/counters/*', service: 'bot-runner', access: 'user' },
+  { path: '/api/timers/*', service: 'bot-runner', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.
   { path: '/api/kick/*', service: 'kick-link', access: 'public' },
   // The built-in commands catalogue feeds the public commands page.

@@ -5,6 +5,8 @@ export * from './auth';
 export * from './admin';
 export * from './bot';
 export * from './commands';
+export * from './counters';
+export * from './timers';
 export * from './games';
 export * from './realtime';
 export * from './kick';

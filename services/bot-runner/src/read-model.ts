@@ -1,6 +1,7 @@
 import { messageTimeMaxSkewMs } from '@kickstand/platform/clock';
 import type { Answer, DispatchBot } from './dispatch';
 import type { BotDoc, BotsRepository } from './repository';
+import type { TemplateInputs } from './template-inputs';
 
 /**
  * What the chat hot path reads, all in memory: no store read per chat line.
@@ -93,6 +94,8 @@ export interface ReplyProgress {
   answer: Answer;
   receivedAtMs: number;
   count?: number;
+  /** The named counters (after this line's changes) and the stream the response shows. */
+  inputs?: TemplateInputs;
   content?: string;
   executedAt?: Date;
   isChatSendPublished: boolean;
