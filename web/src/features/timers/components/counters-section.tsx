@@ -1,3 +1,4 @@
+import { counterMessages, counterNamePattern } from '@kickstand/api-contract';
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
 import { errorMessage } from '../../../lib/api-error';
@@ -25,6 +26,10 @@ export function CountersSection() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!counterNamePattern.test(name.trim())) {
+      setProblem(counterMessages.invalidName);
+      return;
+    }
     try {
       await setCounter({ name: name.trim(), value: Number(value) }).unwrap();
       setProblem(undefined);
