@@ -94,7 +94,7 @@ async function aRunningStreamer(name: string, response: string): Promise<Streame
   return streamer;
 }
 
-async function chat(streamer: Streamer, content: string, messageId = randomUUID()): Promise<string> {
+async function chat(streamer: Streamer, content: string, messageId: string = randomUUID()): Promise<string> {
   await platform.bus.publish('chat.received', streamer.broadcasterId, {
     ...header(),
     kickMessageId: `01K${randomUUID()}`,
