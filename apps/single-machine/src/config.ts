@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authSettingsSchema } from '@kickstand/auth';
+import { botRunnerSettingsSchema } from '@kickstand/bot-runner';
 import { kickLinkSettingsSchema } from '@kickstand/kick-link';
 import { kickSandboxSettingsSchema } from '@kickstand/kick-sandbox';
 import {
@@ -14,6 +15,7 @@ export const singleMachineConfigSchema = platformConfigSchema
   .extend(kickSandboxSettingsSchema.shape)
   .extend(authSettingsSchema.shape)
   .extend(kickLinkSettingsSchema.shape)
+  .extend(botRunnerSettingsSchema.shape)
   .extend({
     /** The gateway: the one URL a person opens. */
     PORT: portSchema.default(defaultPorts.gateway),
