@@ -32,6 +32,9 @@ export const routeTable: readonly Route[] = [
   // A channel's custom commands for the public commands page.
   { path: '/api/commands/channel/:channel', service: 'commands', access: 'public' },
   { path: '/api/commands/*', service: 'commands', access: 'user' },
+  // a channel's named counters and timers live with the bot's runtime
+  { path: '/api/counters/*', service: 'bot-runner', access: 'user' },
+  { path: '/api/timers/*', service: 'bot-runner', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.
   { path: '/api/kick/*', service: 'kick-link', access: 'public' },
   // The built-in commands catalogue feeds the public commands page.

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { browserUiScenarios } from './browser-ui-scenarios.mjs';
+import { timerScenarios } from './timer-scenarios.mjs';
 import { realKickScenarios, scenarios } from './scenarios.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -68,7 +69,13 @@ async function stop(child) {
  * real Kick (KICK_SANDBOX_REAL_KICK=1).
  */
 const passes = [
-  { name: 'documented Kick', logFile: 'server.log', env: {}, scenarios: [...scenarios, ...browserUiScenarios] },
+  {
+    name: 'documented Kick',
+    logFile: 'server.log',
+    // a timer minute lasts 1 s (sandbox only; refused in production): timer-scenarios.mjs
+    env: { TIMER_MINUTE_MS: '1000' },
+    scenarios: [...scenarios, ...browserUiScenarios, ...timerScenarios],
+  },
   {
     name: 'real Kick',
     logFile: 'server-real-kick.log',

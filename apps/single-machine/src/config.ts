@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authSettingsSchema } from '@kickstand/auth';
+import { botRunnerSettingsSchema } from '@kickstand/bot-runner';
 import { gatewaySettingsSchema } from '@kickstand/gateway';
 import { kickLinkSettingsSchema } from '@kickstand/kick-link';
 import { kickSandboxSettingsSchema } from '@kickstand/kick-sandbox';
@@ -16,6 +17,7 @@ export const singleMachineConfigSchema = platformConfigSchema
   .extend(authSettingsSchema.shape)
   .extend(kickLinkSettingsSchema.shape)
   .extend(gatewaySettingsSchema.shape)
+  .extend(botRunnerSettingsSchema.shape)
   .extend({
     /** The gateway: the one URL a person opens. */
     PORT: portSchema.default(defaultPorts.gateway),

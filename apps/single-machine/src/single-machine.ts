@@ -1,5 +1,5 @@
 import { authOptionsFromSettings, createAuthService } from '@kickstand/auth';
-import { createBotRunnerService } from '@kickstand/bot-runner';
+import { createBotRunnerService, timerMinuteMsOf } from '@kickstand/bot-runner';
 import { createCommandsService } from '@kickstand/commands';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createGamesService } from '@kickstand/games';
@@ -40,7 +40,7 @@ function serviceFactories(
     auth: (deps) => createAuthService(deps, authOptions),
     commands: createCommandsService,
     'kick-link': (deps) => createKickLinkService(deps, kickLinkOptions),
-    'bot-runner': createBotRunnerService,
+    'bot-runner': (deps) => createBotRunnerService(deps, timerMinuteMsOf(config)),
     games: createGamesService,
     realtime: (deps) => createRealtimeService(deps, { instanceId: 'single-machine' }),
   };

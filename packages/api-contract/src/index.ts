@@ -7,6 +7,8 @@ export * from './bot';
 export * from './commands';
 export * from './command-import';
 export * from './command-stats';
+export * from './counters';
+export * from './timers';
 export * from './games';
 export * from './realtime';
 export * from './kick';

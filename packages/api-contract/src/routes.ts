@@ -33,6 +33,13 @@ import {
 import { commandStatsReplySchema } from './command-stats';
 import { noQuerySchema, userIdParamsSchema } from './common';
 import {
+  counterChangeReplySchema,
+  counterDeleteReplySchema,
+  counterListReplySchema,
+  counterParamsSchema,
+  setCounterBodySchema,
+} from './counters';
+import {
   deadLetterListQuerySchema,
   deadLetterPageReplySchema,
   deadLetterParamsSchema,
@@ -56,6 +63,14 @@ import {
 } from './kick';
 import { chatHistoryReplySchema } from './realtime';
 import { isRateLimited, type ApiRoute } from './route';
+import {
+  timerBodySchema,
+  timerChangeReplySchema,
+  timerDeleteReplySchema,
+  timerListReplySchema,
+  timerParamsSchema,
+  timerToggleBodySchema,
+} from './timers';
 import {
   subscribeBatchBodySchema,
   subscribeBodySchema,
@@ -348,6 +363,97 @@ export const apiRoutes: readonly ApiRoute[] = [
       404: 'Command "{name}" not found.',
       409: 'Command "{name}" already exists. / "$name" is an alias of another command / a built-in command',
     },
+  },
+
+  // ---- bot-runner: the channel's named counters and timers (issue 19 items 7 and 8)
+  {
+    method: 'get',
+    path: '/api/counters',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'The channel’s named counters ({counter:name}), by name',
+    reply: ok(counterListReplySchema),
+  },
+  {
+    method: 'put',
+    path: '/api/counters/:name',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Set a counter (creates it)',
+    params: counterParamsSchema,
+    body: setCounterBodySchema,
+    reply: ok(counterChangeReplySchema, 'Counter "{name}" set to {value}.'),
+    errors: { 409: 'the counter limit is reached' },
+  },
+  {
+    method: 'post',
+    path: '/api/counters/:name/reset',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Set a counter back to 0',
+    params: counterParamsSchema,
+    reply: ok(counterChangeReplySchema, 'Counter "{name}" reset to 0.'),
+    errors: { 404: 'Counter "{name}" not found.' },
+  },
+  {
+    method: 'delete',
+    path: '/api/counters/:name',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Delete a counter',
+    params: counterParamsSchema,
+    reply: ok(counterDeleteReplySchema, 'Counter "{name}" deleted.'),
+    errors: { 404: 'Counter "{name}" not found.' },
+  },
+  {
+    method: 'get',
+    path: '/api/timers',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'The channel’s timers, in the order they post',
+    reply: ok(timerListReplySchema),
+  },
+  {
+    method: 'post',
+    path: '/api/timers',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Add a timer (posted every N minutes while live, after at least M chat lines)',
+    body: timerBodySchema,
+    reply: { status: 201, description: 'Timer added.', schema: timerChangeReplySchema },
+    errors: { 409: 'the timer limit is reached' },
+  },
+  {
+    method: 'put',
+    path: '/api/timers/:id',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Save a timer’s message, interval, minimum chat lines (and switch)',
+    params: timerParamsSchema,
+    body: timerBodySchema,
+    reply: ok(timerChangeReplySchema, 'Timer saved.'),
+    errors: { 404: 'Timer not found.' },
+  },
+  {
+    method: 'post',
+    path: '/api/timers/:id/toggle',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Enable or disable a timer',
+    params: timerParamsSchema,
+    body: timerToggleBodySchema,
+    reply: ok(timerChangeReplySchema, 'Timer enabled. / Timer disabled.'),
+    errors: { 404: 'Timer not found.' },
+  },
+  {
+    method: 'delete',
+    path: '/api/timers/:id',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Delete a timer',
+    params: timerParamsSchema,
+    reply: ok(timerDeleteReplySchema, 'Timer deleted.'),
+    errors: { 404: 'Timer not found.' },
   },
 
   // ---- games

@@ -3,12 +3,20 @@
 export { builtInCommandNames, commandKey, commandPrefix, parseChatCommand, type ChatCommand } from './chat-command';
 export {
   chatMessageMaxLength,
+  counterChanges,
+  counterNameMaxLength,
+  counterStepMax,
+  formatUptime,
+  parseCounterUse,
   randomRange,
   randomVariableMax,
   renderResponse,
   responseVariables,
   truncateForChat,
+  usesStream,
+  type CounterUse,
   type ResponseContext,
+  type StreamState,
   type ResponseVariable,
 } from './response-template';
 export { systemRandom, type Random } from './random';

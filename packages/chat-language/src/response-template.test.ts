@@ -1,5 +1,14 @@
 import type { Random } from './random';
-import { randomRange, renderResponse, truncateForChat, type ResponseContext } from './response-template';
+import {
+  counterChanges,
+  formatUptime,
+  parseCounterUse,
+  randomRange,
+  renderResponse,
+  truncateForChat,
+  usesStream,
+  type ResponseContext,
+} from './response-template';
 
 /** Answers from a fixed list, in turn, and remembers what it was asked. */
 function fakeRandom(...answers: number[]): Random & { calls: Array<[number, number]> } {
@@ -164,5 +173,89 @@ describe('randomRange', () => {
 
   test('when a bound has leading zeros, then it is read as a number', () => {
     expect(randomRange('007-010')).toEqual({ min: 7, max: 10 });
+  });
+});
+
+describe('named counters', () => {
+  const withCounters = (entries: Array<[string, number]>) => ({ counters: new Map(entries) });
+
+  test('when a response reads {counter:deaths}, then it shows the value the runtime passed', () => {
+    expect(render('Deaths: {counter:deaths}', withCounters([['deaths', 12]]))).toBe('Deaths: 12');
+  });
+
+  test('when the counter was never set, then it shows 0', () => {
+    expect(render('Deaths: {counter:deaths}', withCounters([]))).toBe('Deaths: 0');
+  });
+
+  test('when the name is typed in capitals, then it is the same counter', () => {
+    expect(render('{counter:Deaths+1}', withCounters([['deaths', 3]]))).toBe('3');
+  });
+
+  test('when no counters are passed (a caller that knows none), then the text stays as typed', () => {
+    expect(render('Deaths: {counter:deaths}')).toBe('Deaths: {counter:deaths}');
+  });
+
+  test('when the counter use is malformed, then the text stays as typed', () => {
+    expect(render('{counter:} {counter:a b} {counter:x+0} {counter:x+1001}', withCounters([['x', 1]]))).toBe(
+      '{counter:} {counter:a b} {counter:x+0} {counter:x+1001}',
+    );
+  });
+
+  test('parseCounterUse reads a name, an increment and a decrement', () => {
+    expect(parseCounterUse('deaths')).toEqual({ name: 'deaths', delta: 0 });
+    expect(parseCounterUse('deaths+1')).toEqual({ name: 'deaths', delta: 1 });
+    expect(parseCounterUse('Deaths-1')).toEqual({ name: 'deaths', delta: -1 });
+    expect(parseCounterUse('boss-kills+25')).toEqual({ name: 'boss-kills', delta: 25 });
+    expect(parseCounterUse('x'.repeat(31))).toBeUndefined();
+    expect(parseCounterUse('deaths*2')).toBeUndefined();
+  });
+
+  test('counterChanges sums each counter’s changes, in the order of first use, reads counting 0', () => {
+    expect(counterChanges('{counter:deaths+1} {counter:wins} {counter:DEATHS+2} {counter:losses-1} {user}')).toEqual([
+      { name: 'deaths', delta: 3 },
+      { name: 'wins', delta: 0 },
+      { name: 'losses', delta: -1 },
+    ]);
+  });
+
+  test('when a response has no counters, then counterChanges is empty', () => {
+    expect(counterChanges('Hello {user} {random:1-5}')).toEqual([]);
+  });
+});
+
+describe('stream variables', () => {
+  const live = { isLive: true, startedAtMs: 1_000_000, title: 'ranked grind', game: 'Just Chatting' };
+
+  test('when the channel is live, then {uptime} {game} {title} show the stream', () => {
+    const nowMs = 1_000_000 + (2 * 60 + 5) * 60_000 + 59_000;
+    expect(render('{uptime} | {game} | {title}', { stream: live, nowMs })).toBe('2h 5m | Just Chatting | ranked grind');
+  });
+
+  test('when the channel is offline, then {uptime} says offline', () => {
+    expect(render('{uptime}', { stream: { ...live, isLive: false, startedAtMs: null }, nowMs: 5 })).toBe('offline');
+  });
+
+  test('when no stream is passed, then the variables stay as typed', () => {
+    expect(render('{uptime} {game} {title}')).toBe('{uptime} {game} {title}');
+  });
+
+  test('formatUptime shows seconds under a minute, minutes under an hour, then hours and minutes', () => {
+    expect([0, 35_000, 60_000, 12 * 60_000 + 59_000, 3_600_000, 26 * 3_600_000 + 60_000].map(formatUptime)).toEqual([
+      '0s',
+      '35s',
+      '1m',
+      '12m',
+      '1h 0m',
+      '26h 1m',
+    ]);
+  });
+
+  test('usesStream tells whether a response shows the stream', () => {
+    expect([
+      usesStream('{uptime}'),
+      usesStream('Now: {game}'),
+      usesStream('{title}'),
+      usesStream('{user} {count}'),
+    ]).toEqual([true, true, true, false]);
   });
 });

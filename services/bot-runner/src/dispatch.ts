@@ -1,5 +1,6 @@
 import type { CommandPermission, CommandSettings } from '@kickstand/api-contract';
 import { commandKey, parseChatCommand, renderResponse, type Random } from '@kickstand/chat-language';
+import type { TemplateInputs } from './template-inputs';
 
 /**
  * Command dispatch, pure: a chat line (with the time its viewer sent it), what the bot knows of the
@@ -174,10 +175,16 @@ export function dispatch(line: ChatLine, context: DispatchContext): Dispatch {
 }
 
 /** The reply's text: the response with its variables filled in, at most 500 characters. */
-export function renderReply(answer: Answer, line: ChatLine, count: number, random: Random): string {
+export function renderReply(
+  answer: Answer,
+  line: ChatLine,
+  count: number,
+  random: Random,
+  inputs?: TemplateInputs,
+): string {
   return renderResponse(
     answer.response,
-    { user: line.senderUsername, args: answer.args, channel: line.broadcasterUsername, count },
+    { user: line.senderUsername, args: answer.args, channel: line.broadcasterUsername, count, ...inputs },
     random,
   );
 }

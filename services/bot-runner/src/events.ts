@@ -32,6 +32,7 @@ import { dispatch, renderReply, replyIdempotencyKey, type ChatLine } from './dis
 import type { BotsView, Cooldowns, RecentReplies } from './read-model';
 import type { BotsRepository, OutboxEntry } from './repository';
 import type { BotRunner, PublishEntry } from './runner';
+import { resolveTemplateInputs, type TemplateInputDeps } from './template-inputs';
 
 /**
  * The bus door.
@@ -220,6 +221,8 @@ export interface DispatchDeps {
   clock: Clock;
   random: Random;
   log: Logger;
+  /** The counters and the stream, for responses that use them. */
+  templateInputs: TemplateInputDeps;
 }
 
 function chatLineOf(message: TopicMessage<'chat.received'>, now: Date): ChatLine {
@@ -270,7 +273,8 @@ export const onChatReceived =
     }
     const { answer } = progress;
     progress.count ??= await deps.repo.incrementCount(answer.ownerUserId, answer.commandKey);
-    progress.content ??= renderReply(answer, line, progress.count, deps.random);
+    progress.inputs ??= await resolveTemplateInputs(deps.templateInputs, line, answer.response);
+    progress.content ??= renderReply(answer, line, progress.count, deps.random, progress.inputs);
     progress.executedAt ??= deps.clock.now();
     if (!progress.isChatSendPublished) {
       await deps.bus.publish('chat.send', line.broadcasterUserId, {

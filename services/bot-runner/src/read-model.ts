@@ -3,6 +3,7 @@ import { commandKey } from '@kickstand/chat-language';
 import { commandCooldownMs, type Answer, type DispatchBot, type DispatchCommand } from './dispatch';
 import { settingsOf, type StoredCommand } from './bots';
 import type { BotDoc, BotsRepository } from './repository';
+import type { TemplateInputs } from './template-inputs';
 
 /**
  * What the chat hot path reads, all in memory: no store read per chat line.
@@ -135,6 +136,8 @@ export interface ReplyProgress {
   answer: Answer;
   receivedAtMs: number;
   count?: number;
+  /** The named counters (after this line's changes) and the stream the response shows. */
+  inputs?: TemplateInputs;
   content?: string;
   executedAt?: Date;
   isChatSendPublished: boolean;

@@ -5,14 +5,23 @@ import { createHttpApp } from '@kickstand/platform/http';
 import { processMetrics } from '@kickstand/platform/metrics';
 import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
 import { adminBotRoutes } from './admin-routes';
+import { createChannelsRepository } from './channels';
+import { counterRoutes } from './counter-routes';
+import { createCountersRepository } from './counters';
 import { createEntryPublisher, subscribeBotRunnerEvents, subscribeView } from './events';
 import { createBotsView, createCooldowns, createRecentReplies, loadBotsView } from './read-model';
 import { createBotsRepository } from './repository';
 import { botRoutes } from './routes';
 import { createBotRunner } from './runner';
+import { subscribeStreamEvents } from './stream-events';
+import { timerRoutes } from './timer-routes';
+import { createTimerScheduler, timerLeaseTtlMs, timerTickMs } from './timer-scheduler';
+import { createTimersRepository } from './timers';
+import { createLease } from './lease';
 
 export { botMessages, type BotStatusView } from './bots';
 export { commandCooldownMs } from './dispatch';
+export { botRunnerSettingsSchema, timerMinuteMsOf } from './config';
 
 export interface BotRunnerOptions {
   /** For `{random:A-B}`; the system's by default. */
@@ -23,6 +32,13 @@ export interface BotRunnerOptions {
   builtInNames?: ReadonlySet<string>;
   /** How often messages left in an outbox (a bus outage) are retried; 30 s by default. */
   outboxRetryMs?: number;
+  /**
+   * How long a timer's "minute" is: 60 000 ms. Only the sandbox's e2e runs shorten it
+   * (TIMER_MINUTE_MS), so a timer of 5 minutes posts within seconds without lowering the 5-minute minimum.
+   */
+  timerMinuteMs?: number;
+  /** How often the timer loop runs; 15 s by default. */
+  timerTickMs?: number;
 }
 
 /** Bot on/off, the administrator's switch, and `$` command dispatch. */
@@ -38,6 +54,30 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
     ...(options.outboxRetryMs !== undefined ? { outboxRetryMs: options.outboxRetryMs } : {}),
   });
   const instanceId = options.instanceId ?? randomUUID();
+  const counters = createCountersRepository(deps.store);
+  const channels = createChannelsRepository(deps.store);
+  const timers = createTimersRepository(deps.store);
+  const timerMinuteMs = options.timerMinuteMs ?? 60_000;
+  // a shortened minute (sandbox e2e) shortens the loop with it: a quarter of a timer minute, 15 s in production
+  const tickMs = options.timerTickMs ?? Math.min(timerTickMs, Math.max(250, timerMinuteMs / 4));
+  const scheduler = createTimerScheduler({
+    channels,
+    timers,
+    botOf: (userId) => view.get(userId),
+    bus: deps.bus,
+    lease: createLease({
+      store: deps.store,
+      name: 'bot-runner.timers',
+      owner: instanceId,
+      ttlMs: Math.max(timerLeaseTtlMs, 3 * tickMs),
+      clock: deps.clock,
+    }),
+    clock: deps.clock,
+    log: deps.log,
+    minuteMs: timerMinuteMs,
+    tickMs,
+    ...(options.outboxRetryMs !== undefined ? { outboxRetryMs: options.outboxRetryMs } : {}),
+  });
   const eventDeps = {
     runner,
     repo,
@@ -52,6 +92,7 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       clock: deps.clock,
       random: options.random ?? systemRandom,
       log: deps.log,
+      templateInputs: { counters, channels, clock: deps.clock },
     },
   };
 
@@ -59,7 +100,12 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
     service: deps.service,
     log: deps.log,
     http: deps.http,
-    routes: [botRoutes({ runner, tokens: deps.tokens }), adminBotRoutes({ runner, tokens: deps.tokens })],
+    routes: [
+      botRoutes({ runner, tokens: deps.tokens }),
+      adminBotRoutes({ runner, tokens: deps.tokens }),
+      counterRoutes({ counters, tokens: deps.tokens, clock: deps.clock }),
+      timerRoutes({ timers, channels, tokens: deps.tokens, clock: deps.clock }),
+    ],
     readiness: platformReadiness(deps),
   });
 
@@ -73,10 +119,15 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       await loadBotsView(repo, view);
       await runner.startOutbox();
       subscriptions.push(...(await subscribeBotRunnerEvents(deps.bus, eventDeps)));
+      subscriptions.push(
+        ...(await subscribeStreamEvents(deps.bus, { channels, scheduler, clock: deps.clock, log: deps.log })),
+      );
+      await scheduler.start();
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     stop: async () => {
       runner.stopOutbox();
+      await scheduler.stop();
       const started = subscriptions;
       subscriptions = [];
       await Promise.all(started.map((subscription) => subscription.stop()));

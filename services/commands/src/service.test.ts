@@ -378,6 +378,11 @@ describe('GET /api/commands/variables', () => {
       '{channel}',
       '{count}',
       '{random:A-B}',
+      '{counter:name}',
+      '{counter:name+1}',
+      '{uptime}',
+      '{game}',
+      '{title}',
     ]);
     for (const variable of variables) expect(variable.description).not.toBe('');
   });

@@ -100,6 +100,8 @@ describe('bot.control', () => {
       'chat.message.sent',
       'kicks.gifted',
       'channel.reward.redemption.updated',
+      'livestream.status.updated',
+      'livestream.metadata.updated',
     ]);
   });
 

@@ -136,7 +136,13 @@ async function healthOf(streamer: Streamer): Promise<DeliveryHealthView> {
   return answer.json.data.health;
 }
 
-const botEventsSorted = ['channel.reward.redemption.updated', 'chat.message.sent', 'kicks.gifted'];
+const botEventsSorted = [
+  'channel.reward.redemption.updated',
+  'chat.message.sent',
+  'kicks.gifted',
+  'livestream.metadata.updated',
+  'livestream.status.updated',
+];
 
 describe('subscriptions that heal', () => {
   test('when a running bot is due, then its channel gets every bot event, the chat one kept as it was', async () => {
@@ -155,7 +161,7 @@ describe('subscriptions that heal', () => {
       {
         channel: streamer.broadcasterId,
         check: {
-          present: ['chat.message.sent'],
+          present: ['chat.message.sent', 'livestream.status.updated', 'livestream.metadata.updated'],
           recreated: ['kicks.gifted', 'channel.reward.redemption.updated'],
           missing: [],
           duplicatesRemoved: 0,
@@ -174,7 +180,9 @@ describe('subscriptions that heal', () => {
     // not due yet: nothing happens before the interval is over
     stack.clock.advance(tenMinutes - 1000);
     await instance.tick();
-    expect(await eventsAtKick(streamer.broadcasterId)).toEqual(['channel.reward.redemption.updated', 'kicks.gifted']);
+    expect(await eventsAtKick(streamer.broadcasterId)).toEqual(
+      botEventsSorted.filter((event) => event !== 'chat.message.sent'),
+    );
     stack.clock.advance(1000);
     await instance.tick();
     await instance.flush();
@@ -183,7 +191,13 @@ describe('subscriptions that heal', () => {
     const health = await healthOf(streamer);
     expect(health.subscriptions).toEqual({
       checkedAt: stack.clock.now().toISOString(),
-      present: ['kicks.gifted', 'channel.reward.redemption.updated', 'chat.message.sent'],
+      present: [
+        'kicks.gifted',
+        'channel.reward.redemption.updated',
+        'livestream.status.updated',
+        'livestream.metadata.updated',
+        'chat.message.sent',
+      ],
       missing: [],
       lastRecreatedAt: stack.clock.now().toISOString(),
       lastRecreatedEvents: ['chat.message.sent'],

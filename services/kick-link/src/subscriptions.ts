@@ -11,10 +11,18 @@ export const chatEvent: SubscribableEvent = 'chat.message.sent';
 
 /**
  * What a running bot is subscribed to, and what the reconciler keeps in place. Chat is required
- * (the bot does not start without it); the other two are best effort: Kick may refuse them for an
- * app or a channel, which shows in delivery health and does not stop the bot.
+ * (the bot does not start without it); the others are best effort: Kick may refuse them for an
+ * app or a channel, which shows in delivery health and does not stop the bot. The livestream
+ * events tell bot-runner whether the channel is live (timers post only then) and feed
+ * `{uptime}`, `{game}`, `{title}`.
  */
-export const botEvents = [chatEvent, 'kicks.gifted', 'channel.reward.redemption.updated'] as const;
+export const botEvents = [
+  chatEvent,
+  'kicks.gifted',
+  'channel.reward.redemption.updated',
+  'livestream.status.updated',
+  'livestream.metadata.updated',
+] as const;
 
 export interface EnsureOutcome {
   /** One per requested event that was already there (the oldest, when Kick held several). */

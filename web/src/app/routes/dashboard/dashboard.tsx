@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { Tabs } from '../../../components/ui/tabs';
 import { botStatusLoadDelayMs, superAdminRedirectDelayMs } from '../../../config/constants';
@@ -31,6 +31,9 @@ import { DashboardHeader } from './dashboard-header';
 import { LoadingSplash } from './loading-splash';
 import { useSplash } from './use-splash';
 import './dashboard.css';
+
+// timers and counters: their own chunk, fetched when the Commands tab opens
+const TimersAndCounters = lazy(() => import('../../../features/timers/components/timers-and-counters'));
 
 export type DashboardTab = 'kick' | 'config' | 'commands' | 'chat';
 
@@ -122,6 +125,11 @@ function StreamerDashboard({ user }: { user: User }) {
             />
           )}
           {tab === 'commands' && <CommandsTab />}
+          {tab === 'commands' && (
+            <Suspense fallback={null}>
+              <TimersAndCounters />
+            </Suspense>
+          )}
           {tab === 'chat' && <LiveChatTab />}
         </Tabs>
       </main>
