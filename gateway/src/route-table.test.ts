@@ -36,6 +36,7 @@ const specCalls: [method: string, path: string, service: string, access: string]
   ['GET', '/api/games/catalog', 'games', 'public'],
   ['PUT', '/api/games/settings', 'games', 'user'],
   ['GET', '/api/realtime/chat', 'realtime', 'user'],
+  ['GET', '/api/analytics/stream', 'realtime', 'user'],
 ];
 
 describe('route table', () => {

@@ -35,6 +35,8 @@ export const routeTable: readonly Route[] = [
   { path: '/api/games/catalog', service: 'games', access: 'public' },
   { path: '/api/games/*', service: 'games', access: 'user' },
   { path: '/api/realtime/*', service: 'realtime', access: 'user' },
+  // stream analytics: realtime reads the events it counts
+  { path: '/api/analytics/*', service: 'realtime', access: 'user' },
 ];
 
 function compile(path: string): RegExp {

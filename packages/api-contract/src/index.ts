@@ -7,6 +7,7 @@ export * from './bot';
 export * from './commands';
 export * from './games';
 export * from './realtime';
+export * from './analytics';
 export * from './kick';
 export * from './delivery-health';
 export * from './dead-letters';

@@ -11,6 +11,7 @@ import {
   userPageReplySchema,
   userStatusReplySchema,
 } from './admin';
+import { streamAnalyticsQuerySchema, streamAnalyticsReplySchema } from './analytics';
 import { loginBodySchema, profileReplySchema, registerBodySchema, sessionReplySchema } from './auth';
 import { botChangeReplySchema, botStatusReplySchema, botSwitchReplySchema } from './bot';
 import {
@@ -322,6 +323,15 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'user',
     summary: 'The live chat’s last lines (as a socket gets them on connect)',
     reply: ok(chatHistoryReplySchema),
+  },
+  {
+    method: 'get',
+    path: '/api/analytics/stream',
+    owner: 'realtime',
+    access: 'user',
+    summary: 'The streamer’s stream analytics: last stream, last 7 or 30 days',
+    query: streamAnalyticsQuerySchema,
+    reply: ok(streamAnalyticsReplySchema),
   },
 
   // ---- kick-link: the streamer's Kick account
