@@ -1,5 +1,5 @@
 import { niceCeiling, ticksUpTo } from '../../../lib/chart-scale';
-import { pointLabel } from '../time-labels';
+import { axisLabel, labelSpacing, pointLabel } from '../time-labels';
 import { useWidth } from '../use-width';
 
 /** One line of a chart; `tone` picks its colour (analytics.css). */
@@ -11,8 +11,8 @@ export interface ChartSeries {
 
 const height = 200;
 const margin = { top: 12, right: 12, bottom: 28, left: 40 };
-/** Room for one time label on the x axis. */
-const labelSpacing = 84;
+/** Room for one time label on the x axis, in pixels. */
+const labelRoom = 96;
 
 /**
  * A line chart drawn as SVG by hand (no chart library: docs/decisions/analytics-charts.md), at
@@ -43,8 +43,8 @@ export function LineChart({
   const plotHeight = height - margin.top - margin.bottom;
   const x = (index: number) => margin.left + (count <= 1 ? plotWidth / 2 : (index * plotWidth) / (count - 1));
   const y = (value: number) => margin.top + plotHeight - (value / top) * plotHeight;
-  const labelCount = Math.max(2, Math.floor(plotWidth / labelSpacing));
-  const labelEvery = Math.max(1, Math.ceil(count / labelCount));
+  // round spacings (every 15 minutes, every day…) that leave each label its room
+  const labelEvery = labelSpacing(count <= 1 ? 1 : (labelRoom * (count - 1)) / plotWidth, stepSeconds);
   const labelled = times.map((_, index) => index).filter((index) => index % labelEvery === 0);
   const first = series[0];
 
@@ -66,9 +66,10 @@ export function LineChart({
               className="line-chart-label"
               x={x(index)}
               y={height - 8}
-              textAnchor={index === 0 && count > 1 ? 'start' : 'middle'}
+              // a label at the right edge ends there instead of being cut
+              textAnchor={x(index) > width - labelRoom / 2 ? 'end' : 'middle'}
             >
-              {pointLabel(times[index] ?? 0, stepSeconds)}
+              {axisLabel(times[index] ?? 0, stepSeconds, labelEvery)}
             </text>
           ))}
           {series.map((line) =>
