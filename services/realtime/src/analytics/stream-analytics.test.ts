@@ -18,20 +18,27 @@ import { analyticsLimits } from './buckets';
 import { createStreamAnalytics, type StreamAnalyticsCounter } from './stream-analytics';
 
 const start = new Date('2026-03-01T20:00:00Z');
-const owner = 'u-owner';
 const at = (iso: string) => new Date(iso);
 
-let clock: FakeClock;
+// one store for the file (each test has an owner of its own); the clock is set back before each test
+const clock: FakeClock = createFakeClock(start);
 let platform: TestPlatform;
+let owner: string;
 let repo: AnalyticsRepository;
 let writes: { minutes: number; days: number };
 let analytics: StreamAnalyticsCounter;
 
-beforeEach(async () => {
-  clock = createFakeClock(start);
+beforeAll(async () => {
   platform = await createTestPlatform('realtime', { clock });
+  await createAnalyticsRepository(platform.store).createIndexes();
+});
+
+afterAll(() => platform.close());
+
+beforeEach(() => {
+  clock.set(start);
+  owner = `u-${randomUUID()}`;
   const real = createAnalyticsRepository(platform.store);
-  await real.createIndexes();
   writes = { minutes: 0, days: 0 };
   // the real repository, counting the bucket writes
   repo = {
@@ -47,8 +54,6 @@ beforeEach(async () => {
   };
   analytics = createStreamAnalytics({ repo, clock, log: platform.log });
 });
-
-afterEach(() => platform.close());
 
 // Real messages, as a subscriber receives them: published on an in-process bus and decoded back.
 const recorded = recordPublished(createInProcessBus({ topics: kickstandTopics }), kickstandTopics);

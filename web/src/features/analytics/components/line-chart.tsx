@@ -11,6 +11,9 @@ export interface ChartSeries {
 
 const height = 200;
 const margin = { top: 12, right: 12, bottom: 28, left: 40 };
+/** Intervals that divide the axis' round top evenly (5 → 0 1 2 3 4 5, 20 → 0 5 10 15 20). */
+export const tickIntervals = (top: number): number => [4, 5, 2].find((count) => top % count === 0 && top >= count) ?? 1;
+
 /** Room for one time label on the x axis, in pixels. */
 const labelRoom = 96;
 
@@ -52,7 +55,7 @@ export function LineChart({
     <figure className="line-chart">
       <div ref={frame} className="line-chart-frame">
         <svg width={width} height={height} role="img" aria-label={`${label}: ${summary}`}>
-          {ticksUpTo(top).map((tick) => (
+          {ticksUpTo(top, tickIntervals(top)).map((tick) => (
             <g key={tick} className="line-chart-grid">
               <line x1={margin.left} x2={width - margin.right} y1={y(tick)} y2={y(tick)} />
               <text x={margin.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
