@@ -27,6 +27,8 @@ export const routeTable: readonly Route[] = [
   { path: '/api/admin/kick/*', service: 'kick-link', access: 'admin' },
   // the platform's bot account (who posts the replies)
   { path: '/api/admin/bot-account/*', service: 'kick-link', access: 'admin' },
+  // stream analytics across all channels (realtime counts them)
+  { path: '/api/admin/analytics/stream', service: 'realtime', access: 'admin' },
   { path: '/api/admin/*', service: 'auth', access: 'admin' },
   { path: '/api/commands/*', service: 'commands', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.

@@ -16,6 +16,14 @@ export const streamAnalyticsQuerySchema = z
   .strict();
 export type StreamAnalyticsQuery = z.infer<typeof streamAnalyticsQuerySchema>;
 
+/** The admin's view across all channels: the day ranges (a "last stream" of every channel is none). */
+export const allChannelsRanges = ['7d', '30d'] as const;
+export const allChannelsRangeMessage = 'range must be one of 7d, 30d';
+
+export const allChannelsAnalyticsQuerySchema = z
+  .object({ range: z.enum(allChannelsRanges, { error: allChannelsRangeMessage }).default('7d') })
+  .strict();
+
 const count = () => z.number().int().min(0);
 
 /** Point `i` of every series is the bucket starting at `from + i × stepSeconds`. */

@@ -11,7 +11,7 @@ import {
   userPageReplySchema,
   userStatusReplySchema,
 } from './admin';
-import { streamAnalyticsQuerySchema, streamAnalyticsReplySchema } from './analytics';
+import { allChannelsAnalyticsQuerySchema, streamAnalyticsQuerySchema, streamAnalyticsReplySchema } from './analytics';
 import { loginBodySchema, profileReplySchema, registerBodySchema, sessionReplySchema } from './auth';
 import { botChangeReplySchema, botStatusReplySchema, botSwitchReplySchema } from './bot';
 import {
@@ -331,6 +331,15 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'user',
     summary: 'The streamer’s stream analytics: last stream, last 7 or 30 days',
     query: streamAnalyticsQuerySchema,
+    reply: ok(streamAnalyticsReplySchema),
+  },
+  {
+    method: 'get',
+    path: '/api/admin/analytics/stream',
+    owner: 'realtime',
+    access: 'admin',
+    summary: 'Stream analytics across all channels: last 7 or 30 days',
+    query: allChannelsAnalyticsQuerySchema,
     reply: ok(streamAnalyticsReplySchema),
   },
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { analyticsRangeMessage } from '@kickstand/api-contract';
+import { allChannelsRangeMessage, analyticsRangeMessage } from '@kickstand/api-contract';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import { createTestPlatform, eventually, type TestPlatform } from '@kickstand/platform/testing';
 import { timestampFromDate } from '@kickstand/proto';
@@ -75,5 +75,26 @@ describe('GET /api/analytics/stream', () => {
 
   test('when no token is sent, then 401', async () => {
     expect((await get('/api/analytics/stream?range=7d')).status).toBe(401);
+  });
+});
+
+describe('GET /api/admin/analytics/stream', () => {
+  const anAdmin = () => platform.signToken({ userId: `a-${randomUUID()}`, username: 'root', role: 'SUPER_ADMIN' });
+
+  test('when an administrator asks, then every channel’s counts are reported, 7 days unless told', async () => {
+    const response = await get('/api/admin/analytics/stream', anAdmin());
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { range: string; stepSeconds: number } };
+    expect(body.data).toMatchObject({ range: '7d', stepSeconds: 3600 });
+  });
+
+  test('when a streamer asks, then 403', async () => {
+    expect((await get('/api/admin/analytics/stream', aUser().token)).status).toBe(403);
+  });
+
+  test('when the last stream is asked, then 400 names the two ranges', async () => {
+    const response = await get('/api/admin/analytics/stream?range=last-stream', anAdmin());
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, error: allChannelsRangeMessage });
   });
 });

@@ -15,7 +15,7 @@ import {
 import { CommandKind, timestampFromDate } from '@kickstand/proto';
 import { createAnalyticsRepository, type AnalyticsRepository } from './analytics-repository';
 import { analyticsLimits } from './buckets';
-import { createStreamAnalytics, type StreamAnalyticsCounter } from './stream-analytics';
+import { allChannels, createStreamAnalytics, type StreamAnalyticsCounter } from './stream-analytics';
 
 const start = new Date('2026-03-01T20:00:00Z');
 const at = (iso: string) => new Date(iso);
@@ -126,13 +126,13 @@ const endStream = (startedAt: string, endedAt: string, title: string) =>
   );
 
 describe('counting', () => {
-  test('when 50 lines come in one minute, then one flush writes one minute bucket and one day bucket', async () => {
+  test('when 50 lines come in one minute, then one flush writes one minute and one day bucket (and the same for all channels)', async () => {
     for (let index = 0; index < 50; index += 1) await chat(`viewer_${index % 7}`, at('2026-03-01T20:00:10Z'));
     expect(writes).toEqual({ minutes: 0, days: 0 });
 
     await analytics.flush();
 
-    expect(writes).toEqual({ minutes: 1, days: 1 });
+    expect(writes).toEqual({ minutes: 2, days: 2 });
     const report = await analytics.report(owner, '7d');
     expect(report.totals.messages).toBe(50);
     expect(report.totals.uniqueChatters).toBe(7);
@@ -168,7 +168,33 @@ describe('counting', () => {
       { username: 'alice', messages: 2 },
       { username: 'bob', messages: 1 },
     ]);
-    expect(writes).toEqual({ minutes: 2, days: 2 });
+    expect(writes).toEqual({ minutes: 4, days: 4 });
+  });
+
+  test('when two channels have chat, then the all-channels report adds them up and each owner sees only their own', async () => {
+    clock.set(at('2026-03-20T12:00:00Z'));
+    const other = `u-${randomUUID()}`;
+    await chat('alice', at('2026-03-20T11:00:00Z'));
+    await chat('bob', at('2026-03-20T11:00:30Z'));
+    analytics.countChat(
+      await decoded('chat.received', {
+        eventId: randomUUID(),
+        messageId: randomUUID(),
+        ownerUserId: other,
+        sender: { username: 'alice' },
+        createdAt: timestampFromDate(at('2026-03-20T11:01:00Z')),
+      }),
+    );
+
+    const everyone = await analytics.report(allChannels, '7d');
+    const mine = await analytics.report(owner, '7d');
+
+    expect(everyone.totals).toMatchObject({ messages: 3, uniqueChatters: 2 });
+    expect(everyone.topChatters).toEqual([
+      { username: 'alice', messages: 2 },
+      { username: 'bob', messages: 1 },
+    ]);
+    expect(mine.totals).toMatchObject({ messages: 2, uniqueChatters: 2 });
   });
 
   test('when a line is older than the 31 kept days, then it is not counted', async () => {

@@ -16,6 +16,12 @@ import {
 import { kickFactFrom } from './kick-facts';
 import { buildReport, emptyReport, windowOf } from './report';
 
+/**
+ * The owner key under which every channel's counts are added up as well (the admin's view across
+ * all channels); no user id is `*`.
+ */
+export const allChannels = '*';
+
 /** How often the counts kept in memory are written: a crash loses at most this much (docs/analytics.md). */
 export const analyticsFlushMs = 60_000;
 
@@ -71,7 +77,9 @@ export function createStreamAnalytics({
   const add = (userId: string, id: string, ms: number | undefined, change: Change) => {
     if (userId === '' || !seen.isNew(id)) return;
     const at = keptTime(ms);
-    if (at) pending.add(userId, at, change);
+    if (!at) return;
+    pending.add(userId, at, change);
+    pending.add(allChannels, at, change);
   };
 
   const namesOf = (userId: string, day: Date): Promise<DayNames> => {

@@ -147,3 +147,20 @@ describe('GET /api/analytics/stream on the analytics page', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });
+
+describe('GET /api/admin/analytics/stream on the admin’s analytics page', () => {
+  test('when every channel’s report loads, then there is no Last stream choice and Last 30 days asks that range', async () => {
+    const server = installFakeFetch({
+      'GET /api/admin/analytics/stream': (request) =>
+        ok(request.query.range === '30d' ? { ...week, range: '30d', stepSeconds: 86_400 } : week),
+    });
+    renderWithProviders(<StreamAnalytics scope="all" />);
+
+    expect(await screen.findByTestId('total-messages')).toHaveTextContent('Messages40');
+    expect(screen.queryByRole('button', { name: 'Last stream' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Last 30 days' }));
+    expect(await screen.findByRole('heading', { name: 'Chat messages per day' })).toBeInTheDocument();
+    expect(server.callsTo('GET /api/admin/analytics/stream').map((call) => call.query.range)).toEqual(['7d', '30d']);
+    expect(server.callsTo('GET /api/analytics/stream')).toEqual([]);
+  });
+});

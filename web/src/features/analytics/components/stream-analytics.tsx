@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { commandPrefix } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api-error';
-import { useGetStreamAnalyticsQuery } from '../analytics-api';
+import { useGetAllChannelsAnalyticsQuery, useGetStreamAnalyticsQuery } from '../analytics-api';
 import { momentLabel, pointTime, stepName } from '../time-labels';
 import { LineChart, type ChartSeries } from './line-chart';
 import { SeriesTable } from './series-table';
@@ -15,15 +15,25 @@ const ranges: ReadonlyArray<{ id: AnalyticsRange; label: string }> = [
   { id: '30d', label: 'Last 30 days' },
 ];
 
-/** The streamer's analytics: a range switch, then the report of that range. */
-export function StreamAnalytics() {
-  const [range, setRange] = useState<AnalyticsRange>('last-stream');
-  const report = useGetStreamAnalyticsQuery(range, { refetchOnMountOrArgChange: true });
+/**
+ * A range switch, then the report of that range: the signed-in streamer's own channel, or (the
+ * admin's analytics page) every channel together, for the day ranges only.
+ */
+export function StreamAnalytics({ scope = 'own' }: { scope?: 'own' | 'all' }) {
+  const choices = scope === 'all' ? ranges.filter((item) => item.id !== 'last-stream') : ranges;
+  const [range, setRange] = useState<AnalyticsRange>(choices[0]?.id ?? '7d');
+  const options = { refetchOnMountOrArgChange: true };
+  const own = useGetStreamAnalyticsQuery(range, { ...options, skip: scope !== 'own' });
+  const all = useGetAllChannelsAnalyticsQuery(range === 'last-stream' ? '7d' : range, {
+    ...options,
+    skip: scope !== 'all',
+  });
+  const report = scope === 'all' ? all : own;
   return (
     <div className="analytics">
       <div className="analytics-toolbar">
         <div className="analytics-ranges" role="group" aria-label="Period">
-          {ranges.map((item) => (
+          {choices.map((item) => (
             <button
               key={item.id}
               type="button"
