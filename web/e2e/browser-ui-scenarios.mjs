@@ -466,7 +466,7 @@ export const browserUiScenarios = [
         await page.getByRole('button', { name: 'Refresh' }).click();
       }
       check((await page.getByTestId('total-chatters').textContent()) === 'Unique chatters2', 'two unique chatters');
-      const top = await page.getByTestId('top-chatter').allTextContents();
+      const top = await page.getByTestId('analytics-top-chatter').allTextContents();
       check(
         top.join(' | ') === 'viewer_ana2 messages | viewer_ben1 messages',
         `top chatters by lines (${top.join(' | ')})`,

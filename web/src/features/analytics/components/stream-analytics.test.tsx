@@ -76,11 +76,11 @@ describe('GET /api/analytics/stream on the analytics page', () => {
     // five points: one move, four lines
     expect(messagesLine?.getAttribute('d')?.match(/[ML]/g)).toEqual(['M', 'L', 'L', 'L', 'L']);
     expect(screen.getAllByTestId('chart-marker')).toHaveLength(1);
-    expect(screen.getAllByTestId('top-chatter').map((item) => item.textContent)).toEqual([
+    expect(screen.getAllByTestId('analytics-top-chatter').map((item) => item.textContent)).toEqual([
       'carol20 messages',
       'alice8 messages',
     ]);
-    expect(screen.getAllByTestId('top-command').map((item) => item.textContent)).toEqual(['$hello2 runs']);
+    expect(screen.getAllByTestId('analytics-top-command').map((item) => item.textContent)).toEqual(['$hello2 runs']);
     expect(screen.getByTestId('peak')).toHaveTextContent('boss fight');
     expect(screen.getByTestId('peak')).toHaveTextContent('24 messages / minute');
   });

@@ -145,7 +145,7 @@ export function ReportView({ report }: { report: Report }) {
           empty="Nobody chatted in this period."
           entries={report.topChatters.map((entry) => ({ name: entry.username, value: entry.messages }))}
           unit="messages"
-          testId="top-chatter"
+          testId="analytics-top-chatter"
         />
         <RankedList
           title="Top commands"
@@ -155,7 +155,7 @@ export function ReportView({ report }: { report: Report }) {
             value: entry.executions,
           }))}
           unit="runs"
-          testId="top-command"
+          testId="analytics-top-command"
         />
         <section className="card" aria-labelledby="analytics-peaks">
           <h2 className="analytics-card-title" id="analytics-peaks">
