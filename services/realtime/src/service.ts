@@ -24,8 +24,9 @@ export interface RealtimeOptions {
 
 /**
  * socket.io connections, per-user rooms and the last 100 chat lines: the bus events of a user
- * (chat, bot status, commands) reach that user's open dashboards. `attach` hooks socket.io into
- * the HTTP server; `stop` closes the sockets and the subscriptions, not the HTTP server.
+ * (chat, bot status, commands) reach that user's open dashboards. It also counts each channel's
+ * stream analytics (analytics/, docs/analytics.md). `attach` hooks socket.io into the HTTP server;
+ * `stop` closes the sockets and the subscriptions and writes the pending counts, not the HTTP server.
  * Without options the instance id is the host name (single-machine mode has one instance).
  */
 export function createRealtimeService(
