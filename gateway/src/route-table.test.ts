@@ -36,6 +36,9 @@ const specCalls: [method: string, path: string, service: string, access: string]
   ['GET', '/api/games/catalog', 'games', 'public'],
   ['PUT', '/api/games/settings', 'games', 'user'],
   ['GET', '/api/realtime/chat', 'realtime', 'user'],
+  ['GET', '/api/analytics/stream', 'realtime', 'user'],
+  ['GET', '/api/admin/analytics/stream', 'realtime', 'admin'],
+  ['GET', '/api/admin/analytics', 'auth', 'admin'],
 ];
 
 describe('route table', () => {

@@ -28,6 +28,8 @@ export const routeTable: readonly Route[] = [
   { path: '/api/admin/kick/*', service: 'kick-link', access: 'admin' },
   // the platform's bot account (who posts the replies)
   { path: '/api/admin/bot-account/*', service: 'kick-link', access: 'admin' },
+  // stream analytics across all channels (realtime counts them)
+  { path: '/api/admin/analytics/stream', service: 'realtime', access: 'admin' },
   { path: '/api/admin/*', service: 'auth', access: 'admin' },
   // A channel's custom commands for the public commands page.
   { path: '/api/commands/channel/:channel', service: 'commands', access: 'public' },
@@ -41,6 +43,8 @@ export const routeTable: readonly Route[] = [
   { path: '/api/games/catalog', service: 'games', access: 'public' },
   { path: '/api/games/*', service: 'games', access: 'user' },
   { path: '/api/realtime/*', service: 'realtime', access: 'user' },
+  // stream analytics: realtime reads the events it counts
+  { path: '/api/analytics/*', service: 'realtime', access: 'user' },
 ];
 
 /**

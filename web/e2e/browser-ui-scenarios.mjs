@@ -418,4 +418,77 @@ export const browserUiScenarios = [
       check(found.length === 0, `serious or critical accessibility violations:\n${found.join('\n')}`);
     }),
   },
+  {
+    name: 'browser-ui: stream analytics counts what viewers type (last 7 days, top chatters, table, 360 px, axe)',
+    run: withoutConsoleErrors(async (state, errors) => {
+      // its own streamer and channel, so `E2E_ONLY=stream analytics` runs it alone
+      const owner = { email: `stats-${run}@example.com`, username: `stats_${run}`, password: 'Str0ng!pass' };
+      const channel = `statsk_${run}`;
+      const registered = await api(state, 'POST', '/api/platform/register', owner);
+      check(registered.status === 201, `registered (${registered.status})`);
+      const page = await signedInPage(state, errors, await tokenOf(state, owner), '/dashboard', narrow);
+      await waitForDashboard(page);
+      const welcome = page.getByRole('dialog', { name: 'Welcome to Kickstand!' });
+      await welcome.getByRole('button', { name: 'Link Kick Account' }).click();
+      await page.waitForURL(`${state.sandboxUrl}/**`);
+      await page.locator('#new_username').fill(channel);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.waitForURL(`${state.baseUrl}/dashboard**`);
+      await toast(page, 'Kick account linked successfully!').waitFor();
+      await waitForDashboard(page);
+      await page.getByRole('button', { name: 'Start Bot' }).click();
+      await page.getByTestId('bot-connection').filter({ hasText: connectedToChat }).waitFor();
+
+      const lines = [
+        ['viewer_ana', 'first!'],
+        ['viewer_ana', 'what a play'],
+        ['viewer_ben', 'hello chat'],
+      ];
+      for (const [sender, content] of lines) {
+        const sent = await fetch(`${state.sandboxUrl}/sandbox/api/events/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ broadcaster: channel, sender, content }),
+        });
+        check(sent.status === 201 || sent.status === 200, `the sandbox took the chat line (${sent.status})`);
+      }
+
+      await page.getByRole('link', { name: 'Analytics', exact: true }).click();
+      await page.waitForURL('**/dashboard/analytics');
+      await page.getByRole('heading', { name: 'No stream seen yet' }).waitFor();
+      check((await page.title()) === 'Analytics · Kickstand', `the tab title names the page (${await page.title()})`);
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      // the lines travel webhook → bus → realtime: refresh until all three are counted
+      const messages = page.getByTestId('total-messages');
+      for (let attempt = 0; !/Messages3$/.test((await messages.textContent().catch(() => '')) ?? ''); attempt += 1) {
+        check(attempt < 20, `three messages counted (${await messages.textContent().catch(() => 'none')})`);
+        await page.waitForTimeout(500);
+        await page.getByRole('button', { name: 'Refresh' }).click();
+      }
+      check((await page.getByTestId('total-chatters').textContent()) === 'Unique chatters2', 'two unique chatters');
+      const top = await page.getByTestId('analytics-top-chatter').allTextContents();
+      check(
+        top.join(' | ') === 'viewer_ana2 messages | viewer_ben1 messages',
+        `top chatters by lines (${top.join(' | ')})`,
+      );
+      await page.getByRole('img', { name: /^Chat messages per hour: 3 messages/ }).waitFor();
+
+      const chart = page.getByRole('region', { name: 'Chat messages per hour', exact: true });
+      await chart.getByRole('button', { name: 'Show as table' }).click();
+      const table = chart.getByRole('table', { name: 'Chat messages per hour' });
+      await table.waitFor();
+      const counted = await table
+        .locator('tbody td')
+        .allTextContents()
+        .then((cells) => cells.reduce((total, cell) => total + Number(cell.replace(/\D/g, '')), 0));
+      check(counted === 3, `the table's hours add up to the three lines (${counted})`);
+      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      check(fits, 'the analytics page has no sideways scroll at 360 px');
+      // for a look at the charts at 360 px (kept with the run's artifacts)
+      await page.screenshot({ path: path.join(state.artifacts, 'analytics-360.png'), fullPage: true });
+      const violations = await seriousViolations(page, '/dashboard/analytics');
+      check(violations.length === 0, `serious or critical accessibility violations:\n${violations.join('\n')}`);
+      await page.context().close();
+    }),
+  },
 ];

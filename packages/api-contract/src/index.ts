@@ -11,6 +11,7 @@ export * from './counters';
 export * from './timers';
 export * from './games';
 export * from './realtime';
+export * from './analytics';
 export * from './kick';
 export * from './delivery-health';
 export * from './dead-letters';

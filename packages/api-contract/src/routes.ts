@@ -11,6 +11,7 @@ import {
   userPageReplySchema,
   userStatusReplySchema,
 } from './admin';
+import { allChannelsAnalyticsQuerySchema, streamAnalyticsQuerySchema, streamAnalyticsReplySchema } from './analytics';
 import { loginBodySchema, profileReplySchema, registerBodySchema, sessionReplySchema } from './auth';
 import { botChangeReplySchema, botStatusReplySchema, botSwitchReplySchema } from './bot';
 import {
@@ -491,6 +492,24 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'user',
     summary: 'The live chat’s last lines (as a socket gets them on connect)',
     reply: ok(chatHistoryReplySchema),
+  },
+  {
+    method: 'get',
+    path: '/api/analytics/stream',
+    owner: 'realtime',
+    access: 'user',
+    summary: 'The streamer’s stream analytics: last stream, last 7 or 30 days',
+    query: streamAnalyticsQuerySchema,
+    reply: ok(streamAnalyticsReplySchema),
+  },
+  {
+    method: 'get',
+    path: '/api/admin/analytics/stream',
+    owner: 'realtime',
+    access: 'admin',
+    summary: 'Stream analytics across all channels: last 7 or 30 days',
+    query: allChannelsAnalyticsQuerySchema,
+    reply: ok(streamAnalyticsReplySchema),
   },
 
   // ---- kick-link: the streamer's Kick account

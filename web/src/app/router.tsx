@@ -37,6 +37,10 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard')).DashboardPage }),
           },
           {
+            path: paths.analytics.path,
+            lazy: async () => ({ Component: (await import('./routes/analytics')).AnalyticsPage }),
+          },
+          {
             path: paths.chatPopout.path,
             lazy: async () => ({ Component: (await import('./routes/chat-popout')).ChatPopoutPage }),
           },

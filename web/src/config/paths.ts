@@ -6,6 +6,7 @@ export const paths = {
   home: { path: '/', href: () => '/' },
   commands: { path: '/commands', href: () => '/commands' },
   dashboard: { path: '/dashboard', href: () => '/dashboard' },
+  analytics: { path: '/dashboard/analytics', href: () => '/dashboard/analytics' },
   chatPopout: { path: '/chat-popout', href: () => '/chat-popout' },
   kickError: {
     path: '/kick-error',

@@ -1,6 +1,6 @@
 import { activityOf, actionLabel, detailsText } from './activity';
 import type { AuditEntry, ServiceHealth } from './admin-api';
-import { niceCeiling, ticksUpTo } from './chart-scale';
+import { niceCeiling, ticksUpTo } from '../../lib/chart-scale';
 import { formatUptime, summariseHealth } from './system-health';
 
 const service = (name: string, status: 'up' | 'down', uptimeSeconds: number | null): ServiceHealth => ({

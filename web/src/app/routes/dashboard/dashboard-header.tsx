@@ -1,7 +1,16 @@
+import type { ReactNode } from 'react';
 import { productName } from '../../../config/constants';
 
-/** The username, the Bot Manager label and Exit (spec §2). */
-export function DashboardHeader({ username, onExit }: { username: string; onExit: () => void }) {
+/** The username, the Bot Manager label and Exit (spec §2); `links` go before Exit (the streamer's Analytics). */
+export function DashboardHeader({
+  username,
+  onExit,
+  links,
+}: {
+  username: string;
+  onExit: () => void;
+  links?: ReactNode;
+}) {
   return (
     <header className="top-bar dashboard-header">
       <div className="dashboard-identity">
@@ -15,6 +24,7 @@ export function DashboardHeader({ username, onExit }: { username: string; onExit
         <span className="dashboard-username" data-testid="dashboard-username">
           {username}
         </span>
+        {links}
         <button type="button" className="button button-outline" onClick={onExit}>
           Exit
         </button>

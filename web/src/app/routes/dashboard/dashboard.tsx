@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { Tabs } from '../../../components/ui/tabs';
 import { botStatusLoadDelayMs, superAdminRedirectDelayMs } from '../../../config/constants';
@@ -106,7 +107,15 @@ function StreamerDashboard({ user }: { user: User }) {
 
   return (
     <div className="page dashboard">
-      <DashboardHeader username={user.username} onExit={() => dispatch(loggedOut())} />
+      <DashboardHeader
+        username={user.username}
+        onExit={() => dispatch(loggedOut())}
+        links={
+          <Link className="button button-ghost" to={paths.analytics.href()}>
+            Analytics
+          </Link>
+        }
+      />
       <main className="container dashboard-main" id="main">
         <BotCard
           status={bot.data}

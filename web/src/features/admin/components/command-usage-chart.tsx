@@ -1,4 +1,4 @@
-import { niceCeiling, ticksUpTo } from '../chart-scale';
+import { niceCeiling, ticksUpTo } from '../../../lib/chart-scale';
 import { formatDay } from '../format';
 
 const width = 640;

@@ -1,4 +1,4 @@
-// The bar chart's axis: a round top value and evenly spaced ticks.
+// A chart's axis: a round top value and evenly spaced ticks (the admin's bar chart, the streamer's analytics).
 
 /** The smallest of 1, 2, 5 × 10^n at or above `value` (at least 1), so the axis reads well. */
 export function niceCeiling(value: number): number {

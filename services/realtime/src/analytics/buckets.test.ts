@@ -1,0 +1,129 @@
+import { analyticsLimits, createMinuteAccumulator, createRecentIds, dayDeltasOf, nameKey } from './buckets';
+
+const at = (iso: string) => new Date(iso);
+
+describe('minute accumulator', () => {
+  test('when lines arrive within one minute, then they make one bucket starting at that minute', () => {
+    const pending = createMinuteAccumulator();
+    pending.add('u1', at('2026-03-01T20:00:05Z'), { kind: 'message', chatter: 'alice' });
+    pending.add('u1', at('2026-03-01T20:00:59.999Z'), { kind: 'message', chatter: 'bob' });
+    pending.add('u1', at('2026-03-01T20:00:30Z'), { kind: 'message', chatter: 'alice' });
+
+    const [minute, ...others] = pending.drain();
+
+    expect(others).toEqual([]);
+    expect(minute?.minute).toEqual(at('2026-03-01T20:00:00Z'));
+    expect(minute?.counts.messages).toBe(3);
+    expect([...(minute?.chatters ?? [])]).toEqual([
+      ['alice', 2],
+      ['bob', 1],
+    ]);
+  });
+
+  test('when lines fall in two minutes or two channels, then each minute of each channel is its own bucket', () => {
+    const pending = createMinuteAccumulator();
+    pending.add('u1', at('2026-03-01T20:00:59Z'), { kind: 'message', chatter: 'alice' });
+    pending.add('u1', at('2026-03-01T20:01:00Z'), { kind: 'message', chatter: 'alice' });
+    pending.add('u2', at('2026-03-01T20:00:10Z'), { kind: 'message', chatter: 'alice' });
+
+    expect(pending.drain().map((delta) => [delta.userId, delta.minute.toISOString(), delta.counts.messages])).toEqual([
+      ['u1', '2026-03-01T20:00:00.000Z', 1],
+      ['u1', '2026-03-01T20:01:00.000Z', 1],
+      ['u2', '2026-03-01T20:00:00.000Z', 1],
+    ]);
+  });
+
+  test('when the accumulator is drained, then the next drain has nothing', () => {
+    const pending = createMinuteAccumulator();
+    pending.add('u1', at('2026-03-01T20:00:00Z'), { kind: 'count', name: 'follows', amount: 1 });
+    expect(pending.isEmpty()).toBe(false);
+    pending.drain();
+    expect(pending.isEmpty()).toBe(true);
+    expect(pending.drain()).toEqual([]);
+  });
+
+  test('when commands, follows and gifts are added, then each is counted under its own name', () => {
+    const pending = createMinuteAccumulator();
+    const minute = at('2026-03-01T20:00:00Z');
+    pending.add('u1', minute, { kind: 'command', command: '$Hello' });
+    pending.add('u1', minute, { kind: 'command', command: 'hello' });
+    pending.add('u1', minute, { kind: 'count', name: 'follows', amount: 1 });
+    pending.add('u1', minute, { kind: 'count', name: 'giftedSubscriptions', amount: 5 });
+    pending.add('u1', minute, { kind: 'count', name: 'kicks', amount: 100 });
+
+    const [delta] = pending.drain();
+
+    expect(delta?.counts).toEqual({
+      messages: 0,
+      commands: 2,
+      follows: 1,
+      subscriptions: 0,
+      giftedSubscriptions: 5,
+      kicks: 100,
+    });
+    expect([...(delta?.commands ?? [])]).toEqual([['hello', 2]]);
+  });
+
+  test('when a minute has more chatters than its cap, then the lines beyond it count as unnamed lines', () => {
+    const pending = createMinuteAccumulator();
+    const minute = at('2026-03-01T20:00:00Z');
+    for (let index = 0; index < analyticsLimits.chattersPerMinute + 3; index += 1) {
+      pending.add('u1', minute, { kind: 'message', chatter: `viewer_${index}` });
+    }
+    pending.add('u1', minute, { kind: 'message', chatter: 'viewer_0' });
+    pending.add('u1', minute, { kind: 'message', chatter: 'has.a.dot' });
+
+    const [delta] = pending.drain();
+
+    expect(delta?.counts.messages).toBe(analyticsLimits.chattersPerMinute + 5);
+    expect(delta?.chatters.size).toBe(analyticsLimits.chattersPerMinute);
+    expect(delta?.chatters.get('viewer_0')).toBe(2);
+    expect(delta?.unnamedLines).toBe(4);
+  });
+});
+
+describe('dayDeltasOf', () => {
+  test('when minutes span midnight (UTC), then they go to two days with their hours', () => {
+    const pending = createMinuteAccumulator();
+    pending.add('u1', at('2026-03-01T23:59:10Z'), { kind: 'message', chatter: 'alice' });
+    pending.add('u1', at('2026-03-01T23:10:00Z'), { kind: 'message', chatter: 'bob' });
+    pending.add('u1', at('2026-03-02T00:00:10Z'), { kind: 'message', chatter: 'alice' });
+
+    const days = dayDeltasOf(pending.drain());
+
+    expect(
+      days.map((day) => ({
+        day: day.day.toISOString(),
+        hours: Object.fromEntries([...day.hours].map(([hour, counts]) => [hour, counts.messages])),
+        chatters: Object.fromEntries(day.chatters),
+      })),
+    ).toEqual([
+      { day: '2026-03-01T00:00:00.000Z', hours: { '23': 2 }, chatters: { alice: 1, bob: 1 } },
+      { day: '2026-03-02T00:00:00.000Z', hours: { '00': 1 }, chatters: { alice: 1 } },
+    ]);
+  });
+});
+
+describe('nameKey', () => {
+  test.each([
+    ['viewer_b', 'viewer_b'],
+    ['Some-Name9', 'Some-Name9'],
+    ['a.b', null],
+    ['$where', null],
+    ['', null],
+    ['x'.repeat(65), null],
+  ])('when the name is %p, then its key is %p', (name, key) => {
+    expect(nameKey(name)).toBe(key);
+  });
+});
+
+describe('recent ids', () => {
+  test('when an id comes again, then it is not new; once forgotten past the limit, it is new again', () => {
+    const ids = createRecentIds(2);
+    expect(ids.isNew('a')).toBe(true);
+    expect(ids.isNew('a')).toBe(false);
+    expect(ids.isNew('b')).toBe(true);
+    expect(ids.isNew('c')).toBe(true);
+    expect(ids.isNew('a')).toBe(true);
+  });
+});

@@ -1,0 +1,322 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createInProcessBus,
+  kickstandTopics,
+  type KickstandTopicName,
+  type TopicMessage,
+} from '@kickstand/platform/bus';
+import {
+  createFakeClock,
+  createTestPlatform,
+  recordPublished,
+  type FakeClock,
+  type TestPlatform,
+} from '@kickstand/platform/testing';
+import { CommandKind, timestampFromDate } from '@kickstand/proto';
+import { createAnalyticsRepository, type AnalyticsRepository } from './analytics-repository';
+import { analyticsLimits } from './buckets';
+import { allChannels, createStreamAnalytics, type StreamAnalyticsCounter } from './stream-analytics';
+
+const start = new Date('2026-03-01T20:00:00Z');
+const at = (iso: string) => new Date(iso);
+
+// one store for the file (each test has an owner of its own); the clock is set back before each test
+const clock: FakeClock = createFakeClock(start);
+let platform: TestPlatform;
+let owner: string;
+let repo: AnalyticsRepository;
+let writes: { minutes: number; days: number };
+let analytics: StreamAnalyticsCounter;
+
+beforeAll(async () => {
+  platform = await createTestPlatform('realtime', { clock });
+  await createAnalyticsRepository(platform.store).createIndexes();
+});
+
+afterAll(() => platform.close());
+
+beforeEach(() => {
+  clock.set(start);
+  owner = `u-${randomUUID()}`;
+  const real = createAnalyticsRepository(platform.store);
+  writes = { minutes: 0, days: 0 };
+  // the real repository, counting the bucket writes
+  repo = {
+    ...real,
+    addMinute: (delta) => {
+      writes.minutes += 1;
+      return real.addMinute(delta);
+    },
+    addDay: (delta, names) => {
+      writes.days += 1;
+      return real.addDay(delta, names);
+    },
+  };
+  analytics = createStreamAnalytics({ repo, clock, log: platform.log });
+});
+
+// Real messages, as a subscriber receives them: published on an in-process bus and decoded back.
+const recorded = recordPublished(createInProcessBus({ topics: kickstandTopics }), kickstandTopics);
+afterAll(() => recorded.bus.stop());
+
+async function decoded<T extends KickstandTopicName>(
+  topic: T,
+  init: Parameters<typeof recorded.bus.publish<T>>[2],
+): Promise<TopicMessage<T>> {
+  recorded.clear();
+  await recorded.bus.publish(topic, 'k', init);
+  const [message] = recorded.published(topic);
+  if (!message) throw new Error(`nothing recorded on ${topic}`);
+  return message;
+}
+
+async function chat(username: string, sentAt: Date, overrides: { messageId?: string; isFromBot?: boolean } = {}) {
+  analytics.countChat(
+    await decoded('chat.received', {
+      eventId: randomUUID(),
+      messageId: overrides.messageId ?? randomUUID(),
+      ownerUserId: owner,
+      broadcasterUserId: '4377088',
+      sender: { username },
+      content: 'hi',
+      isFromBot: overrides.isFromBot ?? false,
+      createdAt: timestampFromDate(sentAt),
+      receivedAt: timestampFromDate(sentAt),
+    }),
+  );
+}
+
+async function command(name: string, executedAt: Date) {
+  analytics.countCommand(
+    await decoded('command.executed', {
+      eventId: randomUUID(),
+      ownerUserId: owner,
+      command: name,
+      kind: CommandKind.CUSTOM,
+      executedAt: timestampFromDate(executedAt),
+    }),
+  );
+}
+
+async function kickEvent(eventType: string, body: unknown, sentAt: Date, kickMessageId: string = randomUUID()) {
+  return analytics.countKickEvent(
+    await decoded('kick.event', {
+      eventId: randomUUID(),
+      kickMessageId,
+      eventType,
+      ownerUserId: owner,
+      broadcasterUserId: '4377088',
+      messageTimestamp: timestampFromDate(sentAt),
+      payloadJson: JSON.stringify(body),
+    }),
+  );
+}
+
+const goLive = (startedAt: string, title: string) =>
+  kickEvent(
+    'livestream.status.updated',
+    { is_live: true, title, started_at: startedAt, ended_at: null },
+    at(startedAt),
+  );
+const endStream = (startedAt: string, endedAt: string, title: string) =>
+  kickEvent(
+    'livestream.status.updated',
+    { is_live: false, title, started_at: startedAt, ended_at: endedAt },
+    at(endedAt),
+  );
+
+describe('counting', () => {
+  test('when 50 lines come in one minute, then one flush writes one minute and one day bucket (and the same for all channels)', async () => {
+    for (let index = 0; index < 50; index += 1) await chat(`viewer_${index % 7}`, at('2026-03-01T20:00:10Z'));
+    expect(writes).toEqual({ minutes: 0, days: 0 });
+
+    await analytics.flush();
+
+    expect(writes).toEqual({ minutes: 2, days: 2 });
+    const report = await analytics.report(owner, '7d');
+    expect(report.totals.messages).toBe(50);
+    expect(report.totals.uniqueChatters).toBe(7);
+  });
+
+  test('when nothing was counted, then a flush writes nothing', async () => {
+    await analytics.flush();
+    expect(writes).toEqual({ minutes: 0, days: 0 });
+  });
+
+  test('when a line is delivered twice or is the bot’s own, then it is counted once or not at all', async () => {
+    await chat('alice', at('2026-03-01T20:00:10Z'), { messageId: 'm-1' });
+    await chat('alice', at('2026-03-01T20:00:10Z'), { messageId: 'm-1' });
+    await chat('kickstand_bot', at('2026-03-01T20:00:11Z'), { isFromBot: true });
+
+    const report = await analytics.report(owner, '7d');
+
+    expect(report.totals.messages).toBe(1);
+    expect(report.topChatters).toEqual([{ username: 'alice', messages: 1 }]);
+  });
+
+  test('when counts are flushed in several rounds, then the buckets add up', async () => {
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await analytics.flush();
+    await chat('alice', at('2026-03-01T20:00:50Z'));
+    await chat('bob', at('2026-03-01T20:00:55Z'));
+    await analytics.flush();
+
+    const report = await analytics.report(owner, '7d');
+
+    expect(report.totals).toMatchObject({ messages: 3, uniqueChatters: 2 });
+    expect(report.topChatters).toEqual([
+      { username: 'alice', messages: 2 },
+      { username: 'bob', messages: 1 },
+    ]);
+    expect(writes).toEqual({ minutes: 4, days: 4 });
+  });
+
+  test('when two channels have chat, then the all-channels report adds them up and each owner sees only their own', async () => {
+    clock.set(at('2026-03-20T12:00:00Z'));
+    const other = `u-${randomUUID()}`;
+    await chat('alice', at('2026-03-20T11:00:00Z'));
+    await chat('bob', at('2026-03-20T11:00:30Z'));
+    analytics.countChat(
+      await decoded('chat.received', {
+        eventId: randomUUID(),
+        messageId: randomUUID(),
+        ownerUserId: other,
+        sender: { username: 'alice' },
+        createdAt: timestampFromDate(at('2026-03-20T11:01:00Z')),
+      }),
+    );
+
+    const everyone = await analytics.report(allChannels, '7d');
+    const mine = await analytics.report(owner, '7d');
+
+    expect(everyone.totals).toMatchObject({ messages: 3, uniqueChatters: 2 });
+    expect(everyone.topChatters).toEqual([
+      { username: 'alice', messages: 2 },
+      { username: 'bob', messages: 1 },
+    ]);
+    expect(mine.totals).toMatchObject({ messages: 2, uniqueChatters: 2 });
+  });
+
+  test('when a line is older than the 31 kept days, then it is not counted', async () => {
+    clock.set(at('2026-04-15T00:00:00Z'));
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await analytics.flush();
+    expect(writes).toEqual({ minutes: 0, days: 0 });
+  });
+
+  test('when a day bucket holds its cap of chatters, then new chatters are counted as lines only', async () => {
+    const day = at('2026-03-01T00:00:00Z');
+    const names = await repo.dayNames(owner, day);
+    for (let index = 0; index < analyticsLimits.chattersPerDay; index += 1) names.chatters.add(`v${index}`);
+
+    await repo.addDay(
+      {
+        userId: owner,
+        day,
+        hours: new Map([
+          ['20', { messages: 2, commands: 0, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 }],
+        ]),
+        chatters: new Map([
+          ['v1', 1],
+          ['newcomer', 1],
+        ]),
+        unnamedLines: 0,
+        commands: new Map(),
+      },
+      names,
+    );
+
+    const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
+    expect(doc?.chatters).toEqual({ v1: 1 });
+    expect(doc?.unnamedLines).toBe(1);
+  });
+});
+
+describe('the last stream', () => {
+  test('when no stream was seen yet, then the last stream is an empty report', async () => {
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    const report = await analytics.report(owner, 'last-stream');
+    expect(report).toMatchObject({ stream: null, totals: { messages: 0 }, series: { messages: [] }, peaks: [] });
+  });
+
+  test('when lines come before, during and after the stream, then only those during it count for it', async () => {
+    await chat('early', at('2026-03-01T19:59:30Z'));
+    await goLive('2026-03-01T20:00:00Z', 'ranked grind');
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await chat('bob', at('2026-03-01T20:02:10Z'));
+    await endStream('2026-03-01T20:00:00Z', '2026-03-01T20:02:30Z', 'ranked grind');
+    await chat('late', at('2026-03-01T20:03:10Z'));
+    clock.set(at('2026-03-01T21:00:00Z'));
+
+    const stream = await analytics.report(owner, 'last-stream');
+    const week = await analytics.report(owner, '7d');
+
+    expect(stream).toMatchObject({
+      from: '2026-03-01T20:00:00.000Z',
+      to: '2026-03-01T20:03:00.000Z',
+      stream: { startedAt: '2026-03-01T20:00:00.000Z', endedAt: '2026-03-01T20:02:30.000Z', title: 'ranked grind' },
+      totals: { messages: 2, uniqueChatters: 2 },
+      series: { messages: [1, 0, 1] },
+    });
+    expect(week.totals).toMatchObject({ messages: 4, uniqueChatters: 4 });
+  });
+
+  test('when the end is delivered before the start, then the stream still has both', async () => {
+    await endStream('2026-03-01T20:00:00Z', '2026-03-01T20:10:00Z', 'ranked grind');
+    await goLive('2026-03-01T20:00:00Z', 'ranked grind');
+
+    const report = await analytics.report(owner, 'last-stream');
+
+    expect(report.stream).toEqual({
+      startedAt: '2026-03-01T20:00:00.000Z',
+      endedAt: '2026-03-01T20:10:00.000Z',
+      title: 'ranked grind',
+    });
+  });
+
+  test('when a burst happens after a title change, then the peak carries the title of that moment', async () => {
+    clock.set(at('2026-03-01T20:05:30Z'));
+    await goLive('2026-03-01T20:00:00Z', 'ranked grind');
+    for (let minute = 0; minute < 6; minute += 1) {
+      await chat('alice', at(`2026-03-01T20:0${minute}:05Z`));
+      await chat('bob', at(`2026-03-01T20:0${minute}:06Z`));
+    }
+    await kickEvent('livestream.metadata.updated', { metadata: { title: 'boss fight' } }, at('2026-03-01T20:03:30Z'));
+    for (let index = 0; index < 20; index += 1) await chat(`fan_${index}`, at('2026-03-01T20:04:20Z'));
+    await command('hello', at('2026-03-01T20:04:21Z'));
+    await command('$hello', at('2026-03-01T20:04:22Z'));
+    await command('dice', at('2026-03-01T20:05:00Z'));
+
+    const report = await analytics.report(owner, 'last-stream');
+
+    expect(report.stream).toMatchObject({ endedAt: null, title: 'boss fight' });
+    expect(report.series.messages).toEqual([2, 2, 2, 2, 22, 2]);
+    expect(report.peaks).toEqual([{ at: '2026-03-01T20:04:00.000Z', messages: 22, title: 'boss fight' }]);
+    expect(report.topCommands).toEqual([
+      { command: 'hello', executions: 2 },
+      { command: 'dice', executions: 1 },
+    ]);
+    expect(report.totals).toMatchObject({ messages: 32, uniqueChatters: 22, commands: 3 });
+  });
+
+  test('when followers, subscribers and gifts come, then they are counted by minute, a repeated delivery once', async () => {
+    await goLive('2026-03-01T20:00:00Z', 'ranked grind');
+    await kickEvent('channel.followed', { follower: { username: 'new_fan' } }, at('2026-03-01T20:00:10Z'), 'k-1');
+    await kickEvent('channel.followed', { follower: { username: 'new_fan' } }, at('2026-03-01T20:00:10Z'), 'k-1');
+    await kickEvent('channel.subscription.new', { duration: 1 }, at('2026-03-01T20:01:10Z'));
+    await kickEvent('channel.subscription.renewal', { duration: 7 }, at('2026-03-01T20:01:20Z'));
+    await kickEvent('channel.subscription.gifts', { giftees: [{}, {}, {}, {}, {}] }, at('2026-03-01T20:01:30Z'));
+    await kickEvent('kicks.gifted', { gift: { amount: 100 } }, at('2026-03-01T20:01:40Z'));
+    clock.set(at('2026-03-01T20:01:50Z'));
+
+    const report = await analytics.report(owner, 'last-stream');
+
+    expect(report.series).toMatchObject({
+      follows: [1, 0],
+      subscriptions: [0, 2],
+      giftedSubscriptions: [0, 5],
+      kicks: [0, 100],
+    });
+    expect(report.totals).toMatchObject({ follows: 1, subscriptions: 2, giftedSubscriptions: 5, kicks: 100 });
+  });
+});

@@ -1,0 +1,201 @@
+import { timestampDate, type Timestamp } from '@kickstand/proto';
+import type { AnalyticsRange, StreamAnalytics } from '@kickstand/api-contract';
+import type { TopicMessage } from '@kickstand/platform/bus';
+import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
+import type { Logger } from '@kickstand/platform/log';
+import type { AnalyticsRepository, DayNames } from './analytics-repository';
+import {
+  analyticsLimits,
+  createMinuteAccumulator,
+  createRecentIds,
+  dayDeltasOf,
+  dayMs,
+  floorTo,
+  type Change,
+} from './buckets';
+import { kickFactFrom } from './kick-facts';
+import { buildReport, emptyReport, windowOf } from './report';
+
+/**
+ * The owner key under which every channel's counts are added up as well (the admin's view across
+ * all channels); no user id is `*`.
+ */
+export const allChannels = '*';
+
+/** How often the counts kept in memory are written: a crash loses at most this much (docs/analytics.md). */
+export const analyticsFlushMs = 60_000;
+
+export interface StreamAnalyticsCounter {
+  /** chat.received → one more line (the bot's own lines are not counted). */
+  countChat(message: TopicMessage<'chat.received'>): void;
+  /** command.executed → one more answered command. */
+  countCommand(message: TopicMessage<'command.executed'>): void;
+  /** kick.event → follows, subscriptions, gifts; stream starts, ends and title changes (written at once). */
+  countKickEvent(message: TopicMessage<'kick.event'>): Promise<void>;
+  /** Writes what is counted in memory (the timer, a report, stop). */
+  flush(): Promise<void>;
+  /** The signed-in streamer's report; this instance's unwritten counts are written first. */
+  report(userId: string, range: AnalyticsRange): Promise<StreamAnalytics>;
+  /** Starts the periodic flush. */
+  start(): void;
+  /** Stops the periodic flush and writes what is left. */
+  stop(): Promise<void>;
+}
+
+/** A Timestamp that was never set decodes as 0: no time. */
+function msOf(timestamp: Timestamp | undefined): number | undefined {
+  if (!timestamp) return undefined;
+  const ms = timestampDate(timestamp).getTime();
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
+export function createStreamAnalytics({
+  repo,
+  clock,
+  log,
+  flushEveryMs = analyticsFlushMs,
+}: {
+  repo: AnalyticsRepository;
+  clock: Clock;
+  log: Logger;
+  flushEveryMs?: number;
+}): StreamAnalyticsCounter {
+  const pending = createMinuteAccumulator();
+  const seen = createRecentIds();
+  /** The names each recent day bucket holds, learnt once per day bucket and kept up to date here. */
+  const dayNames = new Map<string, Promise<DayNames>>();
+  let flushing: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  /** A time within the kept days (older than that: nothing to add to; a clock far ahead: now). */
+  const keptTime = (ms: number | undefined): Date | null => {
+    const now = clock.now().getTime();
+    const at = ms === undefined || ms > now + 5 * 60_000 ? now : ms;
+    return at < now - analyticsLimits.retentionDays * dayMs ? null : new Date(at);
+  };
+
+  const add = (userId: string, id: string, ms: number | undefined, change: Change) => {
+    if (userId === '' || !seen.isNew(id)) return;
+    const at = keptTime(ms);
+    if (!at) return;
+    pending.add(userId, at, change);
+    pending.add(allChannels, at, change);
+  };
+
+  const namesOf = (userId: string, day: Date): Promise<DayNames> => {
+    const key = `${userId}|${day.getTime()}`;
+    let names = dayNames.get(key);
+    if (!names) {
+      names = repo.dayNames(userId, day);
+      // a failed read is tried again at the next flush
+      names.catch(() => dayNames.delete(key));
+      dayNames.set(key, names);
+    }
+    return names;
+  };
+
+  const forgetOldDays = () => {
+    const yesterday = floorTo(clock.now().getTime(), dayMs) - dayMs;
+    for (const key of dayNames.keys())
+      if (Number(key.slice(key.lastIndexOf('|') + 1)) < yesterday) dayNames.delete(key);
+  };
+
+  const writePending = async () => {
+    const minutes = pending.drain();
+    if (minutes.length === 0) return;
+    forgetOldDays();
+    // a write that fails loses its counts (logged): retrying it could count them twice
+    const writes = [
+      ...minutes.map((minute) => repo.addMinute(minute)),
+      ...dayDeltasOf(minutes).map(async (day) => repo.addDay(day, await namesOf(day.userId, day.day))),
+    ];
+    const failures = (await Promise.allSettled(writes)).filter((result) => result.status === 'rejected');
+    if (failures.length > 0) {
+      log.error({ err: failures[0]?.reason, failed: failures.length }, 'stream analytics: counts could not be written');
+    }
+  };
+
+  // one flush at a time, in order: a day bucket's names are learnt once
+  const flush = () => {
+    flushing = flushing.catch(() => undefined).then(writePending);
+    return flushing;
+  };
+
+  return {
+    countChat(message) {
+      if (message.isFromBot) return;
+      const ms = messageTimeMs({
+        createdAtMs: msOf(message.createdAt),
+        receivedAtMs: msOf(message.receivedAt),
+        nowMs: clock.now().getTime(),
+      });
+      add(message.ownerUserId, `chat:${message.messageId || message.eventId}`, ms, {
+        kind: 'message',
+        chatter: message.sender?.username ?? '',
+      });
+    },
+
+    countCommand(message) {
+      add(message.ownerUserId, `command:${message.eventId}`, msOf(message.executedAt) ?? msOf(message.occurredAt), {
+        kind: 'command',
+        command: message.command,
+      });
+    },
+
+    async countKickEvent(message) {
+      const fact = kickFactFrom(message.eventType, message.payloadJson);
+      if (!fact || message.ownerUserId === '') return;
+      const id = `kick:${message.kickMessageId || message.eventId}`;
+      const ms = msOf(message.messageTimestamp) ?? msOf(message.occurredAt);
+      switch (fact.kind) {
+        case 'follow':
+          return add(message.ownerUserId, id, ms, { kind: 'count', name: 'follows', amount: 1 });
+        case 'subscription':
+          return add(message.ownerUserId, id, ms, { kind: 'count', name: 'subscriptions', amount: 1 });
+        case 'gifted-subscriptions':
+          return add(message.ownerUserId, id, ms, { kind: 'count', name: 'giftedSubscriptions', amount: fact.count });
+        case 'kicks':
+          return add(message.ownerUserId, id, ms, { kind: 'count', name: 'kicks', amount: fact.amount });
+        // a stream's start, end and titles are rare: written at once, idempotent on a replay
+        case 'stream-status':
+          if (fact.isLive) return repo.streamStarted(message.ownerUserId, fact.startedAt, fact.title);
+          return repo.streamEnded(
+            message.ownerUserId,
+            fact.startedAt,
+            fact.endedAt ?? new Date(ms ?? clock.now().getTime()),
+            fact.title,
+          );
+        case 'title':
+          return repo.titleChanged(message.ownerUserId, new Date(ms ?? clock.now().getTime()), fact.title);
+      }
+    },
+
+    flush,
+
+    async report(userId, range) {
+      await flush();
+      const now = clock.now();
+      const stream = range === 'last-stream' ? await repo.lastStream(userId) : null;
+      const window = windowOf(range, now, stream);
+      if (!window) return emptyReport(range, now);
+      const [buckets, streams] = await Promise.all([
+        range === 'last-stream'
+          ? repo.minutesBetween(userId, window.from, window.to)
+          : repo.daysBetween(userId, window.from, window.to),
+        repo.streamsBetween(userId, window.from, window.to),
+      ]);
+      return buildReport({ range, now, window, stream, streams, buckets });
+    },
+
+    start() {
+      timer = setInterval(() => void flush(), flushEveryMs);
+      timer.unref();
+    },
+
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
+}
