@@ -75,7 +75,7 @@ describe('previewImport', () => {
         "{user} picks ${random.pick 'rock' 'paper' 'scissors'} against {touser} in {channel}",
         ["${random.pick 'rock' 'paper' 'scissors'}"],
       ],
-      ['say', '{user} says: {args} (uptime ${uptime})', ['${uptime}']],
+      ['say', '{user} says: {args} (uptime {uptime})', []],
     ]);
     expect(rows[2]?.settings).toEqual({
       enabled: false,

@@ -53,10 +53,22 @@ describe('translateVariables, StreamElements', () => {
     });
   });
 
-  test('when a response uses ${random.pick …}, ${uptime} or a reversed range, then they are kept and marked', () => {
+  test('when a response uses ${random.pick …}, ${followage} or a reversed range, then they are kept and marked', () => {
     expect(
-      translateVariables("${random.pick 'a' 'b'} ${uptime} ${random.9-1}", streamElementsDialect).untranslatable,
-    ).toEqual(["${random.pick 'a' 'b'}", '${uptime}', '${random.9-1}']);
+      translateVariables("${random.pick 'a' 'b'} ${followage} ${random.9-1}", streamElementsDialect).untranslatable,
+    ).toEqual(["${random.pick 'a' 'b'}", '${followage}', '${random.9-1}']);
+  });
+
+  test('when a StreamElements response uses ${uptime}, ${title} or ${game}, then they become the stream variables', () => {
+    expect(translateVariables('${uptime} ${title} ${game}', streamElementsDialect)).toEqual({
+      response: '{uptime} {title} {game}',
+      translated: [
+        { from: '${uptime}', to: '{uptime}' },
+        { from: '${title}', to: '{title}' },
+        { from: '${game}', to: '{game}' },
+      ],
+      untranslatable: [],
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { randomRange } from '@kickstand/chat-language';
 
 /**
  * Translating another bot's response variables into Kickstand's (`{user}`, `{touser}`, `{args}`,
- * `{channel}`, `{count}`, `{random:A-B}`). A variable Kickstand has no equivalent of stays in the
+ * `{channel}`, `{count}`, `{random:A-B}`, and the stream's `{uptime}`, `{title}`, `{game}`). A variable Kickstand has no equivalent of stays in the
  * response exactly as written (so the streamer sees it in chat and can fix it) and is reported.
  * Pure: no I/O.
  */
@@ -75,6 +75,9 @@ export const streamElementsDialect: Dialect = {
       '1:': '{args}',
       channel: '{channel}',
       count: '{count}',
+      uptime: '{uptime}',
+      title: '{title}',
+      game: '{game}',
     },
     true,
   ),
@@ -99,6 +102,10 @@ export const botrixDialect: Dialect = {
       channel: '{channel}',
       streamer: '{channel}',
       count: '{count}',
+      uptime: '{uptime}',
+      title: '{title}',
+      game: '{game}',
+      category: '{game}',
     },
     true,
   ),
