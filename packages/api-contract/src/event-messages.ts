@@ -38,7 +38,7 @@ export const eventMessageDefaults: Record<EventMessageKind, { enabled: boolean; 
   'gifted-subs': { enabled: true, template: 'Thanks {user} for gifting {count} subs!' },
   kicks: { enabled: false, template: 'Thanks {user} for {amount} Kicks!' },
   reward: { enabled: false, template: '{user} redeemed {reward}!' },
-  live: { enabled: false, template: 'We are live: {title} ({game})' },
+  live: { enabled: false, template: 'We are live! {title}' },
   offline: { enabled: false, template: 'The stream is over. Thanks for watching!' },
 };
 
@@ -61,7 +61,9 @@ export const eventMessageTexts = {
   saved: 'Event messages saved.',
   /** `{name}` in a message whose event has no such variable. */
   unknownVariable: (kind: EventMessageKind, name: string) =>
-    `The ${eventMessageLabels[kind].toLowerCase()} message cannot use {${name}}; it can use ${eventMessageVariables[kind]
+    `The ${eventMessageLabels[kind].toLowerCase()} message cannot use {${name}}; it can use ${eventMessageVariables[
+      kind
+    ]
       .map((variable) => `{${variable}}`)
       .join(' ')}.`,
 } as const;

@@ -49,7 +49,12 @@ import {
 } from './dead-letters';
 import { deliveryHealthListReplySchema, healthListQuerySchema, ownDeliveryHealthReplySchema } from './delivery-health';
 import { commandCatalogReplySchema, gamesSettingsBodySchema, gamesSettingsReplySchema } from './games';
-import { eventMessagesBodySchema, eventMessagesReplySchema, eventMessagesSavedReplySchema, streamStateReplySchema } from './event-messages';
+import {
+  eventMessagesBodySchema,
+  eventMessagesReplySchema,
+  eventMessagesSavedReplySchema,
+  streamStateReplySchema,
+} from './event-messages';
 import { healthDownReplySchema, healthReplySchema } from './gateway';
 import {
   authUrlReplySchema,

@@ -124,6 +124,10 @@ export interface ChannelsRepository {
   takeThanks(doc: ChannelDoc, posts: TimerPost[]): Promise<ChannelDoc | null>;
 }
 
+/** The batch's version as read: absent on a channel that never had an event. */
+const versionIs = (version: number | undefined) =>
+  version === undefined ? { thanksVersion: { $exists: false } } : { thanksVersion: version };
+
 /** How many event keys a channel remembers: far more than a burst within one window. */
 export const rememberedThanksKeys = 200;
 
@@ -201,21 +205,28 @@ export function createChannelsRepository(store: Store): ChannelsRepository {
       ),
     addThanks: async (userId, broadcasterUserId, event) => {
       await ensure(userId);
-      const added = await channels.updateOne(
-        { _id: userId, thanksKeys: { $ne: event.key } },
-        {
-          $set: { broadcasterUserId },
-          $push: { pendingThanks: event, thanksKeys: event.key },
-          $inc: { thanksVersion: 1 },
-        },
-      );
-      return added.matchedCount > 0;
+      // read, then write on the batch's version: "the keys do not hold this one" cannot be a filter
+      // (the embedded store reads $ne / $nin on an array as "some element differs")
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const doc = await channels.findOne({ _id: userId });
+        if (!doc || (doc.thanksKeys ?? []).includes(event.key)) return false;
+        const added = await channels.updateOne(
+          { _id: userId, ...versionIs(doc.thanksVersion) },
+          {
+            $set: { broadcasterUserId },
+            $push: { pendingThanks: event, thanksKeys: event.key },
+            $inc: { thanksVersion: 1 },
+          },
+        );
+        if (added.matchedCount > 0) return true;
+      }
+      throw new Error(`the event batch of ${userId} kept changing; the event is retried`);
     },
     withPendingThanks: (afterUserId, limit) =>
       channels.find({ _id: { $gt: afterUserId }, 'pendingThanks.0': { $exists: true } }, { sort: { _id: 1 }, limit }),
     takeThanks: (doc, posts) =>
       channels.findOneAndUpdate(
-        { _id: doc._id, thanksVersion: doc.thanksVersion ?? 0 },
+        { _id: doc._id, ...versionIs(doc.thanksVersion) },
         {
           $set: { pendingThanks: [], thanksKeys: (doc.thanksKeys ?? []).slice(-rememberedThanksKeys) },
           $inc: { thanksVersion: 1 },

@@ -79,7 +79,13 @@ export const onKickEvent =
     const status = statusUpdateOf(message, atMs);
     if (status) {
       const announce = await poster?.announcement(message, status);
-      const changed = await channels.applyStatus(message.ownerUserId, message.broadcasterUserId, status, atMs, announce);
+      const changed = await channels.applyStatus(
+        message.ownerUserId,
+        message.broadcasterUserId,
+        status,
+        atMs,
+        announce,
+      );
       if (changed && announce) await scheduler.flushPosts(message.ownerUserId);
       return;
     }
