@@ -2,7 +2,8 @@
 // Issue 20 items 1 and 2 in Chromium: a streamer edits an event message and switches the go-live
 // message on (Commands tab → Event messages); through the sandbox, with every follow and
 // subscription delivered twice, a burst of 20 follows gives one line, a sub one line, and going
-// live one message, and the live card shows the stream.
+// live one message, an anonymous gift of 5 one line, 100 Kicks one line, the end one message, each
+// once; the live card shows the stream.
 // Self-contained (its own user and Kick channel): `E2E_ONLY=event messages: npm run test:e2e`.
 
 const timeout = 20_000;
@@ -80,12 +81,22 @@ export const eventMessageScenarios = [
       // the switch shows On once the saved setting came back
       await page.getByRole('checkbox', { name: 'Go-live message on' }).click();
       await page.getByRole('checkbox', { name: 'Go-live message on', checked: true }).waitFor();
+      for (const name of ['Kicks gifted message on', 'Offline message on']) {
+        await page.getByRole('checkbox', { name }).click();
+        await page.getByRole('checkbox', { name, checked: true }).waitFor();
+      }
       await page.screenshot({ path: `${state.artifacts}/dashboard-event-messages.png`, fullPage: true });
 
       // every follow and subscription is delivered twice (Kick's duplicates: the same message id)
       const faults = await api(state, 'PATCH', `${state.sandboxUrl}/sandbox/api/faults`, {
         duplicate: 1,
-        onlyEventTypes: ['channel.followed', 'channel.subscription.new', 'livestream.status.updated'],
+        onlyEventTypes: [
+          'channel.followed',
+          'channel.subscription.new',
+          'channel.subscription.gifts',
+          'kicks.gifted',
+          'livestream.status.updated',
+        ],
       });
       check(faults.status === 200, `duplicates switched on (${faults.status})`);
       try {
@@ -98,6 +109,19 @@ export const eventMessageScenarios = [
           subscriber: `sub_${run}`,
         });
         check(subscribed.status === 201, `subscribed (${subscribed.status})`);
+        const giftees = Array.from({ length: 5 }, (_, i) => `g_${run}_${i}`);
+        const gifted = await sandbox(state, 'subscription-gifts', {
+          broadcaster: kickName,
+          isAnonymous: true,
+          giftees,
+        });
+        check(gifted.status === 201, `5 subs gifted (${gifted.status})`);
+        const kicks = await sandbox(state, 'kicks-gifted', {
+          broadcaster: kickName,
+          sender: `kicker_${run}`,
+          amount: 100,
+        });
+        check(kicks.status === 201, `Kicks gifted (${kicks.status})`);
         const live = await sandbox(state, 'stream-start', { broadcaster: kickName, title: `events ${run}` });
         check(live.status === 201, `the stream started (${live.status})`);
 
@@ -112,9 +136,25 @@ export const eventMessageScenarios = [
           .filter({ hasText: `Live now: events ${run} ${run}` })
           .first()
           .waitFor({ timeout: 30_000 });
+        await lines.filter({ hasText: 'Thanks Anonymous for gifting 5 subs!' }).first().waitFor({ timeout: 30_000 });
+        await lines
+          .filter({ hasText: `Thanks kicker_${run} for 100 Kicks!` })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        const ended = await sandbox(state, 'stream-end', { broadcaster: kickName });
+        check(ended.status === 201, `the stream ended (${ended.status})`);
+        const offline = 'The stream is over. Thanks for watching!';
+        await lines.filter({ hasText: offline }).first().waitFor({ timeout: 30_000 });
         // a second window passes: nothing is said twice
         await page.waitForTimeout(7000);
-        for (const text of ['Thanks to 20 new followers!', `Welcome aboard, sub_${run}!`, `Live now: events ${run}`]) {
+        for (const text of [
+          'Thanks to 20 new followers!',
+          `Welcome aboard, sub_${run}!`,
+          'Thanks Anonymous for gifting 5 subs!',
+          `Thanks kicker_${run} for 100 Kicks!`,
+          `Live now: events ${run}`,
+          offline,
+        ]) {
           const count = await lines.filter({ hasText: text }).count();
           check(count === 1, `"${text}" said once (found ${count})`);
         }
@@ -122,10 +162,13 @@ export const eventMessageScenarios = [
         check(followLines === 0, `no follow thanked alone (found ${followLines})`);
         await page.screenshot({ path: `${state.artifacts}/dashboard-event-message-lines.png`, fullPage: true });
 
-        // the live card (polled) shows the stream
+        // the live card (polled) shows the stream: ended, with its last title
         await page.getByRole('tab', { name: 'Commands' }).click();
         await page.getByText(`events ${run}`, { exact: true }).waitFor({ timeout: 30_000 });
-        await page.getByText('Live', { exact: true }).waitFor();
+        await page
+          .locator('.stream-badge')
+          .filter({ hasText: /^Offline$/ })
+          .waitFor();
       } finally {
         await api(state, 'DELETE', `${state.sandboxUrl}/sandbox/api/faults`);
       }
