@@ -49,6 +49,12 @@ import {
 } from './dead-letters';
 import { deliveryHealthListReplySchema, healthListQuerySchema, ownDeliveryHealthReplySchema } from './delivery-health';
 import { commandCatalogReplySchema, gamesSettingsBodySchema, gamesSettingsReplySchema } from './games';
+import {
+  eventMessagesBodySchema,
+  eventMessagesReplySchema,
+  eventMessagesSavedReplySchema,
+  streamStateReplySchema,
+} from './event-messages';
 import { healthDownReplySchema, healthReplySchema } from './gateway';
 import {
   authUrlReplySchema,
@@ -455,6 +461,33 @@ export const apiRoutes: readonly ApiRoute[] = [
     params: timerParamsSchema,
     reply: ok(timerDeleteReplySchema, 'Timer deleted.'),
     errors: { 404: 'Timer not found.' },
+  },
+
+  // ---- bot-runner: event messages and the stream's state (issue 20 items 1 and 2)
+  {
+    method: 'get',
+    path: '/api/event-messages',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'The channel’s event messages (follow, subscriptions, gifts, Kicks, rewards, go-live, offline)',
+    reply: ok(eventMessagesReplySchema),
+  },
+  {
+    method: 'put',
+    path: '/api/event-messages',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Switch event messages on or off and edit their templates (the kinds given; the others stay)',
+    body: eventMessagesBodySchema,
+    reply: ok(eventMessagesSavedReplySchema, 'Event messages saved.'),
+  },
+  {
+    method: 'get',
+    path: '/api/stream',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'The channel’s stream as Kick’s livestream events told it: live or offline, title, category',
+    reply: ok(streamStateReplySchema),
   },
 
   // ---- games

@@ -8,6 +8,9 @@ import { adminBotRoutes } from './admin-routes';
 import { createChannelsRepository } from './channels';
 import { counterRoutes } from './counter-routes';
 import { createCountersRepository } from './counters';
+import { createEventPoster, eventBatchWindowMs } from './event-poster';
+import { eventRoutes } from './event-routes';
+import { createEventSettingsRepository } from './event-settings';
 import { createEntryPublisher, subscribeBotRunnerEvents, subscribeView } from './events';
 import { createBotsView, createCooldowns, createRecentReplies, loadBotsView } from './read-model';
 import { createBotsRepository } from './repository';
@@ -39,6 +42,8 @@ export interface BotRunnerOptions {
   timerMinuteMs?: number;
   /** How often the timer loop runs; 15 s by default. */
   timerTickMs?: number;
+  /** Event messages: a burst of one kind within this long is one line; 5 s by default. */
+  eventBatchWindowMs?: number;
 }
 
 /** Bot on/off, the administrator's switch, and `$` command dispatch. */
@@ -78,6 +83,16 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
     tickMs,
     ...(options.outboxRetryMs !== undefined ? { outboxRetryMs: options.outboxRetryMs } : {}),
   });
+  const eventSettings = createEventSettingsRepository(deps.store);
+  const poster = createEventPoster({
+    channels,
+    settings: eventSettings,
+    botOf: (userId) => view.get(userId),
+    posts: scheduler,
+    clock: deps.clock,
+    log: deps.log,
+    windowMs: options.eventBatchWindowMs ?? eventBatchWindowMs,
+  });
   const eventDeps = {
     runner,
     repo,
@@ -105,6 +120,7 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       adminBotRoutes({ runner, tokens: deps.tokens }),
       counterRoutes({ counters, tokens: deps.tokens, clock: deps.clock }),
       timerRoutes({ timers, channels, tokens: deps.tokens, clock: deps.clock }),
+      eventRoutes({ settings: eventSettings, channels, tokens: deps.tokens, clock: deps.clock }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -120,13 +136,15 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       await runner.startOutbox();
       subscriptions.push(...(await subscribeBotRunnerEvents(deps.bus, eventDeps)));
       subscriptions.push(
-        ...(await subscribeStreamEvents(deps.bus, { channels, scheduler, clock: deps.clock, log: deps.log })),
+        ...(await subscribeStreamEvents(deps.bus, { channels, scheduler, poster, clock: deps.clock, log: deps.log })),
       );
       await scheduler.start();
+      await poster.start();
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host
     stop: async () => {
       runner.stopOutbox();
+      poster.stop();
       await scheduler.stop();
       const started = subscriptions;
       subscriptions = [];

@@ -85,7 +85,7 @@ describe('onKickEvent', () => {
     const channels = createChannelsRepository(platform.store);
     const handle = onKickEvent({
       channels,
-      scheduler: { countLine: () => undefined },
+      scheduler: { countLine: () => undefined, flushPosts: () => Promise.resolve() },
       clock,
       log: createSilentLogger(),
     });
@@ -102,7 +102,7 @@ describe('onKickEvent', () => {
     const channels = createChannelsRepository(platform.store);
     const handle = onKickEvent({
       channels,
-      scheduler: { countLine: () => undefined },
+      scheduler: { countLine: () => undefined, flushPosts: () => Promise.resolve() },
       clock,
       log: createSilentLogger(),
     });

@@ -4,6 +4,7 @@ import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { timestampMs } from '@kickstand/proto';
 import type { ChannelsRepository, MetadataUpdate, StatusUpdate } from './channels';
+import type { EventPoster } from './event-poster';
 import { botRunnerConsumerGroup } from './events';
 import type { TimerScheduler } from './timer-scheduler';
 
@@ -62,21 +63,35 @@ export function metadataUpdateOf(message: TopicMessage<'kick.event'>): MetadataU
 
 export interface StreamEventDeps {
   channels: ChannelsRepository;
-  scheduler: Pick<TimerScheduler, 'countLine'>;
+  scheduler: Pick<TimerScheduler, 'countLine' | 'flushPosts'>;
+  /** Event messages: thanks for follows, subscriptions, gifts…, and the go-live / offline message. */
+  poster?: Pick<EventPoster, 'onThanks' | 'announcement'>;
   clock: Clock;
   log: Logger;
 }
 
 export const onKickEvent =
-  ({ channels, clock }: StreamEventDeps) =>
+  ({ channels, clock, poster, scheduler }: StreamEventDeps) =>
   async (message: TopicMessage<'kick.event'>): Promise<void> => {
     if (message.ownerUserId === '') return;
     // Kick's message timestamp orders the deliveries (Kick does not); arrival when it is missing
     const atMs = message.messageTimestamp ? timestampMs(message.messageTimestamp) : clock.now().getTime();
     const status = statusUpdateOf(message, atMs);
-    if (status) return channels.applyStatus(message.ownerUserId, message.broadcasterUserId, status, atMs);
+    if (status) {
+      const announce = await poster?.announcement(message, status);
+      const changed = await channels.applyStatus(
+        message.ownerUserId,
+        message.broadcasterUserId,
+        status,
+        atMs,
+        announce,
+      );
+      if (changed && announce) await scheduler.flushPosts(message.ownerUserId);
+      return;
+    }
     const metadata = metadataUpdateOf(message);
     if (metadata) return channels.applyMetadata(message.ownerUserId, message.broadcasterUserId, metadata, atMs);
+    await poster?.onThanks(message);
   };
 
 export const onChatLine =

@@ -25,6 +25,11 @@ export interface TimerScheduler {
   countLine(userId: string): void;
   /** One round: flush the counted lines, then, with the lease, post what is due. */
   tick(): Promise<void>;
+  /**
+   * Publishes what waits in the channel's outbox (also event messages: the one path by which the
+   * bot's own posts leave, timer-scheduler owns its relay).
+   */
+  flushPosts(userId: string): Promise<void>;
   /** Publishes posts left in outboxes, then ticks every tickMs. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -68,7 +73,7 @@ export function createTimerScheduler(deps: TimerSchedulerDeps): TimerScheduler {
       await deps.bus.publish('chat.send', post.broadcasterUserId, {
         eventId: post.id,
         occurredAt: timestampFromDate(post.occurredAt),
-        idempotencyKey: timerIdempotencyKey(post.id),
+        idempotencyKey: post.idempotencyKey ?? timerIdempotencyKey(post.id),
         broadcasterUserId: post.broadcasterUserId,
         ownerUserId: doc._id,
         content: post.content,
@@ -142,6 +147,7 @@ export function createTimerScheduler(deps: TimerSchedulerDeps): TimerScheduler {
       counted.set(userId, (counted.get(userId) ?? 0) + 1);
     },
     tick,
+    flushPosts: (userId) => relay.flush(userId),
     async start() {
       await relay.start();
       clearInterval(interval);

@@ -98,6 +98,10 @@ describe('bot.control', () => {
     const atKick = await stack.subscriptionsAtKick(Number(streamer.broadcasterId));
     expect(atKick.map((subscription) => subscription.event)).toEqual([
       'chat.message.sent',
+      'channel.followed',
+      'channel.subscription.new',
+      'channel.subscription.renewal',
+      'channel.subscription.gifts',
       'kicks.gifted',
       'channel.reward.redemption.updated',
       'livestream.status.updated',
@@ -119,7 +123,7 @@ describe('bot.control', () => {
 
   test('when STOP arrives, then the bot subscriptions are deleted at Kick (other events stay) and INACTIVE is answered', async () => {
     const streamer = await aLinkedStreamer();
-    await stack.subscribeAtKick(Number(streamer.broadcasterId), ['channel.followed']);
+    await stack.subscribeAtKick(Number(streamer.broadcasterId), ['moderation.banned']);
     await control(streamer.userId, BotControlAction.START);
     await eventually(() => expect(chatStatesOf(streamer.userId)).toHaveLength(1));
 
@@ -128,7 +132,7 @@ describe('bot.control', () => {
     await eventually(() => expect(chatStatesOf(streamer.userId)).toHaveLength(2));
     expect(chatStatesOf(streamer.userId)[1]?.state).toBe(ChatSubscriptionState.INACTIVE);
     const atKick = await stack.subscriptionsAtKick(Number(streamer.broadcasterId));
-    expect(atKick.map((subscription) => subscription.event)).toEqual(['channel.followed']);
+    expect(atKick.map((subscription) => subscription.event)).toEqual(['moderation.banned']);
   });
 
   test('when START arrives for a user without a link, then FAILED "No Kick account is linked"', async () => {

@@ -137,7 +137,11 @@ async function healthOf(streamer: Streamer): Promise<DeliveryHealthView> {
 }
 
 const botEventsSorted = [
+  'channel.followed',
   'channel.reward.redemption.updated',
+  'channel.subscription.gifts',
+  'channel.subscription.new',
+  'channel.subscription.renewal',
   'chat.message.sent',
   'kicks.gifted',
   'livestream.metadata.updated',
@@ -161,7 +165,15 @@ describe('subscriptions that heal', () => {
       {
         channel: streamer.broadcasterId,
         check: {
-          present: ['chat.message.sent', 'livestream.status.updated', 'livestream.metadata.updated'],
+          present: [
+            'chat.message.sent',
+            'channel.followed',
+            'channel.subscription.new',
+            'channel.subscription.renewal',
+            'channel.subscription.gifts',
+            'livestream.status.updated',
+            'livestream.metadata.updated',
+          ],
           recreated: ['kicks.gifted', 'channel.reward.redemption.updated'],
           missing: [],
           duplicatesRemoved: 0,
@@ -192,6 +204,10 @@ describe('subscriptions that heal', () => {
     expect(health.subscriptions).toEqual({
       checkedAt: stack.clock.now().toISOString(),
       present: [
+        'channel.followed',
+        'channel.subscription.new',
+        'channel.subscription.renewal',
+        'channel.subscription.gifts',
         'kicks.gifted',
         'channel.reward.redemption.updated',
         'livestream.status.updated',

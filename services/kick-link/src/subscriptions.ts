@@ -14,10 +14,15 @@ export const chatEvent: SubscribableEvent = 'chat.message.sent';
  * (the bot does not start without it); the others are best effort: Kick may refuse them for an
  * app or a channel, which shows in delivery health and does not stop the bot. The livestream
  * events tell bot-runner whether the channel is live (timers post only then) and feed
- * `{uptime}`, `{game}`, `{title}`.
+ * `{uptime}`, `{game}`, `{title}` and the go-live / offline messages; follows, subscriptions and
+ * gifts (with Kicks and rewards) are what its event messages thank for.
  */
 export const botEvents = [
   chatEvent,
+  'channel.followed',
+  'channel.subscription.new',
+  'channel.subscription.renewal',
+  'channel.subscription.gifts',
   'kicks.gifted',
   'channel.reward.redemption.updated',
   'livestream.status.updated',

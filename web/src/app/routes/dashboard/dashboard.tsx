@@ -35,6 +35,8 @@ import './dashboard.css';
 
 // timers and counters: their own chunk, fetched when the Commands tab opens
 const TimersAndCounters = lazy(() => import('../../../features/timers/components/timers-and-counters'));
+// event messages and the live card: their own chunk too
+const EventMessagesSection = lazy(() => import('../../../features/event-messages/components/event-messages-section'));
 
 export type DashboardTab = 'kick' | 'config' | 'commands' | 'chat';
 
@@ -137,6 +139,11 @@ function StreamerDashboard({ user }: { user: User }) {
           {tab === 'commands' && (
             <Suspense fallback={null}>
               <TimersAndCounters />
+            </Suspense>
+          )}
+          {tab === 'commands' && (
+            <Suspense fallback={null}>
+              <EventMessagesSection />
             </Suspense>
           )}
           {tab === 'chat' && <LiveChatTab />}
