@@ -9,6 +9,7 @@ import { healthRoute } from './health';
 import { createServiceProxy } from './proxy';
 import { createRouteMatcher } from './route-table';
 import { spaRoutes } from './spa';
+import { createWebhookPassThrough } from './webhook-pass-through';
 
 export interface GatewayOptions {
   upstreams: Record<ServiceName, string>;
@@ -30,6 +31,10 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
   const handlers = Object.fromEntries(
     serviceNames.map((service) => [service, handOff(options.inProcessApps?.[service]) ?? proxies[service].handle]),
   ) as Record<ServiceName, RequestHandler>;
+  // kick-link in another process: Kick's deliveries skip the app (webhook-pass-through.ts)
+  const webhooks = options.inProcessApps?.['kick-link']
+    ? undefined
+    : createWebhookPassThrough(options.upstreams['kick-link'], deps.log);
   const matchRoute = createRouteMatcher();
   const checkAccess = createAccessGuard({ tokens: deps.tokens });
 
@@ -63,7 +68,9 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     start: async () => {},
     stop: async () => {
       for (const proxy of Object.values(proxies)) proxy.close();
+      webhooks?.close();
     },
+    ...(webhooks ? { handleFirst: webhooks.handle } : {}),
     onUpgrade: (req, socket, head) => {
       if (req.url?.startsWith('/socket.io')) proxies.realtime.upgrade(req, socket as Socket, head);
       else socket.destroy();

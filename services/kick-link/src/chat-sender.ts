@@ -382,7 +382,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         : { type: 'user', broadcasterUserId: link.kickUserId, content, replyToMessageId };
     return kind === 'bot-account'
       ? botTokens.withUserToken(botAccountId, (token) => kick.sendChat(token, body))
-      : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body));
+      : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body), link);
   }
 
   async function attempt(reply: Reply, link: LinkDoc, content: string): Promise<Attempted> {
