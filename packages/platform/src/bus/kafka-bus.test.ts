@@ -7,7 +7,7 @@ import {
   type EachBatchPayload,
 } from 'kafkajs';
 import { createSilentLogger } from '../log/logger';
-import { consumerTuning, topicPartitions } from '../lifecycle/connect-platform';
+import { batchWaitOf, consumerTuning, topicPartitions } from '../lifecycle/connect-platform';
 import { loadConfig, platformConfigSchema } from '../config';
 import { createWorker, hasLostProducerState, isNotReadyYet } from './kafka-bus';
 
@@ -69,6 +69,25 @@ describe('topicPartitions', () => {
   test('when KAFKA_PARTITIONS is set, then the chat topics get that many', () => {
     const partitions = topicPartitions(loadConfig(platformConfigSchema, { KAFKA_PARTITIONS: '36' }));
     expect([partitions('chat.received'), partitions('user.changed')]).toEqual([36, 3]);
+  });
+});
+
+describe('batchWaitOf', () => {
+  test('when a reply waits for the reader of a chat-rate topic, then it lets messages gather 20 ms', () => {
+    expect(batchWaitOf('chat.received', 'bot-runner')).toBe(20);
+    expect(batchWaitOf('chat.received', 'games')).toBe(20);
+    expect(batchWaitOf('chat.send', 'kick-link')).toBe(20);
+  });
+
+  test('when the reader is a dashboard or analytics, then it lets them gather 100 ms', () => {
+    expect(batchWaitOf('chat.received', 'realtime.instance.r1')).toBe(100);
+    expect(batchWaitOf('chat.sent', 'realtime.instance.r1')).toBe(100);
+    expect(batchWaitOf('command.executed', 'auth')).toBe(100);
+  });
+
+  test('when the topic is not chat-rate, then nobody waits', () => {
+    expect(batchWaitOf('bot.status', 'auth')).toBe(0);
+    expect(batchWaitOf('user.changed', 'realtime.instance.r1')).toBe(0);
   });
 });
 

@@ -99,14 +99,14 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
   fromBeginning?: boolean;
   consumer?: KafkaConsumerTuning;
   /**
-   * How long a consumer of this topic waits after handling a fetch's messages before it fetches
+   * How long a consumer of this topic (in this bus group) waits after handling a fetch's messages before it fetches
    * again, in ms; 0 (the default): it fetches again at once. Each fetch costs a request, the
    * handling of its batches and an offset commit, so on a topic with a message per chat line a
    * short wait (tens of ms) turns many fetches of a message or two into a few larger ones. Only a
    * consumer that just got messages waits: an idle one long-polls as before (maxWaitTimeInMs), so
    * the wait costs nothing when there is no traffic, and adds at most this much latency when there is.
    */
-  batchWaitMs?: (topic: string) => number;
+  batchWaitMs?: (topic: string, group: string) => number;
   /** How long `subscribe` waits for the consumer to join its group; 30 s unless told. */
   joinTimeoutMs?: number;
   /**
@@ -501,7 +501,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         log,
         errorMessage,
         skipBefore,
-        batchWaitMs: options.batchWaitMs?.(topic) ?? 0,
+        batchWaitMs: options.batchWaitMs?.(topic, group) ?? 0,
         // a group of one instance commits nothing, so Kafka forgets it once the instance is gone
         commits: !isInstanceGroup(group),
         generation: () => generation,
