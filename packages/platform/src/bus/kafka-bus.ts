@@ -30,6 +30,7 @@ import {
   type TopicRegistry,
 } from './bus';
 import { createBatcher } from '../batch/batcher';
+import { fixKafkajsIdleLoop } from './kafkajs-idle-loop-fix';
 
 /**
  * The Kafka adapter of the bus port; kafkajs is used in this file only.
@@ -195,6 +196,7 @@ class TopicNotReadyError extends Error {
 }
 
 export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusOptions<R>): Promise<KafkaBus<R>> {
+  fixKafkajsIdleLoop();
   const { topics, clientId } = options;
   const prefix = options.topicPrefix ?? '';
   const partitionsOf = options.partitions ?? defaultPartitions;
