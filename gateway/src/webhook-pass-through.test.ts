@@ -122,6 +122,34 @@ describe('webhook pass-through', () => {
     expect(received).toEqual([]);
   });
 
+  test("when the caller goes away before kick-link answers, then kick-link's request is dropped and no failure is logged", async () => {
+    const warnings: string[] = [];
+    const log = createSilentLogger();
+    jest.spyOn(log, 'warn').mockImplementation(((_fields: unknown, message: string) => {
+      warnings.push(message);
+    }) as typeof log.warn);
+    const silentKickLink = createServer(); // takes the request, never answers
+    const upstreamClosed = new Promise<void>((resolve) =>
+      silentKickLink.on('request', (req: IncomingMessage) => req.socket.on('close', () => resolve())),
+    );
+    const reached = new Promise<void>((resolve) => silentKickLink.on('request', () => resolve()));
+    const abandoning = createWebhookPassThrough(await listen(silentKickLink), log);
+    const front = createServer((req, res) => void abandoning.handle(req, res));
+    const frontUrl = await listen(front);
+    const caller = new AbortController();
+
+    const call = fetch(`${frontUrl}/api/kick/webhook`, { method: 'POST', body: '{}', signal: caller.signal });
+    await reached;
+    caller.abort();
+
+    await expect(call).rejects.toThrow();
+    await upstreamClosed;
+    expect(warnings).toEqual([]);
+    abandoning.close();
+    await close(front);
+    await close(silentKickLink);
+  });
+
   test('when kick-link cannot be reached, then 502 with the gateway error', async () => {
     await close(kickLink);
 

@@ -41,7 +41,9 @@ export function createWebhookPassThrough(target: string, log: Logger): WebhookPa
       res.writeHead(answer.statusCode ?? 502, answerHeaders);
       answer.pipe(res);
     });
+    let isAbandoned = false;
     upstream.on('error', (error) => {
+      if (isAbandoned) return; // the caller left first: not kick-link's fault
       log.warn({ err: error, upstream: 'kick-link', url: req.url, requestId }, 'upstream unreachable');
       if (res.headersSent) {
         res.destroy();
@@ -54,7 +56,9 @@ export function createWebhookPassThrough(target: string, log: Logger): WebhookPa
     });
     // the caller went away before the answer: kick-link's request goes too
     res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (res.writableFinished) return;
+      isAbandoned = true;
+      upstream.destroy();
     });
     req.pipe(upstream);
   }
