@@ -10,6 +10,7 @@ import { createServiceProxy } from './proxy';
 import { createApiRateLimiter, type ApiRateLimit } from './rate-limit';
 import { createRouteMatcher } from './route-table';
 import { spaRoutes } from './spa';
+import { createWebhookPassThrough } from './webhook-pass-through';
 
 export { gatewaySettingsSchema, rateLimitFrom } from './config';
 export { defaultApiRateLimit, type ApiRateLimit } from './rate-limit';
@@ -36,6 +37,10 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
   const handlers = Object.fromEntries(
     serviceNames.map((service) => [service, handOff(options.inProcessApps?.[service]) ?? proxies[service].handle]),
   ) as Record<ServiceName, RequestHandler>;
+  // kick-link in another process: Kick's deliveries skip the app (webhook-pass-through.ts)
+  const webhooks = options.inProcessApps?.['kick-link']
+    ? undefined
+    : createWebhookPassThrough(options.upstreams['kick-link'], deps.log);
   const matchRoute = createRouteMatcher();
   const checkAccess = createAccessGuard({ tokens: deps.tokens });
   const limitRate = createApiRateLimiter(options.rateLimit);
@@ -71,7 +76,9 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     start: async () => {},
     stop: async () => {
       for (const proxy of Object.values(proxies)) proxy.close();
+      webhooks?.close();
     },
+    ...(webhooks ? { handleFirst: webhooks.handle } : {}),
     onUpgrade: (req, socket, head) => {
       if (req.url?.startsWith('/socket.io')) proxies.realtime.upgrade(req, socket as Socket, head);
       else socket.destroy();

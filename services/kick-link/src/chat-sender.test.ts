@@ -9,6 +9,7 @@ import {
   createOwnLines,
   quotaMessage,
   queueFullMessage,
+  senderStateCacheMs,
   tooOldMessage,
   type ChatSender,
   type OwnLines,
@@ -214,6 +215,29 @@ describe('who speaks', () => {
     // the fallback is the plan on real Kick, not an error: it would mark the channel unhealthy for an hour
     expect(world.kickErrors).toEqual([]);
     expect((await world.repo.senderStates.get(channel))?.botRefusedAt).toBeNull();
+  });
+
+  test('when a channel replies again and again, then its sender state is read from the store once per 30 s, and again after a write of its own', async () => {
+    const world = await aWorld();
+    const reads = jest.spyOn(world.repo.senderStates, 'get');
+
+    await world.send('one');
+    await world.send('two');
+    world.clock.advance(senderStateCacheMs + 1);
+    await world.send('three');
+    world.answers.push(new KickApiError(500, 'Internal Server Error'));
+    await world.send('four'); // refused as "bot": the state is written, then read again
+    await world.send('five');
+
+    expect(reads).toHaveBeenCalledTimes(3);
+    expect(kinds(world)).toEqual([
+      'streamer:u-streamer bot',
+      'streamer:u-streamer bot',
+      'streamer:u-streamer bot',
+      'streamer:u-streamer bot',
+      'streamer:u-streamer user',
+      'streamer:u-streamer user',
+    ]);
   });
 
   test('when the dashboard asks during the fallback, then it hears "streamer-user" with Kick\'s refusal and when "bot" is tried again', async () => {

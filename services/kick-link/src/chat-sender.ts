@@ -284,6 +284,10 @@ export interface ChatSenderDeps {
   random?: () => number;
 }
 
+/** How long a channel's sender state read from the store is used without reading it again. */
+export const senderStateCacheMs = 30_000;
+const maxCachedSenderStates = 100_000;
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A claimed reply: what chat.send asked for, as stored with its claim. */
@@ -343,13 +347,52 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> | undefined;
 
+  /**
+   * Every reply needs its channel's sender state (`bot` refused lately? a last error to clear?),
+   * which changes only here, on Kick's answers, and stays empty for most channels. So what this
+   * instance read is kept for a while instead of read from the store per reply, and forgotten at
+   * each write of its own. Another instance (after a rebalance of chat.send) may write a channel's
+   * state meanwhile; until it shows here this one may try `bot` once more or clear an error
+   * again, which is what it would do with the store's answer a moment older.
+   */
+  const cachedStates = new Map<string, { state: SenderStateDoc | null; untilMs: number }>();
+  /** Counts this instance's writes: a read that a write overtook is not kept. */
+  let stateWrites = 0;
+  async function senderStateOf(channel: string): Promise<SenderStateDoc | null> {
+    const now = clock.now().getTime();
+    const cached = cachedStates.get(channel);
+    if (cached && cached.untilMs > now) return cached.state;
+    const writesBefore = stateWrites;
+    const state = await repo.senderStates.get(channel);
+    if (stateWrites !== writesBefore) return state;
+    if (cachedStates.size >= maxCachedSenderStates) cachedStates.clear();
+    cachedStates.set(channel, { state, untilMs: now + senderStateCacheMs });
+    return state;
+  }
+  function writingState(channel: string, write: Promise<void>): Promise<void> {
+    stateWrites++;
+    cachedStates.delete(channel);
+    return write.finally(() => {
+      stateWrites++;
+      cachedStates.delete(channel);
+    });
+  }
+  const senderStates = {
+    botRefused: (channel: string, at: Date, reason: string) =>
+      writingState(channel, repo.senderStates.botRefused(channel, at, reason)),
+    botAccepted: (channel: string) => writingState(channel, repo.senderStates.botAccepted(channel)),
+    failed: (channel: string, error: string, at: Date) =>
+      writingState(channel, repo.senderStates.failed(channel, error, at)),
+    succeeded: (channel: string) => writingState(channel, repo.senderStates.succeeded(channel)),
+  };
+
   /** Full jitter on the upper half of the doubled delay. */
   const backoff = (attempt: number) => {
     const ceiling = Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** (attempt - 1));
     return Math.round(ceiling * (0.5 + random() / 2));
   };
 
-  async function publish(reply: Reply, outcome: SendOutcome): Promise<void> {
+  async function publishOutcome(reply: Reply, outcome: SendOutcome): Promise<void> {
     await publisher.chatSent({
       idempotencyKey: reply.key,
       broadcasterUserId: reply.broadcasterUserId,
@@ -364,6 +407,11 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       origin: reply.origin,
       sourceReceivedAt: reply.sourceReceivedAt ? timestampFromDate(reply.sourceReceivedAt) : undefined,
     });
+  }
+
+  /** Publishes an outcome stored earlier (a redelivered chat.send), then marks it published. */
+  async function publishStored(reply: Reply, outcome: SendOutcome): Promise<void> {
+    await publishOutcome(reply, outcome);
     await repo.sendClaims.markPublished(reply.key);
   }
 
@@ -382,12 +430,12 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         : { type: 'user', broadcasterUserId: link.kickUserId, content, replyToMessageId };
     return kind === 'bot-account'
       ? botTokens.withUserToken(botAccountId, (token) => kick.sendChat(token, body))
-      : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body));
+      : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body), link);
   }
 
   async function attempt(reply: Reply, link: LinkDoc, content: string): Promise<Attempted> {
     const channel = link.kickUserId;
-    const state = await repo.senderStates.get(channel);
+    const state = await senderStateOf(channel);
     let kind = await senderKindOf(state);
     let replyTo = reply.replyToMessageId || undefined;
     const sourceAt = sourceAtOf(reply, clock.now());
@@ -414,8 +462,8 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
             .record(sent.messageId, channel, clock.now())
             .catch((err: unknown) => log.warn({ err }, 'could not remember a sent chat message id'));
         }
-        if (kind === 'streamer-bot' && state?.botRefusedAt) await repo.senderStates.botAccepted(channel);
-        if (state?.lastError) await repo.senderStates.succeeded(channel);
+        if (kind === 'streamer-bot' && state?.botRefusedAt) await senderStates.botAccepted(channel);
+        if (state?.lastError) await senderStates.succeeded(channel);
         return end('sent', '', sent.messageId);
       } catch (error) {
         if (kind === 'bot-account' && (error instanceof NeedsRelinkError || error instanceof NotLinkedError)) {
@@ -441,7 +489,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
           log.warn(answer, 'Kick refused type "bot": this channel posts as the streamer for a day');
           // not reported as a Kick error: on real Kick this fallback is the plan (§5.1), and the
           // dashboard's sender line says why already
-          await repo.senderStates.botRefused(channel, clock.now(), error.reason);
+          await senderStates.botRefused(channel, clock.now(), error.reason);
           kind = 'streamer-user';
           continue;
         }
@@ -491,21 +539,31 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     if (result === 'sent') return;
     // an operator reading the log after an outage learns why a command went unanswered
     if (result === 'dropped') log.warn({ broadcasterUserId: channel, sender: kind }, outcome.error);
-    await repo.senderStates
+    await senderStates
       .failed(channel, outcome.error, clock.now())
       .catch((err: unknown) => log.warn({ err }, 'could not store the last reply error'));
   }
 
+  /**
+   * chat.sent first, then one write stores the outcome with whether chat.sent left: a publish that
+   * failed leaves the outcome unpublished, and a redelivered chat.send publishes it then. (Only a
+   * crash between Kick's answer and this write loses the outcome, as it did before the write.)
+   */
   async function settle(reply: Reply, outcome: SendOutcome): Promise<void> {
-    await repo.sendClaims.recordOutcome(reply.key, outcome);
-    await publish(reply, outcome);
+    let isPublished = false;
+    try {
+      await publishOutcome(reply, outcome);
+      isPublished = true;
+    } finally {
+      await repo.sendClaims.recordOutcome(reply.key, outcome, isPublished);
+    }
   }
 
   /** Settles a reply that Kick never saw as dropped (health, chat.sent), when this caller takes it. */
   async function drop(reply: Reply, error: string): Promise<void> {
     if (!(await repo.sendClaims.startPosting(reply.key, clock.now()))) return;
     const channel = reply.broadcasterUserId;
-    const kind = await senderKindOf(await repo.senderStates.get(channel));
+    const kind = await senderKindOf(await senderStateOf(channel));
     health.reply(channel, kind, 'dropped', error);
     await settle(reply, {
       isSent: false,
@@ -606,7 +664,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       if (!(await repo.sendClaims.claim(key, clock.now(), storedOf(reply)))) {
         // seen before: at most publish an outcome that was stored but never made it onto the bus
         const claim = await repo.sendClaims.get(key);
-        if (claim?.outcome && !claim.isPublished) await publish(reply, claim.outcome);
+        if (claim?.outcome && !claim.isPublished) await publishStored(reply, claim.outcome);
         return;
       }
       await enqueue(reply);

@@ -87,6 +87,19 @@ describe('user tokens', () => {
     expect(calls).toEqual([]);
   });
 
+  test('when the caller hands the link it has just read, then its token is used without reading the store again', async () => {
+    const link = await aLink();
+    const { kick } = fakeKick(async () => issued(1));
+    const { tokens } = userTokensWith(kick);
+    const reads = jest.spyOn(repo.links, 'byUser');
+
+    const used = await tokens.withUserToken(link._id, async (token, usedLink) => [token, usedLink._id], link);
+
+    expect(used).toEqual(['access-0', link._id]);
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+  });
+
   test('when five calls need a refresh at once, then Kick is asked once and every call gets the new token', async () => {
     const link = await aLink(200);
     const { kick, calls } = fakeKick(async () => {

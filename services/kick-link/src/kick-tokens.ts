@@ -70,9 +70,15 @@ export interface UserTokens {
   /**
    * Runs a Kick call with the user's access token: refreshed first when it expires within the
    * refresh margin, and refreshed once more (then the call repeated) when Kick answers 401. Throws
-   * NotLinkedError or NeedsRelinkError when there is nothing usable.
+   * NotLinkedError or NeedsRelinkError when there is nothing usable. `read`: the user's document as
+   * the caller has just read it (a reply reads the link to find its channel), used instead of
+   * reading it again; a refresh still reads the stored one.
    */
-  withUserToken<T>(userId: string, call: (accessToken: string, link: LinkDoc) => Promise<T>): Promise<T>;
+  withUserToken<T>(
+    userId: string,
+    call: (accessToken: string, link: LinkDoc) => Promise<T>,
+    read?: LinkDoc,
+  ): Promise<T>;
 }
 
 export interface UserTokensDeps {
@@ -147,8 +153,8 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
   }
 
   return {
-    async withUserToken(userId, call) {
-      let link = usable(await holders.byId(userId));
+    async withUserToken(userId, call, read) {
+      let link = usable(read ?? (await holders.byId(userId)));
       if (isDue(link)) link = await refresh(userId);
       const { accessToken } = openTokens(cipher(), link);
       try {

@@ -268,8 +268,8 @@ export interface KickLinkRepository {
     startPosting(idempotencyKey: string, now: Date): Promise<boolean>;
     /** Claims still `queued` that were claimed at or before `claimedBefore`, oldest first. */
     queued(claimedBefore: Date, limit: number): Promise<SendClaimDoc[]>;
-    /** Stores the outcome; the claim is `done`. */
-    recordOutcome(idempotencyKey: string, outcome: SendOutcome): Promise<void>;
+    /** Stores the outcome, and whether chat.sent has left with it; the claim is `done`. */
+    recordOutcome(idempotencyKey: string, outcome: SendOutcome, isPublished: boolean): Promise<void>;
     markPublished(idempotencyKey: string): Promise<void>;
   };
   sentMessages: {
@@ -462,8 +462,8 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
         )) !== null,
       queued: (claimedBefore, limit) =>
         sendClaims.find({ state: 'queued', claimedAt: { $lte: claimedBefore } }, { sort: { claimedAt: 1 }, limit }),
-      async recordOutcome(idempotencyKey, outcome) {
-        await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { outcome, state: 'done' } });
+      async recordOutcome(idempotencyKey, outcome, isPublished) {
+        await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { outcome, state: 'done', isPublished } });
       },
       async markPublished(idempotencyKey) {
         await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { isPublished: true } });

@@ -1,7 +1,15 @@
-import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
-import { consumerTuning, topicPartitions } from '../lifecycle/connect-platform';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { Int32ValueSchema } from '@bufbuild/protobuf/wkt';
+import {
+  KafkaJSNonRetriableError,
+  KafkaJSNumberOfRetriesExceeded,
+  KafkaJSProtocolError,
+  type EachBatchPayload,
+} from 'kafkajs';
+import { createSilentLogger } from '../log/logger';
+import { batchWaitOf, consumerTuning, topicPartitions } from '../lifecycle/connect-platform';
 import { loadConfig, platformConfigSchema } from '../config';
-import { hasLostProducerState, isNotReadyYet } from './kafka-bus';
+import { createWorker, hasLostProducerState, isNotReadyYet } from './kafka-bus';
 
 /** The Kafka adapter's pieces that need no broker; the adapter itself: kafka-bus.int.test.ts. */
 
@@ -64,6 +72,25 @@ describe('topicPartitions', () => {
   });
 });
 
+describe('batchWaitOf', () => {
+  test('when a reply waits for the reader of a chat-rate topic, then it lets messages gather 20 ms', () => {
+    expect(batchWaitOf('chat.received', 'bot-runner')).toBe(20);
+    expect(batchWaitOf('chat.received', 'games')).toBe(20);
+    expect(batchWaitOf('chat.send', 'kick-link')).toBe(20);
+  });
+
+  test('when the reader is a dashboard or analytics, then it lets them gather 100 ms', () => {
+    expect(batchWaitOf('chat.received', 'realtime.instance.r1')).toBe(100);
+    expect(batchWaitOf('chat.sent', 'realtime.instance.r1')).toBe(100);
+    expect(batchWaitOf('command.executed', 'auth')).toBe(100);
+  });
+
+  test('when the topic is not chat-rate, then nobody waits', () => {
+    expect(batchWaitOf('bot.status', 'auth')).toBe(0);
+    expect(batchWaitOf('user.changed', 'realtime.instance.r1')).toBe(0);
+  });
+});
+
 describe('hasLostProducerState', () => {
   test.each([
     ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45],
@@ -84,5 +111,105 @@ describe('hasLostProducerState', () => {
   test('when Kafka is only unreachable or busy, then the producer is kept', () => {
     expect(hasLostProducerState(protocolError('LEADER_NOT_AVAILABLE', 5, true))).toBe(false);
     expect(hasLostProducerState(new KafkaJSNonRetriableError('Connection error: connect ECONNREFUSED'))).toBe(false);
+  });
+});
+
+describe('the worker of a subscription (offset commits)', () => {
+  type Offsets = ReturnType<EachBatchPayload['uncommittedOffsets']>;
+
+  /** kafkajs's side of one fetch: a batch per partition, a group-wide table of resolved offsets. */
+  function fakeFetch(partitions: number[], options: { heartbeat?: () => Promise<void> } = {}) {
+    const resolved = new Map<number, string>();
+    const commits: Array<Array<{ partition: number; offset: string }>> = [];
+    const uncommittedOffsets = (): Offsets => ({
+      topics: [
+        { topic: 'test.count', partitions: [...resolved].map(([partition, offset]) => ({ partition, offset })) },
+      ],
+    });
+    const commitOffsetsIfNecessary = async (offsets?: Offsets): Promise<void> => {
+      commits.push((offsets?.topics[0]?.partitions ?? []).map(({ partition, offset }) => ({ partition, offset })));
+      resolved.clear();
+    };
+    const payloads = partitions.map(
+      (partition) =>
+        ({
+          batch: {
+            topic: 'test.count',
+            partition,
+            messages: ['10', '11'].map((offset) => ({
+              offset,
+              key: Buffer.from(`k${partition}`),
+              value: Buffer.from(toBinary(Int32ValueSchema, create(Int32ValueSchema, { value: partition }))),
+            })),
+          },
+          resolveOffset: (offset: string) => resolved.set(partition, offset),
+          heartbeat: options.heartbeat ?? (async () => undefined),
+          isRunning: () => true,
+          isStale: () => false,
+          commitOffsetsIfNecessary,
+          uncommittedOffsets,
+        }) as unknown as EachBatchPayload,
+    );
+    return { payloads, commits };
+  }
+
+  function workerOf(commits: boolean, handled: number[] = []) {
+    return createWorker({
+      topic: 'test.count',
+      group: 'g',
+      schema: Int32ValueSchema,
+      handler: async (message) => {
+        handled.push(message.value);
+      },
+      retry: { maxAttempts: 1, initialBackoffMs: 1, maxBackoffMs: 1 },
+      log: createSilentLogger(),
+      errorMessage: String,
+      skipBefore: undefined,
+      batchWaitMs: 0,
+      commits,
+      generation: () => 1,
+      deadLetter: async () => undefined,
+    });
+  }
+
+  test('when the batches of one fetch finish together, then one commit carries the offsets of them all', async () => {
+    const handled: number[] = [];
+    const worker = workerOf(true, handled);
+    const { payloads, commits } = fakeFetch([0, 1, 2, 3]);
+
+    await Promise.all(payloads.map((payload) => worker.eachBatch(payload)));
+
+    expect(handled.sort()).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);
+    expect(commits).toEqual([
+      [
+        { partition: 0, offset: '11' },
+        { partition: 1, offset: '11' },
+        { partition: 2, offset: '11' },
+        { partition: 3, offset: '11' },
+      ],
+    ]);
+  });
+
+  test('when a group of one instance handles a fetch, then nothing is committed', async () => {
+    const worker = workerOf(false);
+    const { payloads, commits } = fakeFetch([0, 1]);
+
+    await Promise.all(payloads.map((payload) => worker.eachBatch(payload)));
+
+    expect(commits).toEqual([]);
+  });
+
+  test('when a rebalance cuts a batch short, then what it handled is committed and the rebalance goes on to kafkajs', async () => {
+    const rebalancing = new Error('The group is rebalancing');
+    const worker = workerOf(true);
+    const { payloads, commits } = fakeFetch([5], {
+      heartbeat: async () => {
+        throw rebalancing;
+      },
+    });
+
+    await expect(worker.eachBatch(payloads[0] as EachBatchPayload)).rejects.toBe(rebalancing);
+
+    expect(commits).toEqual([[{ partition: 5, offset: '10' }]]);
   });
 });

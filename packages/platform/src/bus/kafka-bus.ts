@@ -30,6 +30,7 @@ import {
   type TopicRegistry,
 } from './bus';
 import { createBatcher } from '../batch/batcher';
+import { fixKafkajsIdleLoop } from './kafkajs-idle-loop-fix';
 
 /**
  * The Kafka adapter of the bus port; kafkajs is used in this file only.
@@ -42,8 +43,8 @@ import { createBatcher } from '../batch/batcher';
  *   (`kafkaGroupId`: one Kafka group per topic, so a rebalance stops the readers of one topic
  *   only). Messages are handled
  *   with `eachBatch` and `eachBatchAutoResolve: false`: an offset is resolved only once its
- *   handler succeeded or the message went to `<group>.dlq`, and kafkajs commits the resolved
- *   offsets after each batch. A stop or a rebalance in the middle of a message therefore leaves
+ *   handler succeeded or the message went to `<group>.dlq`, and the resolved offsets are
+ *   committed before each batch returns (the batches of one fetch share commits). A stop or a rebalance in the middle of a message therefore leaves
  *   it uncommitted, and the next owner of the partition gets it again (at least once).
  * - A brand-new group starts at the end of the topic as of the subscribe call (unless
  *   `fromBeginning`); `subscribe` resolves once the consumer has joined and been assigned, or,
@@ -99,14 +100,14 @@ export interface KafkaBusOptions<R extends TopicRegistry> {
   fromBeginning?: boolean;
   consumer?: KafkaConsumerTuning;
   /**
-   * How long a consumer of this topic waits after handling a fetch's messages before it fetches
+   * How long a consumer of this topic (in this bus group) waits after handling a fetch's messages before it fetches
    * again, in ms; 0 (the default): it fetches again at once. Each fetch costs a request, the
    * handling of its batches and an offset commit, so on a topic with a message per chat line a
    * short wait (tens of ms) turns many fetches of a message or two into a few larger ones. Only a
    * consumer that just got messages waits: an idle one long-polls as before (maxWaitTimeInMs), so
    * the wait costs nothing when there is no traffic, and adds at most this much latency when there is.
    */
-  batchWaitMs?: (topic: string) => number;
+  batchWaitMs?: (topic: string, group: string) => number;
   /** How long `subscribe` waits for the consumer to join its group; 30 s unless told. */
   joinTimeoutMs?: number;
   /**
@@ -195,6 +196,7 @@ class TopicNotReadyError extends Error {
 }
 
 export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusOptions<R>): Promise<KafkaBus<R>> {
+  fixKafkajsIdleLoop();
   const { topics, clientId } = options;
   const prefix = options.topicPrefix ?? '';
   const partitionsOf = options.partitions ?? defaultPartitions;
@@ -501,13 +503,15 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
         log,
         errorMessage,
         skipBefore,
-        batchWaitMs: options.batchWaitMs?.(topic) ?? 0,
+        batchWaitMs: options.batchWaitMs?.(topic, group) ?? 0,
+        // a group of one instance commits nothing, so Kafka forgets it once the instance is gone
+        commits: !isInstanceGroup(group),
         generation: () => generation,
         deadLetter: (key, value, headers) => send(deadLetterTopic(group), key, value, headers),
       });
       const runConfig: Parameters<Consumer['run']>[0] = {
-        // a group of one instance commits nothing, so Kafka forgets it once the instance is gone
-        autoCommit: !isInstanceGroup(group),
+        // the worker commits (see createWorker's committer)
+        autoCommit: false,
         eachBatchAutoResolve: false,
         // Different partitions (keys) are handled in parallel; one partition stays sequential.
         partitionsConsumedConcurrently: Math.max(1, partitionsOf(topic)),
@@ -665,7 +669,7 @@ export async function createKafkaBus<R extends TopicRegistry>(options: KafkaBusO
   return bus;
 }
 
-interface WorkerOptions<S extends DescMessage> {
+export interface WorkerOptions<S extends DescMessage> {
   topic: string;
   group: string;
   schema: S;
@@ -677,13 +681,18 @@ interface WorkerOptions<S extends DescMessage> {
   skipBefore: Map<number, bigint> | undefined;
   /** How long a batch waits, once handled, before kafkajs fetches again (KafkaBusOptions.batchWaitMs). */
   batchWaitMs: number;
+  /** Whether handled offsets are committed (not for a group of one instance). */
+  commits: boolean;
   /** The consumer group generation as this subscription counts it (see subscribe). */
   generation: () => number;
   deadLetter: (key: string, value: Uint8Array, headers: IHeaders) => Promise<void>;
 }
 
-/** The per-subscription message loop: decode, call the handler, retry, dead-letter. */
-function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
+/** What a batch's payload offers for committing its group's offsets. */
+type CommitAccess = Pick<EachBatchPayload, 'commitOffsetsIfNecessary' | 'uncommittedOffsets'>;
+
+/** The per-subscription message loop: decode, call the handler, retry, dead-letter, commit. Exported for its tests. */
+export function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
   const { topic, group, schema, handler, retry, log, errorMessage } = options;
   let isStopping = false;
   let inFlight = 0;
@@ -765,22 +774,52 @@ function createWorker<S extends DescMessage>(options: WorkerOptions<S>) {
     }
   }
 
+  /**
+   * Offsets are committed here rather than by kafkajs: its autoCommit sends one OffsetCommit after
+   * every partition's batch, so a fetch with messages on k partitions cost k commits, at chat rates
+   * about one per message. The batches of one fetch share commits instead (batch/batcher.ts): the
+   * first to finish commits everything resolved so far, those finishing meanwhile share the next.
+   * Each batch still returns only once its offsets are committed, as with autoCommit.
+   */
+  const committer = createBatcher<CommitAccess>({
+    async sendBatch(items) {
+      const latest = items[items.length - 1];
+      if (latest) await latest.commitOffsetsIfNecessary(latest.uncommittedOffsets());
+    },
+  });
+
+  async function handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const start = options.skipBefore?.get(batch.partition);
+    const generation = options.generation();
+    const isCurrent = (): boolean => options.generation() === generation;
+    for (const message of batch.messages) {
+      if (isStopping || !isRunning() || isStale() || !isCurrent()) return;
+      if (start !== undefined && BigInt(message.offset) < start) {
+        resolveOffset(message.offset); // published before the group existed
+        continue;
+      }
+      if (!(await handle(message, batch.partition, heartbeat, isCurrent))) return;
+      // handled, but a rebalance came meanwhile: this batch no longer speaks for the partition
+      if (!isCurrent()) return;
+      resolveOffset(message.offset);
+      await heartbeat();
+    }
+  }
+
   return {
-    async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
-      const start = options.skipBefore?.get(batch.partition);
-      const generation = options.generation();
-      const isCurrent = (): boolean => options.generation() === generation;
-      for (const message of batch.messages) {
-        if (isStopping || !isRunning() || isStale() || !isCurrent()) return;
-        if (start !== undefined && BigInt(message.offset) < start) {
-          resolveOffset(message.offset); // published before the group existed
-          continue;
+    async eachBatch(payload: EachBatchPayload): Promise<void> {
+      let isHandled = false;
+      try {
+        await handleBatch(payload);
+        isHandled = true;
+      } finally {
+        // A commit that fails after a handled batch fails the batch (kafkajs rejoins on a
+        // rebalance); after a batch cut short (a stop, a rebalance) what it resolved is committed
+        // if the group still takes it, as kafkajs's autoCommit did.
+        if (options.commits) {
+          const committed = committer.send(payload);
+          await (isHandled ? committed : committed.catch(() => undefined));
         }
-        if (!(await handle(message, batch.partition, heartbeat, isCurrent))) return;
-        // handled, but a rebalance came meanwhile: this batch no longer speaks for the partition
-        if (!isCurrent()) return;
-        resolveOffset(message.offset);
-        await heartbeat();
       }
       // kafkajs fetches again once every batch of its last fetch returned: what arrives meanwhile
       // comes in that next fetch, together

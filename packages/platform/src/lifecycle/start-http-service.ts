@@ -14,6 +14,11 @@ export interface Service {
   onUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Called with the HTTP server before it listens, for libraries that hook into it (socket.io). */
   attach?(server: Server): void;
+  /**
+   * Sees each request before the app and returns true when it answered it (the gateway's webhook
+   * pass-through: chat-rate traffic that needs none of the app's middleware).
+   */
+  handleFirst?(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 export interface RunningService {
@@ -68,6 +73,7 @@ export async function startHttpService(
 ): Promise<RunningService> {
   let isStarted = false;
   const server = createServer((req, res) => {
+    if (isStarted && service.handleFirst?.(req, res)) return;
     if (isStarted || isLivenessProbe(req)) service.app(req, res);
     else answerStarting(res);
   });

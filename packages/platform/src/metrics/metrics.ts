@@ -29,7 +29,10 @@ let metrics: Metrics | undefined;
 export function processMetrics(): Metrics {
   if (metrics) return metrics;
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // The event-loop-delay monitor samples with a timer: every 10 ms by default, which cost each
+  // process ~5 ms of CPU a second, idle or not; every 50 ms costs ~2.5, and a stalled loop still
+  // delays (so shows in) the next sample (docs/performance.md).
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 50 });
   metrics = {
     registry,
     httpRequestDuration: new Histogram({
