@@ -96,7 +96,13 @@ async function aRunningStreamer(name: string, response: string): Promise<Streame
   return streamer;
 }
 
-function kickEvent(streamer: Streamer, eventType: string, payload: unknown, at: Date, kickMessageId: string = randomUUID()) {
+function kickEvent(
+  streamer: Streamer,
+  eventType: string,
+  payload: unknown,
+  at: Date,
+  kickMessageId: string = randomUUID(),
+) {
   return platform.bus.publish('kick.event', streamer.broadcasterId, {
     ...header(),
     kickMessageId,
