@@ -37,6 +37,8 @@ export const routeTable: readonly Route[] = [
   // a channel's named counters and timers live with the bot's runtime
   { path: '/api/counters/*', service: 'bot-runner', access: 'user' },
   { path: '/api/timers/*', service: 'bot-runner', access: 'user' },
+  // moderation filters judge chat in bot-runner
+  { path: '/api/moderation/*', service: 'bot-runner', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.
   { path: '/api/kick/*', service: 'kick-link', access: 'public' },
   // The built-in commands catalogue feeds the public commands page.
