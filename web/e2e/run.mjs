@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { browserUiScenarios } from './browser-ui-scenarios.mjs';
 import { timerScenarios } from './timer-scenarios.mjs';
+import { moderationScenarios } from './moderation-scenarios.mjs';
 import { realKickScenarios, scenarios } from './scenarios.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -74,7 +75,7 @@ const passes = [
     logFile: 'server.log',
     // a timer minute lasts 1 s (sandbox only; refused in production): timer-scenarios.mjs
     env: { TIMER_MINUTE_MS: '1000' },
-    scenarios: [...scenarios, ...browserUiScenarios, ...timerScenarios],
+    scenarios: [...scenarios, ...browserUiScenarios, ...timerScenarios, ...moderationScenarios],
   },
   {
     name: 'real Kick',
