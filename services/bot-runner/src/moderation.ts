@@ -152,7 +152,8 @@ async function publishAction(deps: ModerationDeps, doc: ModerationLogDoc): Promi
       broadcasterUserId: doc.broadcasterUserId,
       ownerUserId: doc.userId,
       content: doc.warning,
-      origin: ChatOrigin.COMMAND,
+      // said by the product on its own, not an answer to a command
+      origin: ChatOrigin.SYSTEM,
     });
   }
   await deps.repo.updateLog(doc._id, { isPublished: true });
