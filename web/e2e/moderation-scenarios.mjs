@@ -83,7 +83,7 @@ export const moderationScenarios = [
       // the Moderation page: switching the link filter on is refused until moderation access is granted
       await page.getByRole('link', { name: 'Moderation' }).click();
       const links = page.locator('fieldset[data-filter="links"]');
-      await links.getByLabel('On').check();
+      await links.getByLabel('On', { exact: true }).check();
       await page.getByRole('button', { name: 'Save Filters' }).click();
       const grant = page.getByRole('button', { name: 'Grant moderation access' });
       await grant.waitFor();
@@ -93,7 +93,7 @@ export const moderationScenarios = [
       await page.goto('/dashboard/moderation');
       await page.getByRole('heading', { name: 'Filters' }).waitFor();
       check((await grant.count()) === 0, 'no grant button once Kick granted moderation');
-      await links.getByLabel('On').check();
+      await links.getByLabel('On', { exact: true }).check();
       await links.getByLabel('Allowed domains').fill('kick.com');
       await page.getByRole('button', { name: 'Save Filters' }).click();
       await page.getByText('Moderation filters saved.').waitFor();
