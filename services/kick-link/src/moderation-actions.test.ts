@@ -43,7 +43,7 @@ async function viewerSays(streamer: Streamer, content: string): Promise<{ messag
   return { messageId: posted.message.messageId, viewerId: String(await stack.kickUserId(viewer)) };
 }
 
-function act(streamer: Streamer, kind: ModerationActionKind, fields: Record<string, unknown>, key = randomUUID()) {
+function act(streamer: Streamer, kind: ModerationActionKind, fields: Record<string, unknown>, key: string) {
   return stack.platform.bus.publish('moderation.action', streamer.broadcasterId, {
     eventId: randomUUID(),
     idempotencyKey: key,
