@@ -37,8 +37,10 @@ export interface ModerationMemory {
   /** The times of the viewer's earlier lines with this text (within the last hour). */
   earlierSame(broadcasterUserId: string, senderUserId: string, text: string): number[];
   remember(broadcasterUserId: string, senderUserId: string, text: string, atMs: number): void;
-  /** True the first time a message id is seen (a redelivered line is not counted twice). */
-  firstSight(messageId: string): boolean;
+  /** Whether this instance judged the line already (a redelivered line is not counted twice). */
+  isJudged(messageId: string): boolean;
+  /** Marked once judging finished: a judgement that failed midway is done again on the bus's retry. */
+  judged(messageId: string): void;
 }
 
 /** A Map that forgets its oldest entries beyond `max` (insertion order): memory stays bounded. */
@@ -83,10 +85,9 @@ export function createModerationMemory(): ModerationMemory {
       const kept = (lines.get(key) ?? []).filter((entry) => atMs - entry.atMs < 3_600_000).slice(-19);
       lines.set(key, [...kept, { key: repeatKey(text), atMs }]);
     },
-    firstSight: (messageId) => {
-      if (seen.has(messageId)) return false;
+    isJudged: (messageId) => seen.has(messageId),
+    judged: (messageId) => {
       seen.set(messageId, true);
-      return true;
     },
   };
 }
@@ -203,10 +204,11 @@ export const onChatForModeration =
       if (!existing.isPublished) await publishAction(deps, existing);
       return;
     }
-    if (!deps.memory.firstSight(line.messageId)) return;
+    if (deps.memory.isJudged(line.messageId)) return;
     const target = permitTarget(line.content);
     if (target !== undefined && mayPermit(line)) {
       deps.memory.grantPermit(line.broadcasterUserId, target, nowMs);
+      deps.memory.judged(line.messageId);
       return;
     }
     const filters = await deps.repo.filters(line.ownerUserId);
@@ -214,13 +216,19 @@ export const onChatForModeration =
       hasPermit: deps.memory.hasPermit(line.broadcasterUserId, line.senderUsername, nowMs),
       earlierSameAtMs: deps.memory.earlierSame(line.broadcasterUserId, line.senderUserId, line.content),
     });
-    deps.memory.remember(line.broadcasterUserId, line.senderUserId, line.content, line.sentAtMs);
+    const done = () => {
+      deps.memory.remember(line.broadcasterUserId, line.senderUserId, line.content, line.sentAtMs);
+      deps.memory.judged(line.messageId);
+    };
     if (verdict.kind === 'pass') {
       if (verdict.usedPermit) deps.memory.usePermit(line.broadcasterUserId, line.senderUsername);
+      done();
       return;
     }
     const doc = logDocOf(line, verdict.filter, verdict.action, nowMs);
-    if (!(await deps.repo.insertLog(doc))) return;
+    const isNew = await deps.repo.insertLog(doc);
+    done();
+    if (!isNew) return;
     deps.log.info(
       { messageId: line.messageId, filter: verdict.filter, action: doc.action },
       'chat line caught by a filter',
