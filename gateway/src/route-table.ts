@@ -40,6 +40,8 @@ export const routeTable: readonly Route[] = [
   // event messages and the stream's state (from Kick's livestream events) too
   { path: '/api/event-messages/*', service: 'bot-runner', access: 'user' },
   { path: '/api/stream', service: 'bot-runner', access: 'user' },
+  // moderation filters judge chat in bot-runner
+  { path: '/api/moderation/*', service: 'bot-runner', access: 'user' },
   // Kick calls these (signed webhooks) or sends the browser here (OAuth callback): no sign-in token.
   { path: '/api/kick/*', service: 'kick-link', access: 'public' },
   // The built-in commands catalogue feeds the public commands page.

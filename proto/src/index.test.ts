@@ -28,6 +28,9 @@ import {
   KickAccountChangeKind,
   KickAccountSchema,
   KickEventSchema,
+  ModerationActionKind,
+  ModerationActionSchema,
+  ModerationResultSchema,
   UserChangeKind,
   UserChangedSchema,
   UserRole,
@@ -206,6 +209,30 @@ const fixtures: Fixture[] = [
     kickEmail: 'streamer@example.com',
     profilePicture: 'https://files.kick.com/images/user/4377088/profile_image/a.webp',
     linkedAt: at('2026-03-01T10:04:59Z'),
+    scopes: ['user:read', 'chat:write', 'moderation:ban'],
+  }),
+  fixture(ModerationActionSchema, {
+    eventId: 'evt-mod-1',
+    occurredAt: at('2026-03-02T18:10:00Z'),
+    idempotencyKey: 'moderation:9c1e0f7a-2b44-4c1d-8a53-51f0c2d0b6e1',
+    broadcasterUserId: '4377088',
+    ownerUserId: 'user-1',
+    kind: ModerationActionKind.TIMEOUT,
+    messageId: '9c1e0f7a-2b44-4c1d-8a53-51f0c2d0b6e1',
+    targetUserId: '123456',
+    durationMinutes: 10,
+    reason: 'Kickstand filter: links',
+    logEntryId: 'moderation:9c1e0f7a-2b44-4c1d-8a53-51f0c2d0b6e1',
+  }),
+  fixture(ModerationResultSchema, {
+    eventId: 'evt-mod-2',
+    occurredAt: at('2026-03-02T18:10:01Z'),
+    broadcasterUserId: '4377088',
+    ownerUserId: 'user-1',
+    logEntryId: 'moderation:9c1e0f7a-2b44-4c1d-8a53-51f0c2d0b6e1',
+    kind: ModerationActionKind.BAN,
+    ok: true,
+    error: 'Kick did not grant moderation:ban',
   }),
   fixture(KickEventSchema, {
     eventId: 'evt-10',
@@ -311,7 +338,7 @@ describe('event contracts', () => {
       .filter((schema) => schema.fields.some((field) => field.name === 'event_id'))
       .map((schema) => schema.name)
       .sort();
-    expect(eventMessages).toHaveLength(13);
+    expect(eventMessages).toHaveLength(15);
     expect([...new Set(fixtures.map((f) => f.schema.name))].sort()).toEqual(eventMessages);
   });
 

@@ -19,6 +19,7 @@ import { chromium } from 'playwright-core';
 import { browserUiScenarios } from './browser-ui-scenarios.mjs';
 import { timerScenarios } from './timer-scenarios.mjs';
 import { eventMessageScenarios } from './event-messages-scenarios.mjs';
+import { moderationScenarios } from './moderation-scenarios.mjs';
 import { realKickScenarios, scenarios } from './scenarios.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -75,7 +76,13 @@ const passes = [
     logFile: 'server.log',
     // a timer minute lasts 1 s (sandbox only; refused in production): timer-scenarios.mjs
     env: { TIMER_MINUTE_MS: '1000' },
-    scenarios: [...scenarios, ...browserUiScenarios, ...timerScenarios, ...eventMessageScenarios],
+    scenarios: [
+      ...scenarios,
+      ...browserUiScenarios,
+      ...timerScenarios,
+      ...eventMessageScenarios,
+      ...moderationScenarios,
+    ],
   },
   {
     name: 'real Kick',

@@ -99,6 +99,11 @@ export const webhookReplySchema = z.object({ success: z.literal(true) });
 
 export const kickStatusReplySchema = dataReply(kickStatusSchema);
 export const authUrlReplySchema = dataReply(authUrlSchema);
+
+/** `moderation=true`: also ask Kick for the moderation scopes (the filters' "Grant moderation access"). */
+export const kickLinkQuerySchema = z.object({
+  moderation: z.enum(['true', 'false'], { error: 'moderation must be true or false' }).optional(),
+});
 export const unlinkReplySchema = messageReply(z.object({ hasKickAccount: z.literal(false) }));
 export const replySenderReplySchema = dataReply(replySenderSchema);
 export const botAccountReplySchema = dataReply(z.object({ botAccount: botAccountSchema.nullable() }));

@@ -58,6 +58,7 @@ import {
 import { healthDownReplySchema, healthReplySchema } from './gateway';
 import {
   authUrlReplySchema,
+  kickLinkQuerySchema,
   botAccountReplySchema,
   botAccountUnlinkReplySchema,
   kickStatusReplySchema,
@@ -78,6 +79,14 @@ import {
   timerParamsSchema,
   timerToggleBodySchema,
 } from './timers';
+import {
+  moderationFiltersReplySchema,
+  moderationFiltersSavedReplySchema,
+  moderationFiltersSchema,
+  moderationLogParamsSchema,
+  moderationLogReplySchema,
+  moderationUndoReplySchema,
+} from './moderation';
 import {
   subscribeBatchBodySchema,
   subscribeBodySchema,
@@ -490,6 +499,44 @@ export const apiRoutes: readonly ApiRoute[] = [
     reply: ok(streamStateReplySchema),
   },
 
+  // ---- bot-runner: moderation filters and their log (issue 20 item 3)
+  {
+    method: 'get',
+    path: '/api/moderation/filters',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'The channel’s moderation filters, and the Kick scopes still to grant',
+    reply: ok(moderationFiltersReplySchema),
+  },
+  {
+    method: 'put',
+    path: '/api/moderation/filters',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Save the moderation filters (switching one on needs Kick’s moderation scopes)',
+    body: moderationFiltersSchema,
+    reply: ok(moderationFiltersSavedReplySchema, 'Moderation filters saved.'),
+    errors: { 409: 'Kickstand may not moderate your Kick chat yet. Grant moderation access to switch a filter on.' },
+  },
+  {
+    method: 'get',
+    path: '/api/moderation/log',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'The moderation log: what the filters did, newest first (at most 100)',
+    reply: ok(moderationLogReplySchema),
+  },
+  {
+    method: 'post',
+    path: '/api/moderation/log/:id/undo',
+    owner: 'bot-runner',
+    access: 'user',
+    summary: 'Undo a timeout or ban (unban on Kick)',
+    params: moderationLogParamsSchema,
+    reply: ok(moderationUndoReplySchema, 'Unban sent to Kick.'),
+    errors: { 404: 'Moderation log entry not found.', 409: 'not a ban or timeout, or already undone' },
+  },
+
   // ---- games
   {
     method: 'get',
@@ -552,6 +599,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     owner: 'kick-link',
     access: 'user',
     summary: 'Start linking a Kick account: where to send the browser',
+    query: kickLinkQuerySchema,
     reply: ok(authUrlReplySchema),
     errors: { 500: 'Failed to start Kick linking' },
   },

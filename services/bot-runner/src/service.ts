@@ -21,6 +21,9 @@ import { timerRoutes } from './timer-routes';
 import { createTimerScheduler, timerLeaseTtlMs, timerTickMs } from './timer-scheduler';
 import { createTimersRepository } from './timers';
 import { createLease } from './lease';
+import { createModerationMemory, subscribeModerationEvents } from './moderation';
+import { createModerationRepository } from './moderation-repository';
+import { moderationRoutes } from './moderation-routes';
 
 export { botMessages, type BotStatusView } from './bots';
 export { commandCooldownMs } from './dispatch';
@@ -62,6 +65,7 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
   const counters = createCountersRepository(deps.store);
   const channels = createChannelsRepository(deps.store);
   const timers = createTimersRepository(deps.store);
+  const moderation = createModerationRepository(deps.store);
   const timerMinuteMs = options.timerMinuteMs ?? 60_000;
   // a shortened minute (sandbox e2e) shortens the loop with it: a quarter of a timer minute, 15 s in production
   const tickMs = options.timerTickMs ?? Math.min(timerTickMs, Math.max(250, timerMinuteMs / 4));
@@ -121,6 +125,7 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       counterRoutes({ counters, tokens: deps.tokens, clock: deps.clock }),
       timerRoutes({ timers, channels, tokens: deps.tokens, clock: deps.clock }),
       eventRoutes({ settings: eventSettings, channels, tokens: deps.tokens, clock: deps.clock }),
+      moderationRoutes({ repo: moderation, bus: deps.bus, tokens: deps.tokens, clock: deps.clock }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -137,6 +142,16 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       subscriptions.push(...(await subscribeBotRunnerEvents(deps.bus, eventDeps)));
       subscriptions.push(
         ...(await subscribeStreamEvents(deps.bus, { channels, scheduler, poster, clock: deps.clock, log: deps.log })),
+      );
+      subscriptions.push(
+        ...(await subscribeModerationEvents(deps.bus, {
+          bus: deps.bus,
+          repo: moderation,
+          view,
+          memory: createModerationMemory(),
+          clock: deps.clock,
+          log: deps.log,
+        })),
       );
       await scheduler.start();
       await poster.start();

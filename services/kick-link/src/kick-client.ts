@@ -21,6 +21,12 @@ export interface KickClient {
   unsubscribe(token: string, subscriptionIds: readonly string[]): Promise<void>;
   /** Never retried: a retry could post the line twice. */
   sendChat(userAccessToken: string, message: KickChatMessage): Promise<KickSentChat>;
+  /** DELETE /chat/{message_id} (§5.2, scope moderation:chat_message:manage). */
+  deleteChatMessage(userAccessToken: string, messageId: string): Promise<void>;
+  /** POST /moderation/bans (§6.1, scope moderation:ban): a timeout with `durationMinutes`, else a ban. */
+  ban(userAccessToken: string, ban: KickBan): Promise<void>;
+  /** DELETE /moderation/bans with a JSON body (§6.2): lifts a ban or a timeout. */
+  unban(userAccessToken: string, broadcasterUserId: string, userId: string): Promise<void>;
   /** Sent without a token (§7): webhook verification must not depend on app credentials. */
   publicKey(): Promise<string>;
   /** Whether each channel is live now (`GET /channels`, §4.1); a channel Kick leaves out is absent. */
@@ -65,6 +71,15 @@ export interface KickSubscribeResult {
 export type KickChatMessage =
   | { type: 'bot'; content: string; replyToMessageId?: string }
   | { type: 'user'; broadcasterUserId: string; content: string; replyToMessageId?: string };
+
+export interface KickBan {
+  broadcasterUserId: string;
+  userId: string;
+  /** 1–10080 minutes; absent for a permanent ban. */
+  durationMinutes?: number;
+  /** At most 100 characters. */
+  reason: string;
+}
 
 export interface KickSentChat {
   isSent: boolean;
@@ -488,6 +503,41 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       });
       const data = parse(sentChatSchema, answer, 'POST /chat').data;
       return { isSent: data.is_sent, messageId: data.message_id ?? '' };
+    },
+
+    async deleteChatMessage(userAccessToken, messageId) {
+      await send({
+        method: 'DELETE',
+        url: api(`/chat/${encodeURIComponent(messageId)}`),
+        token: userAccessToken,
+        isIdempotent: true,
+      });
+    },
+
+    async ban(userAccessToken, ban) {
+      await send({
+        method: 'POST',
+        url: api('/moderation/bans'),
+        token: userAccessToken,
+        json: {
+          broadcaster_user_id: Number(ban.broadcasterUserId),
+          user_id: Number(ban.userId),
+          ...(ban.durationMinutes === undefined ? {} : { duration: ban.durationMinutes }),
+          reason: ban.reason,
+        },
+        // banning again changes nothing, but a timeout would restart: tried once, as Kick says nothing on retries
+        isIdempotent: false,
+      });
+    },
+
+    async unban(userAccessToken, broadcasterUserId, userId) {
+      await send({
+        method: 'DELETE',
+        url: api('/moderation/bans'),
+        token: userAccessToken,
+        json: { broadcaster_user_id: Number(broadcasterUserId), user_id: Number(userId) },
+        isIdempotent: true,
+      });
     },
 
     async publicKey() {

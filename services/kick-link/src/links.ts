@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { type KickStatus, kickLinkMessages, oauthCallbackQuerySchema } from '@kickstand/api-contract';
+import { type KickStatus, kickLinkMessages, moderationScopes, oauthCallbackQuerySchema } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import { notFound } from '@kickstand/platform/errors';
 import type { Logger } from '@kickstand/platform/log';
@@ -26,10 +26,18 @@ import type { TokenCipher } from './token-crypto';
  * - `user:read`: GET /users, who the linked account is (at the callback).
  * - `chat:write`: POST /chat, the bot's replies posted with the streamer's token.
  * Not asked: `events:subscribe` (subscriptions are made with the app token, §8.2, which needs no
- * scope), `channel:read` (no /channels call), `moderation:*` (the bot does not moderate yet).
+ * scope), `channel:read` (no /channels call); `moderation:*` only on demand (linkScopesFor).
  * A feature that makes a new kind of call adds its scope here (and streamers link again).
  */
 export const linkScopes = ['user:read', 'chat:write'] as const;
+
+/**
+ * The moderation filters (bot-runner) delete messages and ban: `moderation:chat_message:manage`
+ * and `moderation:ban` (kick-api.md §5.2, §6), asked only when the streamer switches a filter on
+ * ("Grant moderation access" starts the link with them), and kept on every later link once granted.
+ */
+export const linkScopesFor = (withModeration: boolean): readonly string[] =>
+  withModeration ? [...linkScopes, ...moderationScopes] : linkScopes;
 
 /** Without these the link is useless: the bot cannot speak. */
 export const essentialScopes = ['chat:write'] as const;
@@ -200,7 +208,7 @@ export interface Links {
    * The authorize URL for this user: PKCE S256, a single-use state bound to the user and to the
    * browser that holds `browserKey`.
    */
-  start(userId: string): Promise<OAuthStart>;
+  start(userId: string, options?: { moderation?: boolean }): Promise<OAuthStart>;
   /**
    * The OAuth callback. Goes on only when the browser brings the key its state was started with;
    * otherwise (a link finished in another browser) nothing changes and the browser goes to the
@@ -381,7 +389,12 @@ export function createLinks(deps: LinksDeps): Links {
   }
 
   return {
-    start: (userId) => insertState(userId, 'streamer', linkScopes),
+    start: async (userId, options = {}) => {
+      // moderation is asked only when a filter needs it, and kept on every later link once granted
+      const current = await repo.links.byUser(userId);
+      const hasModeration = moderationScopes.every((scope) => current?.scopes.includes(scope) === true);
+      return insertState(userId, 'streamer', linkScopesFor(options.moderation === true || hasModeration));
+    },
 
     async complete(rawQuery, browserKeys) {
       const failed = { location: dashboardLocation({ kind: 'failed' }), spentBrowserKey: null };

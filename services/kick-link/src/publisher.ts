@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KickstandBus } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
-import type { ChatOrigin, ChatSubscriptionState, KickAccountChangeKind } from '@kickstand/proto';
+import { KickAccountChangeKind, type ChatOrigin, type ChatSubscriptionState } from '@kickstand/proto';
 import { timestampFromDate, type Timestamp } from '@kickstand/proto';
 import type { LinkDoc } from './repository';
 import type { ChatReceivedInit, KickEventInit } from './webhook-payloads';
@@ -75,6 +75,8 @@ export function createKickLinkPublisher(bus: KickstandBus, clock: Clock): KickLi
         kickEmail: link.kickEmail,
         profilePicture: link.profilePicture,
         linkedAt: timestampFromDate(link.linkedAt),
+        // bot-runner switches a moderation filter on only with the moderation scopes
+        scopes: kind === KickAccountChangeKind.LINKED ? [...link.scopes] : [],
       }),
     chatSubscription: (change) =>
       bus.publish('chat.subscription', change.userId, {

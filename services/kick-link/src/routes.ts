@@ -1,4 +1,5 @@
-import { kickLinkMessages } from '@kickstand/api-contract';
+import { kickLinkMessages, kickLinkQuerySchema } from '@kickstand/api-contract';
+import { parseQuery } from '@kickstand/platform/http';
 import { Router } from 'express';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import type { Logger } from '@kickstand/platform/log';
@@ -22,14 +23,16 @@ export function kickLinkRoutes(deps: {
   const router = Router();
   const signedIn = requireUser(tokens);
 
-  router.post('/api/platform/kick/link', signedIn, (req, res) =>
-    orFail(res, log, linkStartFailedMessage, async () => {
-      const { authUrl, browserKey } = await links.start(currentUser(req).userId);
+  router.post('/api/platform/kick/link', signedIn, (req, res) => {
+    // `?moderation=true`: the dashboard's "Grant moderation access" also asks the moderation scopes
+    const { moderation } = parseQuery(kickLinkQuerySchema, req);
+    return orFail(res, log, linkStartFailedMessage, async () => {
+      const { authUrl, browserKey } = await links.start(currentUser(req).userId, { moderation: moderation === 'true' });
       // the callback goes on only in the browser holding this cookie (oauth-browser.ts)
       setBrowserCookie(res, browserCookie, 'streamer', browserKey);
       res.json({ success: true, data: { authUrl } });
-    }),
-  );
+    });
+  });
 
   router.get('/api/platform/kick/status', signedIn, (req, res) =>
     orFail(res, log, statusFailedMessage, async () => {

@@ -19,7 +19,8 @@ import { createChatSender, createOwnLines } from './chat-sender';
 import { deadLetterRoutes } from './dead-letter-routes';
 import { combineDeliveryHealth, createMetricsDeliveryHealth } from './delivery-health';
 import { createStoredDeliveryHealth } from './delivery-health-store';
-import { onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
+import { kickLinkConsumerGroup, onBotControl, onChatSend, onUserChanged, subscribeKickLinkEvents } from './events';
+import { createModerationClaimIndexes, onModerationAction } from './moderation-actions';
 import { createLinkOutbox } from './link-outbox';
 import { createKickLinkPublisher } from './publisher';
 import { createKickClient } from './kick-client';
@@ -53,8 +54,8 @@ export { subscribableEvents, type SubscribableEvent } from './subscriptions';
 
 /**
  * Kick OAuth link, encrypted Kick tokens, webhook ingress, webhook subscriptions, sending chat to
- * Kick. Listens to bot.control, chat.send and user.changed (group kick-link); publishes
- * kick.account, chat.subscription, chat.received, kick.event, chat.sent and audit.recorded.
+ * Kick. Listens to bot.control, chat.send, moderation.action and user.changed (group kick-link); publishes
+ * kick.account, chat.subscription, chat.received, kick.event, chat.sent, moderation.result and audit.recorded.
  */
 export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptions): Service {
   const { bus, clock, log, store } = deps;
@@ -223,6 +224,14 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
         chatSend: onChatSend(chat),
         userChanged: onUserChanged({ repo, links, clock }),
       });
+      await createModerationClaimIndexes(store);
+      started.push(
+        await bus.subscribe(
+          'moderation.action',
+          kickLinkConsumerGroup,
+          onModerationAction({ store, kick, userTokens, bus, clock, log }),
+        ),
+      );
       // kick.account / chat.subscription a crash or a bus outage left in the links' outboxes
       await linkOutbox.start();
       storedHealth.start();

@@ -7,6 +7,7 @@ export const paths = {
   commands: { path: '/commands', href: () => '/commands' },
   dashboard: { path: '/dashboard', href: () => '/dashboard' },
   analytics: { path: '/dashboard/analytics', href: () => '/dashboard/analytics' },
+  moderation: { path: '/dashboard/moderation', href: () => '/dashboard/moderation' },
   chatPopout: { path: '/chat-popout', href: () => '/chat-popout' },
   kickError: {
     path: '/kick-error',

@@ -19,6 +19,8 @@ const designTopics = [
   'game.event',
   'audit.recorded',
   'chat.subscription',
+  'moderation.action',
+  'moderation.result',
 ];
 
 describe('kickstandTopics', () => {

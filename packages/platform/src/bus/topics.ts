@@ -12,6 +12,8 @@ import {
   GameEventSchema,
   KickAccountSchema,
   KickEventSchema,
+  ModerationActionSchema,
+  ModerationResultSchema,
   UserChangedSchema,
 } from '@kickstand/proto';
 import type { Bus, TopicRegistry } from './bus';
@@ -41,6 +43,8 @@ import type { Bus, TopicRegistry } from './bus';
  * | game.event       | games             | — (none yet)                  | broadcaster_user_id |
  * | chat.subscription | kick-link        | bot-runner                    | user_id             |
  * | audit.recorded   | auth, bot-runner, kick-link | auth                | target_id (user)    |
+ * | moderation.action | bot-runner       | kick-link (instruction)       | broadcaster_user_id |
+ * | moderation.result | kick-link        | bot-runner                    | broadcaster_user_id |
  *
  * Consumer groups are the service name; a reader every instance runs (realtime, the gateway's
  * deactivated users, bot-runner's view) uses a group of its own instance (`instanceGroup`:
@@ -61,6 +65,8 @@ export const kickstandTopics = {
   'game.event': GameEventSchema,
   'audit.recorded': AuditRecordedSchema,
   'chat.subscription': ChatSubscriptionSchema,
+  'moderation.action': ModerationActionSchema,
+  'moderation.result': ModerationResultSchema,
 } as const satisfies TopicRegistry;
 
 export type KickstandTopics = typeof kickstandTopics;

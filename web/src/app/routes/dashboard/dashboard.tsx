@@ -113,9 +113,14 @@ function StreamerDashboard({ user }: { user: User }) {
         username={user.username}
         onExit={() => dispatch(loggedOut())}
         links={
-          <Link className="button button-ghost" to={paths.analytics.href()}>
-            Analytics
-          </Link>
+          <>
+            <Link className="button button-ghost" to={paths.analytics.href()}>
+              Analytics
+            </Link>
+            <Link className="button button-ghost" to={paths.moderation.href()}>
+              Moderation
+            </Link>
+          </>
         }
       />
       <main className="container dashboard-main" id="main">

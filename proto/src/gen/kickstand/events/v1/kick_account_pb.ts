@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/kick_account.proto.
  */
 export const file_kickstand_events_v1_kick_account: GenFile = /*@__PURE__*/
-  fileDesc("CiZraWNrc3RhbmQvZXZlbnRzL3YxL2tpY2tfYWNjb3VudC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSKoAgoLS2lja0FjY291bnQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSOAoEa2luZBgEIAEoDjIqLmtpY2tzdGFuZC5ldmVudHMudjEuS2lja0FjY291bnRDaGFuZ2VLaW5kEhgKDGtpY2tfdXNlcl9pZBgFIAEoA0ICMAESFQoNa2lja191c2VybmFtZRgGIAEoCRISCgpraWNrX2VtYWlsGAcgASgJEhcKD3Byb2ZpbGVfcGljdHVyZRgIIAEoCRItCglsaW5rZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wKrgBChVLaWNrQWNjb3VudENoYW5nZUtpbmQSKAokS0lDS19BQ0NPVU5UX0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASIwofS0lDS19BQ0NPVU5UX0NIQU5HRV9LSU5EX0xJTktFRBABEiUKIUtJQ0tfQUNDT1VOVF9DSEFOR0VfS0lORF9VTkxJTktFRBACEikKJUtJQ0tfQUNDT1VOVF9DSEFOR0VfS0lORF9ORUVEU19SRUxJTksQA2IGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiZraWNrc3RhbmQvZXZlbnRzL3YxL2tpY2tfYWNjb3VudC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSK4AgoLS2lja0FjY291bnQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3VzZXJfaWQYAyABKAkSOAoEa2luZBgEIAEoDjIqLmtpY2tzdGFuZC5ldmVudHMudjEuS2lja0FjY291bnRDaGFuZ2VLaW5kEhgKDGtpY2tfdXNlcl9pZBgFIAEoA0ICMAESFQoNa2lja191c2VybmFtZRgGIAEoCRISCgpraWNrX2VtYWlsGAcgASgJEhcKD3Byb2ZpbGVfcGljdHVyZRgIIAEoCRItCglsaW5rZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnNjb3BlcxgKIAMoCSq4AQoVS2lja0FjY291bnRDaGFuZ2VLaW5kEigKJEtJQ0tfQUNDT1VOVF9DSEFOR0VfS0lORF9VTlNQRUNJRklFRBAAEiMKH0tJQ0tfQUNDT1VOVF9DSEFOR0VfS0lORF9MSU5LRUQQARIlCiFLSUNLX0FDQ09VTlRfQ0hBTkdFX0tJTkRfVU5MSU5LRUQQAhIpCiVLSUNLX0FDQ09VTlRfQ0hBTkdFX0tJTkRfTkVFRFNfUkVMSU5LEANiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Topic kick.account — a Kickstand user linked or unlinked a Kick account, or the link stopped
@@ -80,6 +80,14 @@ export type KickAccount = Message<"kickstand.events.v1.KickAccount"> & {
    * @generated from field: google.protobuf.Timestamp linked_at = 9;
    */
   linkedAt?: Timestamp | undefined;
+
+  /**
+   * The OAuth scopes Kick granted the link (LINKED): bot-runner switches a moderation filter on
+   * only when the moderation scopes are there. Empty on older events and other kinds.
+   *
+   * @generated from field: repeated string scopes = 10;
+   */
+  scopes: string[];
 };
 
 /**

@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { moderationReasonMaxLength, type FilterAction, type ModerationActionKind } from '@kickstand/api-contract';
+import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
+import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
+import type { Logger } from '@kickstand/platform/log';
+import {
+  ChatOrigin,
+  KickAccountChangeKind,
+  ModerationActionKind as ProtoActionKind,
+  timestampFromDate,
+  timestampMs,
+} from '@kickstand/proto';
+import type { ChatLine } from './dispatch';
+import { judge, mayPermit, moderationIdempotencyKey, permitMs, permitTarget, repeatKey, warningText } from './filters';
+import type { ModerationLogDoc, ModerationRepository } from './moderation-repository';
+import type { BotsView } from './read-model';
+
+/**
+ * The moderation filters' bus door. In (group `bot-runner.moderation`, shared by the instances):
+ * chat.received → judge the line (filters.ts) and, when a filter catches it, log the action and
+ * publish moderation.action (+ the warning as chat.send); kick.account → the link's scopes;
+ * moderation.result → the log entry's outcome. A group of its own keeps the command hot path
+ * (events.ts) untouched: a line is judged and answered independently.
+ */
+export const moderationConsumerGroup = 'bot-runner.moderation';
+
+/**
+ * What the rules remember between lines, in memory: permits (60 s) and each viewer's recent
+ * lines (for repeats). A channel's lines all reach one instance (the bus key is the broadcaster),
+ * so memory is enough; after a restart a permit is lost (the moderator gives it again) and the
+ * repeat count starts afresh, which errs on the viewer's side.
+ */
+export interface ModerationMemory {
+  grantPermit(broadcasterUserId: string, username: string, nowMs: number): void;
+  hasPermit(broadcasterUserId: string, username: string, nowMs: number): boolean;
+  usePermit(broadcasterUserId: string, username: string): void;
+  /** The times of the viewer's earlier lines with this text (within the last hour). */
+  earlierSame(broadcasterUserId: string, senderUserId: string, text: string): number[];
+  remember(broadcasterUserId: string, senderUserId: string, text: string, atMs: number): void;
+  /** Whether this instance judged the line already (a redelivered line is not counted twice). */
+  isJudged(messageId: string): boolean;
+  /** Marked once judging finished: a judgement that failed midway is done again on the bus's retry. */
+  judged(messageId: string): void;
+}
+
+/** A Map that forgets its oldest entries beyond `max` (insertion order): memory stays bounded. */
+class BoundedMap<V> extends Map<string, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+  override set(key: string, value: V): this {
+    this.delete(key);
+    super.set(key, value);
+    for (const oldest of this.keys()) {
+      if (this.size <= this.max) break;
+      this.delete(oldest);
+    }
+    return this;
+  }
+}
+
+export function createModerationMemory(): ModerationMemory {
+  const permits = new BoundedMap<number>(10_000);
+  const lines = new BoundedMap<{ key: string; atMs: number }[]>(50_000);
+  const seen = new BoundedMap<true>(50_000);
+  const permitKey = (broadcasterUserId: string, username: string) => `${broadcasterUserId}:${username.toLowerCase()}`;
+  const viewerKey = (broadcasterUserId: string, senderUserId: string) => `${broadcasterUserId}:${senderUserId}`;
+  return {
+    grantPermit: (broadcasterUserId, username, nowMs) =>
+      permits.set(permitKey(broadcasterUserId, username), nowMs + permitMs),
+    hasPermit: (broadcasterUserId, username, nowMs) =>
+      (permits.get(permitKey(broadcasterUserId, username)) ?? 0) > nowMs,
+    usePermit: (broadcasterUserId, username) => {
+      permits.delete(permitKey(broadcasterUserId, username));
+    },
+    earlierSame: (broadcasterUserId, senderUserId, text) => {
+      const key = repeatKey(text);
+      return (lines.get(viewerKey(broadcasterUserId, senderUserId)) ?? [])
+        .filter((entry) => entry.key === key)
+        .map((entry) => entry.atMs);
+    },
+    remember: (broadcasterUserId, senderUserId, text, atMs) => {
+      const key = viewerKey(broadcasterUserId, senderUserId);
+      // the last 20 lines of a viewer within an hour: the repeat filter's largest count and window
+      const kept = (lines.get(key) ?? []).filter((entry) => atMs - entry.atMs < 3_600_000).slice(-19);
+      lines.set(key, [...kept, { key: repeatKey(text), atMs }]);
+    },
+    isJudged: (messageId) => seen.has(messageId),
+    judged: (messageId) => {
+      seen.set(messageId, true);
+    },
+  };
+}
+
+export interface ModerationDeps {
+  bus: KickstandBus;
+  repo: ModerationRepository;
+  view: BotsView;
+  memory: ModerationMemory;
+  clock: Clock;
+  log: Logger;
+}
+
+const protoKinds: Record<ModerationActionKind | 'unban', ProtoActionKind> = {
+  delete: ProtoActionKind.DELETE_MESSAGE,
+  timeout: ProtoActionKind.TIMEOUT,
+  ban: ProtoActionKind.BAN,
+  unban: ProtoActionKind.UNBAN,
+};
+
+function chatLineOf(message: TopicMessage<'chat.received'>, nowMs: number): ChatLine {
+  return {
+    messageId: message.messageId,
+    broadcasterUserId: message.broadcasterUserId,
+    broadcasterUsername: message.broadcasterUsername,
+    ownerUserId: message.ownerUserId,
+    senderUsername: message.sender?.username ?? '',
+    senderUserId: message.sender?.userId ?? '0',
+    content: message.content,
+    isFromBot: message.isFromBot,
+    senderBadges: message.sender?.identity?.badges.map((badge) => badge.type) ?? [],
+    sentAtMs: messageTimeMs({
+      createdAtMs: message.createdAt && timestampMs(message.createdAt),
+      receivedAtMs: message.receivedAt && timestampMs(message.receivedAt),
+      nowMs,
+    }),
+  };
+}
+
+const reasonOf = (filter: string): string => `Kickstand filter: ${filter}`.slice(0, moderationReasonMaxLength);
+
+/** Publishes a log entry's action (and its warning); marks it published. Safe to repeat: kick-link dedupes by key. */
+async function publishAction(deps: ModerationDeps, doc: ModerationLogDoc): Promise<void> {
+  const occurredAt = timestampFromDate(new Date(doc.atMs));
+  await deps.bus.publish('moderation.action', doc.broadcasterUserId, {
+    eventId: randomUUID(),
+    occurredAt,
+    idempotencyKey: doc._id,
+    broadcasterUserId: doc.broadcasterUserId,
+    ownerUserId: doc.userId,
+    kind: protoKinds[doc.action],
+    messageId: doc.messageId,
+    targetUserId: doc.senderUserId,
+    durationMinutes: doc.timeoutMinutes ?? 0,
+    reason: reasonOf(doc.filter),
+    logEntryId: doc._id,
+  });
+  if (doc.warning !== '') {
+    await deps.bus.publish('chat.send', doc.broadcasterUserId, {
+      eventId: randomUUID(),
+      occurredAt,
+      idempotencyKey: `warning:${doc.messageId}`,
+      broadcasterUserId: doc.broadcasterUserId,
+      ownerUserId: doc.userId,
+      content: doc.warning,
+      // said by the product on its own, not an answer to a command
+      origin: ChatOrigin.SYSTEM,
+    });
+  }
+  await deps.repo.updateLog(doc._id, { isPublished: true });
+}
+
+function logDocOf(
+  line: ChatLine,
+  filter: ModerationLogDoc['filter'],
+  action: FilterAction,
+  atMs: number,
+): ModerationLogDoc {
+  return {
+    _id: moderationIdempotencyKey(line.messageId),
+    userId: line.ownerUserId,
+    broadcasterUserId: line.broadcasterUserId,
+    atMs,
+    filter,
+    action: action.kind,
+    timeoutMinutes: action.kind === 'timeout' ? action.timeoutMinutes : null,
+    messageId: line.messageId,
+    senderUserId: line.senderUserId,
+    senderUsername: line.senderUsername,
+    content: line.content,
+    warning: action.warning === '' ? '' : warningText(action.warning, line.senderUsername),
+    status: 'pending',
+    error: '',
+    isPublished: false,
+    isUndoRequested: false,
+  };
+}
+
+/**
+ * Judges a chat line once. Only for a running bot of this very channel. `$permit <user>` from a
+ * moderator or the broadcaster grants one link for 60 s. A replayed line finds its log entry (by
+ * the message id) and only finishes publishing what the first delivery did not.
+ */
+export const onChatForModeration =
+  (deps: ModerationDeps) =>
+  async (message: TopicMessage<'chat.received'>): Promise<void> => {
+    if (message.isFromBot || message.messageId === '' || message.ownerUserId === '') return;
+    const bot = deps.view.get(message.ownerUserId);
+    if (!bot?.isRunning || bot.broadcasterUserId !== message.broadcasterUserId) return;
+    const nowMs = deps.clock.now().getTime();
+    const line = chatLineOf(message, nowMs);
+    const existing = await deps.repo.logEntry(moderationIdempotencyKey(line.messageId));
+    if (existing) {
+      if (!existing.isPublished) await publishAction(deps, existing);
+      return;
+    }
+    if (deps.memory.isJudged(line.messageId)) return;
+    const target = permitTarget(line.content);
+    if (target !== undefined && mayPermit(line)) {
+      deps.memory.grantPermit(line.broadcasterUserId, target, nowMs);
+      deps.memory.judged(line.messageId);
+      return;
+    }
+    const filters = await deps.repo.filters(line.ownerUserId);
+    const verdict = judge(line, filters, {
+      hasPermit: deps.memory.hasPermit(line.broadcasterUserId, line.senderUsername, nowMs),
+      earlierSameAtMs: deps.memory.earlierSame(line.broadcasterUserId, line.senderUserId, line.content),
+    });
+    const done = () => {
+      deps.memory.remember(line.broadcasterUserId, line.senderUserId, line.content, line.sentAtMs);
+      deps.memory.judged(line.messageId);
+    };
+    if (verdict.kind === 'pass') {
+      if (verdict.usedPermit) deps.memory.usePermit(line.broadcasterUserId, line.senderUsername);
+      done();
+      return;
+    }
+    const doc = logDocOf(line, verdict.filter, verdict.action, nowMs);
+    const isNew = await deps.repo.insertLog(doc);
+    done();
+    if (!isNew) return;
+    deps.log.info(
+      { messageId: line.messageId, filter: verdict.filter, action: doc.action },
+      'chat line caught by a filter',
+    );
+    await publishAction(deps, doc);
+  };
+
+/** kick-link's answer: the entry shows done or failed (with Kick's reason); an unban's answer marks it undone. */
+export const onModerationResult =
+  (deps: Pick<ModerationDeps, 'repo'>) =>
+  async (message: TopicMessage<'moderation.result'>): Promise<void> => {
+    if (message.logEntryId === '') return;
+    const entry = await deps.repo.logEntry(message.logEntryId);
+    if (!entry || entry.userId !== message.ownerUserId) return;
+    if (message.kind === ProtoActionKind.UNBAN) {
+      await deps.repo.updateLog(entry._id, message.ok ? { status: 'undone', error: '' } : { error: message.error });
+      return;
+    }
+    if (entry.status === 'undone') return;
+    await deps.repo.updateLog(
+      entry._id,
+      message.ok ? { status: 'done', error: '' } : { status: 'failed', error: message.error },
+    );
+  };
+
+/** The link's granted scopes, so a filter is switched on only when Kick lets the bot moderate. */
+export const onKickAccountScopes =
+  (deps: Pick<ModerationDeps, 'repo'>) =>
+  async (message: TopicMessage<'kick.account'>): Promise<void> => {
+    if (message.userId === '') return;
+    if (message.kind === KickAccountChangeKind.LINKED) await deps.repo.saveScopes(message.userId, [...message.scopes]);
+    if (message.kind === KickAccountChangeKind.UNLINKED) await deps.repo.saveScopes(message.userId, []);
+  };
+
+/** Undo (unban) of a timeout or ban: moderation.action UNBAN, keyed by the entry so a double click sends one. */
+export async function requestUndo(
+  deps: Pick<ModerationDeps, 'bus' | 'repo' | 'clock'>,
+  doc: ModerationLogDoc,
+): Promise<ModerationLogDoc> {
+  await deps.bus.publish('moderation.action', doc.broadcasterUserId, {
+    eventId: randomUUID(),
+    occurredAt: timestampFromDate(deps.clock.now()),
+    idempotencyKey: `undo:${doc._id}`,
+    broadcasterUserId: doc.broadcasterUserId,
+    ownerUserId: doc.userId,
+    kind: ProtoActionKind.UNBAN,
+    messageId: '',
+    targetUserId: doc.senderUserId,
+    durationMinutes: 0,
+    reason: '',
+    logEntryId: doc._id,
+  });
+  return (await deps.repo.updateLog(doc._id, { isUndoRequested: true })) ?? doc;
+}
+
+export async function subscribeModerationEvents(bus: KickstandBus, deps: ModerationDeps): Promise<Subscription[]> {
+  return Promise.all([
+    bus.subscribe('chat.received', moderationConsumerGroup, onChatForModeration(deps)),
+    bus.subscribe('moderation.result', moderationConsumerGroup, onModerationResult(deps)),
+    bus.subscribe('kick.account', moderationConsumerGroup, onKickAccountScopes(deps)),
+  ]);
+}
