@@ -486,7 +486,9 @@ async function translateErrors<R>(collection: string, run: () => Promise<R>): Pr
 
 /**
  * Rewrites the parts of the port's filter language that NeDB lacks or reads differently: NeDB has
- * no $eq, and in MongoDB `null` equality also matches a missing field while `$ne: null` does not.
+ * no $eq; in MongoDB `null` equality also matches a missing field while `$ne: null` does not; and
+ * on an array NeDB's $ne / $nin match when some element differs, MongoDB's when no element is
+ * equal, which is NeDB's `$not` of the equality / $in.
  */
 function toNedbFilter(filter: Filter): Filter {
   const rewritten: Filter = {};
@@ -505,10 +507,11 @@ function toNedbFilter(filter: Filter): Filter {
       else rewritten[key] = value;
       continue;
     }
-    const { $eq: equal, $ne: notEqual, ...rest } = value;
+    const { $eq: equal, $ne: notEqual, $nin: notIn, ...rest } = value;
     if ('$eq' in value) clauses.push(equal === null ? nullOrMissing(key) : { [key]: equal });
     if ('$ne' in value)
-      clauses.push(notEqual === null ? { [key]: { $exists: true, $ne: null } } : { [key]: { $ne: notEqual } });
+      clauses.push(notEqual === null ? { [key]: { $exists: true, $ne: null } } : { $not: { [key]: notEqual } });
+    if ('$nin' in value) clauses.push({ $not: { [key]: { $in: notIn } } });
     if (Object.keys(rest).length > 0) rewritten[key] = rest;
   }
   if (clauses.length === 0) return rewritten;

@@ -133,6 +133,13 @@ export function storeContract(
         expect(await idsFor({ tags: { $ne: 'blue' } })).toEqual(['a', 'c', 'd']);
       });
 
+      test('when filtering an array field with $ne or $nin, then a document holding that element does not match', async () => {
+        // `a` holds ['red', 'big']: an element other than 'red' does not make it match
+        expect(await idsFor({ tags: { $ne: 'red' } })).toEqual(['b', 'c']);
+        expect(await idsFor({ tags: { $nin: ['red', 'blue'] } })).toEqual(['c']);
+        expect(await idsFor({ tags: { $nin: ['big'] } })).toEqual(['b', 'c', 'd']);
+      });
+
       test('when filtering by null, then documents missing the field match and $ne: null needs a value', async () => {
         await items.insertOne({ _id: 'e', name: 'empty', n: 5, group: null });
         expect(await idsFor({ group: null })).toEqual(['e']);
