@@ -9,6 +9,7 @@ export * from './command-import';
 export * from './command-stats';
 export * from './counters';
 export * from './timers';
+export * from './team';
 export * from './games';
 export * from './realtime';
 export * from './analytics';

@@ -12,6 +12,7 @@ import {
   GameEventSchema,
   KickAccountSchema,
   KickEventSchema,
+  TeamChangedSchema,
   UserChangedSchema,
 } from '@kickstand/proto';
 import type { Bus, TopicRegistry } from './bus';
@@ -40,7 +41,8 @@ import type { Bus, TopicRegistry } from './bus';
  * | kick.event       | kick-link         | — (none yet)                  | broadcaster_user_id |
  * | game.event       | games             | — (none yet)                  | broadcaster_user_id |
  * | chat.subscription | kick-link        | bot-runner                    | user_id             |
- * | audit.recorded   | auth, bot-runner, kick-link | auth                | target_id (user)    |
+ * | audit.recorded   | auth, bot-runner, kick-link, every service (editor actions) | auth | target_id (user) |
+ * | team.changed     | auth              | every service (platform)      | owner_user_id       |
  *
  * Consumer groups are the service name; a reader every instance runs (realtime, the gateway's
  * deactivated users, bot-runner's view) uses a group of its own instance (`instanceGroup`:
@@ -61,6 +63,7 @@ export const kickstandTopics = {
   'game.event': GameEventSchema,
   'audit.recorded': AuditRecordedSchema,
   'chat.subscription': ChatSubscriptionSchema,
+  'team.changed': TeamChangedSchema,
 } as const satisfies TopicRegistry;
 
 export type KickstandTopics = typeof kickstandTopics;
