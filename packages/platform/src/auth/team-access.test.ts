@@ -24,7 +24,11 @@ describe('team access: the read model', () => {
     ownerUserId: 'u-owner',
     ownerUsername: 'owner',
     version,
-    editors: editorIds.map((userId) => ({ $typeName: 'kickstand.events.v1.TeamEditor' as const, userId, username: userId })),
+    editors: editorIds.map((userId) => ({
+      $typeName: 'kickstand.events.v1.TeamEditor' as const,
+      userId,
+      username: userId,
+    })),
   });
 
   test('when a newer snapshot was applied, then an older one delivered late changes nothing', () => {

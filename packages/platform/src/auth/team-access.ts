@@ -112,7 +112,10 @@ export function createEditorActionRecorder(deps: {
         details: { method: action.method, path: action.path, status: String(action.status), service: deps.service },
       })
       .catch((err: unknown) =>
-        deps.log.error({ err, eventId, editor: action.editor.userId }, 'could not record an editor action in the audit log'),
+        deps.log.error(
+          { err, eventId, editor: action.editor.userId },
+          'could not record an editor action in the audit log',
+        ),
       );
   };
 }

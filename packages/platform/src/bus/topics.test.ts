@@ -19,6 +19,7 @@ const designTopics = [
   'game.event',
   'audit.recorded',
   'chat.subscription',
+  'team.changed',
 ];
 
 describe('kickstandTopics', () => {

@@ -35,7 +35,12 @@ describe('team access: the owner’s editors (/api/team)', () => {
 
   test('when the owner invites an existing account by e-mail, then it is listed, announced and audited', async () => {
     const response = await invite(editor.email.toUpperCase());
-    const grant = { userId: editor._id, username: editor.username, email: editor.email, addedAt: auth.clock.now().toISOString() };
+    const grant = {
+      userId: editor._id,
+      username: editor.username,
+      email: editor.email,
+      addedAt: auth.clock.now().toISOString(),
+    };
     expect({ status: response.status, body: response.body }).toEqual({
       status: 201,
       body: { success: true, message: `${editor.username} can now edit your channel`, data: grant },
@@ -49,9 +54,11 @@ describe('team access: the owner’s editors (/api/team)', () => {
       data: [{ ownerUserId: owner._id, ownerUsername: owner.username, addedAt: grant.addedAt }],
     });
     expect(snapshotsOf(owner._id)).toEqual([{ version: 1, editors: [editor._id] }]);
-    const { logs } = await auth.repo.auditLog.list({ action: 'team.editor.invited', skip: 0, limit: 50 }).then((page) => ({
-      logs: page.entries.filter((entry) => entry.actor.id === owner._id),
-    }));
+    const { logs } = await auth.repo.auditLog
+      .list({ action: 'team.editor.invited', skip: 0, limit: 50 })
+      .then((page) => ({
+        logs: page.entries.filter((entry) => entry.actor.id === owner._id),
+      }));
     expect(logs.map(({ actor, target }) => ({ actor, target }))).toEqual([
       {
         actor: { id: owner._id, username: owner.username },

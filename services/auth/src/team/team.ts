@@ -112,11 +112,20 @@ export function createTeam(deps: {
       const known = await teams.findOne({ _id: owner.userId });
       const editors = known?.editors ?? [];
       if (editors.some((editor) => editor.userId === account._id)) {
-        throw new AppError({ code: 'already-editor', status: 409, message: teamMessages.alreadyEditor(account.username) });
+        throw new AppError({
+          code: 'already-editor',
+          status: 409,
+          message: teamMessages.alreadyEditor(account.username),
+        });
       }
       if (editors.length >= maxEditorsPerChannel) throw conflict(teamMessages.limitReached);
       const now = clock.now();
-      const grant: EditorGrantDoc = { userId: account._id, username: account.username, email: account.email, addedAt: now };
+      const grant: EditorGrantDoc = {
+        userId: account._id,
+        username: account.username,
+        email: account.email,
+        addedAt: now,
+      };
       await write(owner, known, [...editors, grant], now);
       await audit.record({
         occurredAt: now,
