@@ -10,6 +10,7 @@ export * from './command-stats';
 export * from './counters';
 export * from './timers';
 export * from './team';
+export * from './editor-routes';
 export * from './games';
 export * from './realtime';
 export * from './analytics';

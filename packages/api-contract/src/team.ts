@@ -4,27 +4,7 @@ import { dataReply, isoDateTime, messageReply } from './common';
 
 // Issue 20 item 4: team access. A streamer (the channel owner) invites editors, who then manage
 // the channel's bot settings through the same routes, naming the channel in a request header.
-
-/**
- * The header that names the channel a request acts for: the owner's Kickstand user id. Absent (or
- * the caller's own id) = the caller's own channel. The platform's sign-in check (requireUser)
- * verifies it against the team read model; route handlers then see the owner as the caller.
- */
-export const actingChannelHeader = 'x-kickstand-channel';
-
-/**
- * THE list of what an editor may use: the path prefixes of the routes that accept
- * `X-Kickstand-Channel` (a prefix covers the path itself and everything below it). Every other
- * signed-in route (the Kick link, the account, the bot's start/stop, the editors themselves)
- * answers 403 `editorNotAllowed` to a request acting for another channel. Extend it when a
- * channel's bot setting gets routes of its own (event messages, moderation filters and log).
- */
-export const editorRoutePrefixes: readonly string[] = ['/api/commands', '/api/timers', '/api/counters'];
-
-/** Whether an editor acting for a channel may call `path` (a path without its query string). */
-export function isEditorRoute(path: string): boolean {
-  return editorRoutePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-}
+// The header and THE list of editor routes are in editor-routes.ts (no zod: the SPA's API client reads them).
 
 /** The most editors one channel can have: keeps the list and its bus snapshot small. */
 export const maxEditorsPerChannel = 20;

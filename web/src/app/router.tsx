@@ -41,6 +41,10 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/analytics')).AnalyticsPage }),
           },
           {
+            path: paths.team.path,
+            lazy: async () => ({ Component: (await import('./routes/team')).TeamPage }),
+          },
+          {
             path: paths.chatPopout.path,
             lazy: async () => ({ Component: (await import('./routes/chat-popout')).ChatPopoutPage }),
           },

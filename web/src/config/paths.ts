@@ -7,6 +7,7 @@ export const paths = {
   commands: { path: '/commands', href: () => '/commands' },
   dashboard: { path: '/dashboard', href: () => '/dashboard' },
   analytics: { path: '/dashboard/analytics', href: () => '/dashboard/analytics' },
+  team: { path: '/dashboard/team', href: () => '/dashboard/team' },
   chatPopout: { path: '/chat-popout', href: () => '/chat-popout' },
   kickError: {
     path: '/kick-error',
