@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { browserUiScenarios } from './browser-ui-scenarios.mjs';
+import { teamScenarios } from './team-scenarios.mjs';
 import { timerScenarios } from './timer-scenarios.mjs';
 import { realKickScenarios, scenarios } from './scenarios.mjs';
 
@@ -74,7 +75,7 @@ const passes = [
     logFile: 'server.log',
     // a timer minute lasts 1 s (sandbox only; refused in production): timer-scenarios.mjs
     env: { TIMER_MINUTE_MS: '1000' },
-    scenarios: [...scenarios, ...browserUiScenarios, ...timerScenarios],
+    scenarios: [...scenarios, ...browserUiScenarios, ...timerScenarios, ...teamScenarios],
   },
   {
     name: 'real Kick',

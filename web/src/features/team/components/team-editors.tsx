@@ -29,8 +29,8 @@ export function TeamEditors() {
     <section className="team-section" aria-labelledby="team-editors-heading">
       <h2 id="team-editors-heading">Editors of my channel</h2>
       <p className="muted">
-        Editors manage your commands, timers, counters, event messages and filters. They cannot change your Kick
-        link, your account or your editors. Every change they make is in the audit log.
+        Editors manage your commands, timers, counters, event messages and filters. They cannot change your Kick link,
+        your account or your editors. Every change they make is in the audit log.
       </p>
       {isError && <p role="alert">Your editors could not be loaded.</p>}
       {editors.length === 0 && !isError && <p>No editors yet.</p>}
