@@ -69,6 +69,7 @@ import {
   editorListReplySchema,
   editorParamsSchema,
   inviteEditorBodySchema,
+  teamActivityReplySchema,
 } from './team';
 import { isRateLimited, type ApiRoute } from './route';
 import {
@@ -212,6 +213,14 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'user',
     summary: 'The channels I may edit (send one’s owner id in X-Kickstand-Channel to act for it)',
     reply: ok(editableChannelsReplySchema),
+  },
+  {
+    method: 'get',
+    path: '/api/team/activity',
+    owner: 'auth',
+    access: 'user',
+    summary: 'My channel’s team log: editors invited and removed, and every change an editor made (newest 100)',
+    reply: ok(teamActivityReplySchema),
   },
 
   // ---- auth: the super administrator's doors

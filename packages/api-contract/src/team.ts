@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditEntrySchema } from './admin';
 import { authMessages } from './auth';
 import { dataReply, isoDateTime, messageReply } from './common';
 
@@ -53,3 +54,7 @@ export const editorChangeReplySchema = messageReply(teamEditorSchema).meta({ tit
 export const editableChannelsReplySchema = dataReply(z.array(editableChannelSchema)).meta({
   title: 'EditableChannelsReply',
 });
+
+/** How many of the channel's team events GET /api/team/activity answers (newest first). */
+export const teamActivityLimit = 100;
+export const teamActivityReplySchema = dataReply(z.array(auditEntrySchema)).meta({ title: 'TeamActivityReply' });

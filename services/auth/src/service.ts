@@ -64,7 +64,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
     routes: [
       platformRoutes({ users, throttle, tokens: deps.tokens }),
       adminRoutes({ users, audit, analytics, tokens: deps.tokens }),
-      teamRoutes({ team, tokens: deps.tokens }),
+      teamRoutes({ team, audit, tokens: deps.tokens }),
     ],
     readiness: platformReadiness(deps),
   });

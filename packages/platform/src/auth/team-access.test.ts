@@ -195,7 +195,13 @@ describe('team access: the acting-for check in requireUser', () => {
         targetType: 'user',
         targetId: owner.userId,
         targetUsername: owner.username,
-        details: { method: 'POST', path: '/api/commands', status: '201', service: 'commands' },
+        details: {
+          channelOwnerId: owner.userId,
+          method: 'POST',
+          path: '/api/commands',
+          status: '201',
+          service: 'commands',
+        },
       }),
     ]);
   });

@@ -109,7 +109,13 @@ export function createEditorActionRecorder(deps: {
         targetType: 'user',
         targetId: action.owner.userId,
         targetUsername: action.owner.username,
-        details: { method: action.method, path: action.path, status: String(action.status), service: deps.service },
+        details: {
+          channelOwnerId: action.owner.userId,
+          method: action.method,
+          path: action.path,
+          status: String(action.status),
+          service: deps.service,
+        },
       })
       .catch((err: unknown) =>
         deps.log.error(

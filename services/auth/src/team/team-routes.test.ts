@@ -1,5 +1,7 @@
 import { actingChannelHeader, teamMessages } from '@kickstand/api-contract';
+import { editorActionAudit } from '@kickstand/platform/auth';
 import { eventually } from '@kickstand/platform/testing';
+import { timestampFromDate } from '@kickstand/proto';
 import type { UserDoc } from '../repository';
 import { startAuthForTest, type ApiResponse, type TestAuth } from '../testing/test-utils';
 
@@ -122,5 +124,60 @@ describe('team access: the owner’s editors (/api/team)', () => {
       teamMessages.editorNotAllowed,
     );
     expectError(await auth.request('GET', '/api/platform/profile', asEditor), 403, teamMessages.editorNotAllowed);
+  });
+
+  test('when an editor changed something, then the owner’s team log shows it with who did it, newest first', async () => {
+    await invite(editor.email);
+    const invitedAt = auth.clock.now().toISOString();
+    const changedAt = new Date(auth.clock.now().getTime() + 60_000);
+    // what the platform publishes when an editor's change succeeds (see the platform's team-access.ts)
+    await auth.bus.publish('audit.recorded', owner._id, {
+      eventId: `acted-${owner._id}`,
+      occurredAt: timestampFromDate(changedAt),
+      actorUserId: editor._id,
+      actorUsername: editor.username,
+      action: editorActionAudit,
+      targetType: 'user',
+      targetId: owner._id,
+      targetUsername: owner.username,
+      details: {
+        channelOwnerId: owner._id,
+        method: 'PATCH',
+        path: '/api/commands/hello',
+        status: '200',
+        service: 'commands',
+      },
+    });
+    await eventually(async () =>
+      expect((await auth.request('GET', '/api/team/activity', { token: ownerToken })).body).toEqual({
+        success: true,
+        data: [
+          {
+            id: `acted-${owner._id}`,
+            action: 'team.editor.acted',
+            actor: { id: editor._id, username: editor.username },
+            target: { type: 'user', id: owner._id, username: owner.username },
+            details: {
+              channelOwnerId: owner._id,
+              method: 'PATCH',
+              path: '/api/commands/hello',
+              status: '200',
+              service: 'commands',
+            },
+            createdAt: changedAt.toISOString(),
+          },
+          {
+            id: expect.any(String),
+            action: 'team.editor.invited',
+            actor: { id: owner._id, username: owner.username },
+            target: { type: 'user', id: editor._id, username: editor.username },
+            details: { channelOwnerId: owner._id },
+            createdAt: invitedAt,
+          },
+        ],
+      }),
+    );
+    // the editor's own channel has no such log
+    expect((await auth.request('GET', '/api/team/activity', { token: auth.tokenFor(editor) })).body.data).toEqual([]);
   });
 });

@@ -1,14 +1,15 @@
-import { editorParamsSchema, inviteEditorBodySchema, teamMessages } from '@kickstand/api-contract';
+import { editorParamsSchema, inviteEditorBodySchema, teamActivityLimit, teamMessages } from '@kickstand/api-contract';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
 import { parseBody, parseParams } from '@kickstand/platform/http';
 import { Router } from 'express';
+import type { AuditLog } from '../audit-log';
 import type { Team } from './team';
 
 /**
  * Team access: the owner's editors, and the channels the caller may edit. Guarded by requireUser,
  * which refuses a request acting for another channel here (403): editors never manage editors.
  */
-export function teamRoutes({ team, tokens }: { team: Team; tokens: TokenVerifier }): Router {
+export function teamRoutes({ team, audit, tokens }: { team: Team; audit: AuditLog; tokens: TokenVerifier }): Router {
   const router = Router();
   router.use('/api/team', requireUser(tokens));
 
@@ -30,6 +31,11 @@ export function teamRoutes({ team, tokens }: { team: Team; tokens: TokenVerifier
 
   router.get('/api/team/channels', async (req, res) => {
     res.json({ success: true, data: await team.channelsOf(currentUser(req)) });
+  });
+
+  // the channel's team log for its owner: who was invited or removed, and what each editor changed
+  router.get('/api/team/activity', async (req, res) => {
+    res.json({ success: true, data: await audit.listForChannel(currentUser(req).userId, teamActivityLimit) });
   });
 
   return router;
