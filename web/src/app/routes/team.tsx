@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { productName } from '../../config/constants';
 import { paths } from '../../config/paths';
 import { ChannelSwitcher } from '../../features/team/components/channel-switcher';
+import { TeamActivity } from '../../features/team/components/team-activity';
 import { TeamEditors } from '../../features/team/components/team-editors';
 import '../../features/team/components/team.css';
 import { usePageTitle } from '../../lib/page-title';
@@ -26,6 +27,7 @@ export function TeamPage() {
       <main className="container dashboard-main" id="main">
         <TeamEditors />
         <ChannelSwitcher />
+        <TeamActivity />
       </main>
     </div>
   );

@@ -1,10 +1,10 @@
-import type { EditableChannel, TeamEditor } from '@kickstand/api-contract';
+import type { AuditEntry, EditableChannel, TeamEditor } from '@kickstand/api-contract';
 import { api, dataOf, type ApiSuccess } from '../../lib/api';
 
 // The shapes are the HTTP contract's (auth answers them).
 export type { EditableChannel, TeamEditor };
 
-const withTags = api.enhanceEndpoints({ addTagTypes: ['TeamEditors', 'EditableChannels'] });
+const withTags = api.enhanceEndpoints({ addTagTypes: ['TeamEditors', 'EditableChannels', 'TeamActivity'] });
 
 export const teamApi = withTags.injectEndpoints({
   endpoints: (build) => ({
@@ -15,19 +15,29 @@ export const teamApi = withTags.injectEndpoints({
     }),
     inviteEditor: build.mutation<ApiSuccess<TeamEditor>, string>({
       query: (email) => ({ url: '/team/editors', method: 'POST', body: { email } }),
-      invalidatesTags: ['TeamEditors'],
+      invalidatesTags: ['TeamEditors', 'TeamActivity'],
     }),
     removeEditor: build.mutation<ApiSuccess<TeamEditor>, string>({
       query: (userId) => ({ url: `/team/editors/${encodeURIComponent(userId)}`, method: 'DELETE' }),
-      invalidatesTags: ['TeamEditors'],
+      invalidatesTags: ['TeamEditors', 'TeamActivity'],
     }),
     getEditableChannels: build.query<EditableChannel[], void>({
       query: () => '/team/channels',
       transformResponse: (body: ApiSuccess<EditableChannel[]>) => dataOf(body),
       providesTags: ['EditableChannels'],
     }),
+    getTeamActivity: build.query<AuditEntry[], void>({
+      query: () => '/team/activity',
+      transformResponse: (body: ApiSuccess<AuditEntry[]>) => dataOf(body),
+      providesTags: ['TeamActivity'],
+    }),
   }),
 });
 
-export const { useGetEditorsQuery, useInviteEditorMutation, useRemoveEditorMutation, useGetEditableChannelsQuery } =
-  teamApi;
+export const {
+  useGetEditorsQuery,
+  useInviteEditorMutation,
+  useRemoveEditorMutation,
+  useGetEditableChannelsQuery,
+  useGetTeamActivityQuery,
+} = teamApi;
