@@ -31,6 +31,8 @@ export const routeTable: readonly Route[] = [
   // stream analytics across all channels (realtime counts them)
   { path: '/api/admin/analytics/stream', service: 'realtime', access: 'admin' },
   { path: '/api/admin/*', service: 'auth', access: 'admin' },
+  // team access: the owner's editors, the channels I may edit
+  { path: '/api/team/*', service: 'auth', access: 'user' },
   // A channel's custom commands for the public commands page.
   { path: '/api/commands/channel/:channel', service: 'commands', access: 'public' },
   { path: '/api/commands/*', service: 'commands', access: 'user' },

@@ -31,6 +31,7 @@ import {
   ModerationActionKind,
   ModerationActionSchema,
   ModerationResultSchema,
+  TeamChangedSchema,
   UserChangeKind,
   UserChangedSchema,
   UserRole,
@@ -180,6 +181,14 @@ const fixtures: Fixture[] = [
     targetId: 'user-1',
     targetUsername: 'some_streamer',
     details: { event: 'chat.message.sent', subscriptionId: '01JK7Z8Q4W2M6B3T5N9R1C0XYZ' },
+  }),
+  fixture(TeamChangedSchema, {
+    eventId: 'evt-team-1',
+    occurredAt: at('2026-03-02T18:31:00Z'),
+    ownerUserId: 'user-1',
+    ownerUsername: 'some_streamer',
+    version: 3,
+    editors: [{ userId: 'user-2', username: 'helper' }],
   }),
   fixture(BotControlSchema, {
     eventId: 'evt-7',
@@ -338,7 +347,7 @@ describe('event contracts', () => {
       .filter((schema) => schema.fields.some((field) => field.name === 'event_id'))
       .map((schema) => schema.name)
       .sort();
-    expect(eventMessages).toHaveLength(15);
+    expect(eventMessages).toHaveLength(16);
     expect([...new Set(fixtures.map((f) => f.schema.name))].sort()).toEqual(eventMessages);
   });
 

@@ -21,6 +21,7 @@ export * from './gen/kickstand/events/v1/game_event_pb';
 export * from './gen/kickstand/events/v1/audit_recorded_pb';
 export * from './gen/kickstand/events/v1/chat_subscription_pb';
 export * from './gen/kickstand/events/v1/moderation_pb';
+export * from './gen/kickstand/events/v1/team_changed_pb';
 
 // google.protobuf.Timestamp ⇄ Date / epoch ms, @bufbuild's own conversions: every service converts
 // through these (services do not depend on @bufbuild/protobuf themselves).

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { browserUiScenarios } from './browser-ui-scenarios.mjs';
+import { teamScenarios } from './team-scenarios.mjs';
 import { timerScenarios } from './timer-scenarios.mjs';
 import { eventMessageScenarios } from './event-messages-scenarios.mjs';
 import { moderationScenarios } from './moderation-scenarios.mjs';
@@ -82,6 +83,7 @@ const passes = [
       ...timerScenarios,
       ...eventMessageScenarios,
       ...moderationScenarios,
+      ...teamScenarios,
     ],
   },
   {

@@ -11,6 +11,8 @@ export * from './counters';
 export * from './timers';
 export * from './event-messages';
 export * from './moderation';
+export * from './team';
+export * from './editor-routes';
 export * from './games';
 export * from './realtime';
 export * from './analytics';

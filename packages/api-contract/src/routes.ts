@@ -70,6 +70,14 @@ import {
   webhookReplySchema,
 } from './kick';
 import { chatHistoryReplySchema } from './realtime';
+import {
+  editableChannelsReplySchema,
+  editorChangeReplySchema,
+  editorListReplySchema,
+  editorParamsSchema,
+  inviteEditorBodySchema,
+  teamActivityReplySchema,
+} from './team';
 import { isRateLimited, type ApiRoute } from './route';
 import {
   timerBodySchema,
@@ -174,6 +182,60 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'user',
     summary: 'The signed-in user',
     reply: ok(profileReplySchema),
+  },
+
+  // ---- auth: team access (issue 20): the owner's editors, the channels an editor may act for
+  {
+    method: 'get',
+    path: '/api/team/editors',
+    owner: 'auth',
+    access: 'user',
+    summary: 'The editors of my channel',
+    reply: ok(editorListReplySchema),
+  },
+  {
+    method: 'post',
+    path: '/api/team/editors',
+    owner: 'auth',
+    access: 'user',
+    summary: 'Invite an editor by the email of their Kickstand account',
+    body: inviteEditorBodySchema,
+    reply: { status: 201, description: '<username> can now edit your channel', schema: editorChangeReplySchema },
+    errors: {
+      400: 'You cannot invite yourself: you already own this channel',
+      403: 'Only the channel owner can do this (a request acting for another channel)',
+      404: 'No Kickstand account uses this email: ask them to sign up first',
+      409: '<username> is already an editor of your channel / at most 20 editors',
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/team/editors/:userId',
+    owner: 'auth',
+    access: 'user',
+    summary: 'Remove an editor (refused from their next request on)',
+    params: editorParamsSchema,
+    reply: ok(editorChangeReplySchema, '<username> can no longer edit your channel'),
+    errors: {
+      403: 'Only the channel owner can do this (a request acting for another channel)',
+      404: 'This user is not an editor of your channel',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/team/channels',
+    owner: 'auth',
+    access: 'user',
+    summary: 'The channels I may edit (send one’s owner id in X-Kickstand-Channel to act for it)',
+    reply: ok(editableChannelsReplySchema),
+  },
+  {
+    method: 'get',
+    path: '/api/team/activity',
+    owner: 'auth',
+    access: 'user',
+    summary: 'My channel’s team log: editors invited and removed, and every change an editor made (newest 100)',
+    reply: ok(teamActivityReplySchema),
   },
 
   // ---- auth: the super administrator's doors

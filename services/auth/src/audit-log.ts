@@ -48,6 +48,8 @@ export interface AuditLog {
   /** An admin action another service reported on audit.recorded; a redelivery is stored once. */
   recordReported(message: AuditRecorded): Promise<void>;
   list(query: { action?: string; skip: number; limit: number }): Promise<{ logs: AuditEntryView[]; total: number }>;
+  /** A channel's team events (editors invited, removed, and their changes), newest first. */
+  listForChannel(ownerId: string, limit: number): Promise<AuditEntryView[]>;
 }
 
 export function toAuditEntryView(entry: AuditEntryDoc): AuditEntryView {
@@ -98,6 +100,10 @@ export function createAuditLog({ repo, log }: { repo: AuthRepository; log: Logge
     async list(query) {
       const { entries, total } = await repo.auditLog.list(query);
       return { logs: entries.map(toAuditEntryView), total };
+    },
+
+    async listForChannel(ownerId, limit) {
+      return (await repo.auditLog.listForChannel(ownerId, limit)).map(toAuditEntryView);
     },
   };
 }

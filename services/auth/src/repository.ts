@@ -229,6 +229,7 @@ export function createAuthRepository(store: Store) {
       await userCommands.createIndex({ fields: { userId: 1 } });
       await auditLog.createIndex({ fields: { occurredAt: -1 } });
       await auditLog.createIndex({ fields: { action: 1 } });
+      await auditLog.createIndex({ fields: { 'details.channelOwnerId': 1 } });
       await commandUsage.createIndex({ fields: { date: 1 } });
       await commandExecutions.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
       await rateLimits.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
@@ -393,6 +394,9 @@ export function createAuthRepository(store: Store) {
         return { entries, total };
       },
       count: () => auditLog.count(),
+      /** A channel's team events (their details name the channel owner), newest first. */
+      listForChannel: (ownerId: string, limit: number): Promise<AuditEntryDoc[]> =>
+        auditLog.find({ 'details.channelOwnerId': ownerId }, { sort: { occurredAt: -1, _id: -1 }, limit }),
     },
 
     commandUsage: {

@@ -12,6 +12,9 @@ import { platformRoutes } from './routes';
 import type { AuthServiceOptions } from './options';
 import { ensureSuperAdmin } from './super-admin';
 import { createUsers, isWrongCredentials } from './users';
+import { createTeam, teamCollection } from './team/team';
+import { createTeamPublisher } from './team/team-events';
+import { teamRoutes } from './team/team-routes';
 
 export { authOptionsFromSettings, authSettingsSchema, type AuthSettings } from './config';
 export type { SuperAdminSettings } from './super-admin';
@@ -37,6 +40,16 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
     audit,
     changes,
   });
+  // team access (issue 20): the owners' editors, announced on team.changed
+  const teams = teamCollection(deps.store);
+  const teamPublisher = createTeamPublisher({ teams, bus: deps.bus, clock: deps.clock, log: deps.log });
+  const team = createTeam({
+    teams,
+    accounts: repo.users,
+    audit,
+    clock: deps.clock,
+    publish: teamPublisher.flush,
+  });
   const throttle = createLoginThrottle({
     collection: repo.rateLimitCollection,
     clock: deps.clock,
@@ -51,6 +64,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
     routes: [
       platformRoutes({ users, throttle, tokens: deps.tokens }),
       adminRoutes({ users, audit, analytics, tokens: deps.tokens }),
+      teamRoutes({ team, audit, tokens: deps.tokens }),
     ],
     readiness: platformReadiness(deps),
   });
@@ -66,10 +80,13 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
       await passwords.verifyNothing('');
       subscriptions = await subscribeReadModel(deps.bus, readModelHandlers({ repo, audit, analytics, log: deps.log }));
       await changes.start();
+      await teams.createIndex({ fields: { editorIds: 1 } });
+      await teamPublisher.start();
     },
     // stop only what start started: in single-machine mode the bus and the store are shared
     stop: async () => {
       changes.stop();
+      teamPublisher.stop();
       await subscriptions?.stop();
       subscriptions = undefined;
     },

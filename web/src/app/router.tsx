@@ -45,6 +45,10 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/moderation')).ModerationPage }),
           },
           {
+            path: paths.team.path,
+            lazy: async () => ({ Component: (await import('./routes/team')).TeamPage }),
+          },
+          {
             path: paths.chatPopout.path,
             lazy: async () => ({ Component: (await import('./routes/chat-popout')).ChatPopoutPage }),
           },

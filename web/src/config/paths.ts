@@ -8,6 +8,7 @@ export const paths = {
   dashboard: { path: '/dashboard', href: () => '/dashboard' },
   analytics: { path: '/dashboard/analytics', href: () => '/dashboard/analytics' },
   moderation: { path: '/dashboard/moderation', href: () => '/dashboard/moderation' },
+  team: { path: '/dashboard/team', href: () => '/dashboard/team' },
   chatPopout: { path: '/chat-popout', href: () => '/chat-popout' },
   kickError: {
     path: '/kick-error',

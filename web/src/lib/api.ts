@@ -1,6 +1,7 @@
 import type { ApiSuccess } from '@kickstand/api-contract';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { env } from '../config/env';
+import { actingChannelHeaders } from './acting-channel';
 import { sessionExpired } from './app-events';
 import { sessionGate } from './session-gate';
 import { tokenStorage } from './token-storage';
@@ -46,7 +47,8 @@ async function readBody(response: Response): Promise<unknown> {
  */
 export const apiBaseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError> = async (args, api, extra) => {
   const { url, method = 'GET', body } = typeof args === 'string' ? { url: args } : args;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // team access: an editor's calls to the channel they work on name it (commands, timers, counters)
+  const headers: Record<string, string> = { accept: 'application/json', ...actingChannelHeaders(url) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const token = tokenStorage.get();
   if (token) headers.authorization = `Bearer ${token}`;

@@ -26,3 +26,14 @@ export {
   type TokenFacts,
   type UserAccess,
 } from './user-access';
+export {
+  createEditorActionRecorder,
+  createTeamAccess,
+  editorActionAudit,
+  resolveActingFor,
+  subscribeTeamAccess,
+  teamAccessGroup,
+  type EditorAction,
+  type TeamAccess,
+  type TeamGate,
+} from './team-access';

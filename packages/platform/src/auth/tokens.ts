@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import { unauthorized } from '../errors';
+import type { TeamGate } from './team-access';
 import type { UserAccess } from './user-access';
 
 export const roles = ['USER', 'SUPER_ADMIN'] as const;
@@ -29,6 +30,8 @@ const claimsSchema = z.object({
 export interface TokenVerifier {
   /** The identity in a valid token; throws a 401 AppError for a missing, malformed, expired or forged one. */
   verify(token: string | undefined): Identity;
+  /** Team access (who may act for which channel), when wired; without it nobody acts for another channel. */
+  readonly team?: TeamGate;
 }
 
 export interface TokenSigner {
@@ -44,8 +47,10 @@ export function createTokenVerifier(
   publicKeyPem: string,
   clock?: Clock,
   access?: Pick<UserAccess, 'check'>,
+  team?: TeamGate,
 ): TokenVerifier {
   return {
+    ...(team ? { team } : {}),
     verify(token) {
       if (!token) throw unauthorized('Authentication required');
       let payload: unknown;

@@ -21,6 +21,7 @@ const designTopics = [
   'chat.subscription',
   'moderation.action',
   'moderation.result',
+  'team.changed',
 ];
 
 describe('kickstandTopics', () => {

@@ -14,6 +14,7 @@ import {
   KickEventSchema,
   ModerationActionSchema,
   ModerationResultSchema,
+  TeamChangedSchema,
   UserChangedSchema,
 } from '@kickstand/proto';
 import type { Bus, TopicRegistry } from './bus';
@@ -42,9 +43,10 @@ import type { Bus, TopicRegistry } from './bus';
  * | kick.event       | kick-link         | — (none yet)                  | broadcaster_user_id |
  * | game.event       | games             | — (none yet)                  | broadcaster_user_id |
  * | chat.subscription | kick-link        | bot-runner                    | user_id             |
- * | audit.recorded   | auth, bot-runner, kick-link | auth                | target_id (user)    |
+ * | audit.recorded   | auth, bot-runner, kick-link, every service (editor actions) | auth | target_id (user) |
  * | moderation.action | bot-runner       | kick-link (instruction)       | broadcaster_user_id |
  * | moderation.result | kick-link        | bot-runner                    | broadcaster_user_id |
+ * | team.changed     | auth              | every service (platform)      | owner_user_id       |
  *
  * Consumer groups are the service name; a reader every instance runs (realtime, the gateway's
  * deactivated users, bot-runner's view) uses a group of its own instance (`instanceGroup`:
@@ -67,6 +69,7 @@ export const kickstandTopics = {
   'chat.subscription': ChatSubscriptionSchema,
   'moderation.action': ModerationActionSchema,
   'moderation.result': ModerationResultSchema,
+  'team.changed': TeamChangedSchema,
 } as const satisfies TopicRegistry;
 
 export type KickstandTopics = typeof kickstandTopics;

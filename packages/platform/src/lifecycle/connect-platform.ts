@@ -11,7 +11,15 @@ import {
   type KickstandBus,
 } from '../bus';
 import { instrumentBus, processMetrics } from '../metrics';
-import { createTokenVerifier, createUserAccess, subscribeUserAccess, type TokenVerifier } from '../auth';
+import {
+  createEditorActionRecorder,
+  createTeamAccess,
+  createTokenVerifier,
+  createUserAccess,
+  subscribeTeamAccess,
+  subscribeUserAccess,
+  type TokenVerifier,
+} from '../auth';
 import { systemClock, type Clock } from '../clock';
 import { ConfigError, kafkaSecurity, type PlatformConfig } from '../config';
 import type { HttpSettings } from '../http';
@@ -138,12 +146,10 @@ export async function connectPlatform(config: PlatformConfig, options: ConnectOp
     : await createEmbeddedStore({ dir: path.resolve(config.DATA_DIR, service), clock, log });
   const access = createUserAccess(store);
   await access.load();
-  const userChanges = await subscribeUserAccess(
-    bus,
-    service,
-    options.instanceId ?? `${hostname()}-${process.pid}`,
-    access,
-  );
+  const instanceId = options.instanceId ?? `${hostname()}-${process.pid}`;
+  const userChanges = await subscribeUserAccess(bus, service, instanceId, access);
+  const team = createTeamAccess();
+  const teamChanges = await subscribeTeamAccess(bus, service, instanceId, team);
   log.info(
     { bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process', store: config.MONGO_URL ? 'mongodb' : 'embedded' },
     'platform connected',
@@ -154,9 +160,14 @@ export async function connectPlatform(config: PlatformConfig, options: ConnectOp
     bus,
     store,
     clock,
-    tokens: createTokenVerifier(jwtPublicKey, clock, access),
+    tokens: createTokenVerifier(jwtPublicKey, clock, access, {
+      team,
+      isShutOut: access.isShutOut,
+      recordEditorAction: createEditorActionRecorder({ bus, clock, log, service }),
+    }),
     http: { bodyLimit: config.HTTP_BODY_LIMIT, trustProxy: config.TRUST_PROXY },
     close: async () => {
+      await teamChanges.stop();
       await userChanges.stop();
       if (ownsBus) await bus.stop();
       await store.close();

@@ -110,9 +110,10 @@ jest.mock('kafkajs', () => {
 const fake = kafkajs as unknown as FakeKafkaModule;
 const serviceConfigSchema = platformConfigSchema.extend({ PORT: portSchema, INSTANCE_ID: z.string() });
 
-// The platform's own reader (the user-access read model, in a group of this instance), then the
-// service's; each in the Kafka group of its group and topic.
+// The platform's own readers (the user-access and team-access read models, in groups of this
+// instance), then the service's; each in the Kafka group of its group and topic.
 const userAccessGroup = 'probe.instance.probe-1.user-access.user.changed';
+const teamAccessGroup = 'probe.instance.probe-1.team-access.team.changed';
 const joinAll = () => fake.fakeConsumers.forEach((consumer) => consumer.join());
 
 let dataDir: string;
@@ -173,6 +174,7 @@ describe('a service process on Kafka', () => {
     try {
       expect(fake.fakeConsumers.map(({ groupId, connected }) => ({ groupId, connected }))).toEqual([
         { groupId: userAccessGroup, connected: true },
+        { groupId: teamAccessGroup, connected: true },
         { groupId: 'probe.user.changed', connected: true },
       ]);
       expect(await get(running.port, '/healthz')).toEqual({
@@ -197,8 +199,9 @@ describe('a service process on Kafka', () => {
     const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
     try {
       fake.fakeConsumers[0]?.join();
-      expect((await get(running.port, '/readyz')).status).toBe(503);
       fake.fakeConsumers[1]?.join();
+      expect((await get(running.port, '/readyz')).status).toBe(503);
+      fake.fakeConsumers[2]?.join();
       expect(await get(running.port, '/readyz')).toMatchObject({
         status: 200,
         body: { success: true, data: { status: 'ready', checks: { store: 'up', bus: 'up', consumers: 'up' } } },
@@ -212,11 +215,12 @@ describe('a service process on Kafka', () => {
     const running = await startServiceProcess(options, configOnKafka(), createSilentLogger());
     try {
       fake.fakeConsumers[0]?.join();
-      fake.fakeConsumers[1]?.crashAndRestart();
-      expect((await get(running.port, '/readyz')).status).toBe(503);
       fake.fakeConsumers[1]?.join();
+      fake.fakeConsumers[2]?.crashAndRestart();
+      expect((await get(running.port, '/readyz')).status).toBe(503);
+      fake.fakeConsumers[2]?.join();
       expect((await get(running.port, '/readyz')).status).toBe(200);
-      expect(fake.fakeConsumers).toHaveLength(2);
+      expect(fake.fakeConsumers).toHaveLength(3);
     } finally {
       await running.stop();
     }
@@ -246,6 +250,7 @@ describe('a service process on Kafka', () => {
 
       await eventually(async () => expect(host.exitCodes).toEqual([0]));
       expect(fake.fakeConsumers.map(({ connected, groupLeaves }) => ({ connected, groupLeaves }))).toEqual([
+        { connected: false, groupLeaves: 1 },
         { connected: false, groupLeaves: 1 },
         { connected: false, groupLeaves: 1 },
       ]);

@@ -2,10 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  createEditorActionRecorder,
+  createTeamAccess,
   createTokenSigner,
   createTokenVerifier,
   createUserAccess,
   generateJwtKeyPair,
+  subscribeTeamAccess,
   subscribeUserAccess,
   type Identity,
 } from '../auth';
@@ -44,17 +47,24 @@ export async function createTestPlatform(service: string, options: { clock?: Clo
   const signer = createTokenSigner(keys.privateKeyPem, { expiresInSeconds: 3600, clock });
   const access = createUserAccess(store);
   const userChanges = await subscribeUserAccess(bus, service, 'test', access);
+  const team = createTeamAccess();
+  const teamChanges = await subscribeTeamAccess(bus, service, 'test', team);
   return {
     service,
     log,
     bus,
     store,
     clock,
-    tokens: createTokenVerifier(keys.publicKeyPem, clock, access),
+    tokens: createTokenVerifier(keys.publicKeyPem, clock, access, {
+      team,
+      isShutOut: access.isShutOut,
+      recordEditorAction: createEditorActionRecorder({ bus, clock, log, service }),
+    }),
     http: defaultHttpSettings,
     signToken: (identity, tokenVersion) => signer.sign(identity, tokenVersion),
     jwtPublicKey: keys.publicKeyPem,
     close: async () => {
+      await teamChanges.stop();
       await userChanges.stop();
       await bus.stop();
       await store.close();

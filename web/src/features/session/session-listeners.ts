@@ -2,6 +2,7 @@ import type { ListenerMiddlewareInstance, ThunkDispatch, UnknownAction } from '@
 import { paths } from '../../config/paths';
 import { api } from '../../lib/api';
 import { browser } from '../../lib/browser';
+import { actingChannel } from '../../lib/acting-channel';
 import { loggedOut, sessionExpired } from '../../lib/app-events';
 import { sessionGate } from '../../lib/session-gate';
 import { tokenStorage } from '../../lib/token-storage';
@@ -65,6 +66,7 @@ export function addSessionListeners<State extends ApiState>(
       const token = tokenStorage.get();
       if (token) revokeToken(token);
       tokenStorage.remove();
+      actingChannel.set(null);
       dispatch(api.util.resetApiState());
     },
   });

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { Tabs } from '../../../components/ui/tabs';
 import { botStatusLoadDelayMs, superAdminRedirectDelayMs } from '../../../config/constants';
+import { ActingChannelBanner } from '../../../features/team/components/acting-channel-banner';
 import { paths } from '../../../config/paths';
 import { useGetBotStatusQuery } from '../../../features/bot/bot-api';
 import { BotCard } from '../../../features/bot/components/bot-card';
@@ -120,10 +121,14 @@ function StreamerDashboard({ user }: { user: User }) {
             <Link className="button button-ghost" to={paths.moderation.href()}>
               Moderation
             </Link>
+            <Link className="button button-ghost" to={paths.team.href()}>
+              Team
+            </Link>
           </>
         }
       />
       <main className="container dashboard-main" id="main">
+        <ActingChannelBanner />
         <BotCard
           status={bot.data}
           isLoading={bot.isLoading || !isBotStatusDue}
