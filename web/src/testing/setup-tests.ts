@@ -24,6 +24,18 @@ if (typeof globalThis.Request === 'undefined') {
   Object.assign(globalThis, { Request: NavigationRequest });
 }
 
+// jsdom's <dialog> has no showModal/close: the open attribute is the same dialog without the top layer
+if (typeof HTMLDialogElement.prototype.showModal !== 'function') {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    if (!this.hasAttribute('open')) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+}
+
 // jsdom has no layout: no scrolling.
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => undefined;
 
