@@ -1,5 +1,7 @@
 import { commandMessages as contractMessages, commandNameSchema, commandResponseSchema } from '@kickstand/api-contract';
+import { commandPermissions } from '@kickstand/api-contract';
 import { z } from 'zod';
+import { aliasesProblem, cooldownProblem, parseAliases } from './command-settings';
 
 // Spec §5: the add-command checks, each list in the spec's order. The rules and their messages are
 // the HTTP contract's (the commands service checks the same); uniqueness is checked here, against the list.
@@ -56,3 +58,24 @@ export const newCommandSchema = (existing: readonly string[]) =>
     response: checkedBy((response) => responseProblem(response, 'submit')),
   });
 export type NewCommand = z.infer<ReturnType<typeof newCommandSchema>>;
+
+/**
+ * The edit-command dialog: the add form's rules, the cooldowns as typed, and the aliases (checked
+ * against the name, so on the whole form).
+ */
+export const editedCommandSchema = (otherNames: readonly string[]) =>
+  z
+    .object({
+      command: checkedBy((name) => commandNameProblem(name, otherNames)),
+      response: checkedBy((response) => responseProblem(response, 'submit')),
+      aliases: z.string(),
+      permission: z.enum(commandPermissions),
+      globalCooldown: checkedBy(cooldownProblem),
+      userCooldown: checkedBy(cooldownProblem),
+      modsExempt: z.boolean(),
+    })
+    .superRefine((form, ctx) => {
+      const message = aliasesProblem(parseAliases(form.aliases), form.command);
+      if (message) ctx.addIssue({ code: 'custom', message, path: ['aliases'] });
+    });
+export type EditedCommand = z.infer<ReturnType<typeof editedCommandSchema>>;
