@@ -64,9 +64,14 @@ module.exports = {
     {
       displayName: 'web',
       rootDir: path.join(root, 'web'),
-      testEnvironment: 'jsdom',
+      // jsdom with Node's fetch, Request, Response, streams and BroadcastChannel: what MSW needs
+      testEnvironment: '<rootDir>/src/testing/jsdom-environment.cjs',
       testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
-      transform: { '^.+\\.(t|j)sx?$': swcTransform },
+      transform: { '^.+\\.(t|j)sx?$': swcTransform, '^.+\\.mjs$': swcTransform },
+      // MSW's dependencies published as ES modules only: compiled like the sources
+      transformIgnorePatterns: [
+        '/node_modules/(?!(msw|@mswjs|@open-draft|rettime|until-async|outvariant|strict-event-emitter|headers-polyfill|is-node-process)/)',
+      ],
       moduleNameMapper: {
         ...moduleNameMapper,
         '^.+/config/env$': '<rootDir>/src/config/env.jest.ts',

@@ -1,4 +1,6 @@
-// A small fake of fetch for the API layer (lib/api.ts calls fetch(url, init) and reads status, ok and text()).
+// The SPA's network fake: MSW answers the requests lib/api.ts sends with fetch, from a route map.
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
 
 export interface FakeResponse {
   status?: number;
@@ -12,6 +14,7 @@ export interface RecordedRequest {
   path: string;
   /** The query string's parameters. */
   query: Record<string, string>;
+  /** Lower-case names, as fetch's Headers give them. */
   headers: Record<string, string>;
   body: unknown;
 }
@@ -24,32 +27,49 @@ export const ok = (data?: unknown, extra: Record<string, unknown> = {}, status =
 
 export const fail = (status: number, error: string): FakeResponse => ({ status, body: { success: false, error } });
 
+// One server per test file, started by the first installFakeFetch; a request nobody answers is an error.
+const server = setupServer();
+let isListening = false;
+afterAll(() => {
+  if (isListening) server.close();
+  isListening = false;
+});
+
+async function recorded(request: Request): Promise<RecordedRequest> {
+  const url = new URL(request.url);
+  const text = await request.clone().text();
+  return {
+    method: request.method.toUpperCase(),
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: Object.fromEntries(request.headers),
+    body: text === '' ? undefined : (JSON.parse(text) as unknown),
+  };
+}
+
 /**
- * Installs a fake global fetch answering from `routes`, keyed "METHOD /api/path" (query string
- * ignored); unknown routes answer 404. Returns the recorded requests; `routes` may be changed later.
+ * Answers every request from `routes`, keyed "METHOD /api/path" (query string ignored); unknown
+ * routes answer 404. Returns the recorded requests; `routes` may be changed later (one catch-all MSW
+ * handler reads the map on each request). `fetchMock` spies on fetch, to read what it was called with.
  */
 export function installFakeFetch(routes: Record<string, FakeRoute> = {}) {
   const requests: RecordedRequest[] = [];
-  const fetchMock = jest.fn(async (input: string, init: RequestInit = {}) => {
-    const url = new URL(input, 'http://localhost');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const headers = (init.headers ?? {}) as Record<string, string>;
-    const request: RecordedRequest = {
-      method,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers,
-      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-    };
-    requests.push(request);
-    const route = routes[`${method} ${url.pathname}`];
-    const answer =
-      route === undefined ? fail(404, 'Not found') : typeof route === 'function' ? await route(request) : route;
-    const status = answer.status ?? 200;
-    const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    return { status, ok: status >= 200 && status < 300, text: async () => text } as unknown as Response;
-  });
-  globalThis.fetch = fetchMock as unknown as typeof fetch;
+  if (!isListening) server.listen({ onUnhandledRequest: 'error' });
+  isListening = true;
+  server.resetHandlers(
+    http.all('*', async ({ request }) => {
+      const seen = await recorded(request);
+      requests.push(seen);
+      const route = routes[`${seen.method} ${seen.path}`];
+      const answer =
+        route === undefined ? fail(404, 'Not found') : typeof route === 'function' ? await route(seen) : route;
+      const status = answer.status ?? 200;
+      // a 204 or 304 has no body; otherwise an empty body is an empty string, as a server sends it
+      if (answer.body === undefined) return new HttpResponse(status === 204 ? null : '', { status });
+      return HttpResponse.json(answer.body, { status });
+    }),
+  );
+  const fetchMock = jest.spyOn(globalThis, 'fetch');
   return {
     fetchMock,
     requests,

@@ -1,7 +1,5 @@
-import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
-
-const focusableSelector =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
+import { useId, type ReactNode } from 'react';
+import { useModalDialog } from './use-modal-dialog';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -20,54 +18,7 @@ export interface ConfirmDialogProps {
  */
 export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCancel, isBusy }: ConfirmDialogProps) {
   const ids = useId();
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const onCancelRef = useRef(onCancel);
-  useLayoutEffect(() => {
-    onCancelRef.current = onCancel;
-  });
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    // jsdom has no showModal: the open attribute is the same dialog without the top layer
-    if (typeof dialog.showModal === 'function') dialog.showModal();
-    else dialog.setAttribute('open', '');
-    cancelRef.current?.focus();
-    // Escape makes the browser fire cancel and close the dialog itself: React decides instead
-    const onNativeCancel = (event: Event) => {
-      event.preventDefault();
-      onCancelRef.current();
-    };
-    dialog.addEventListener('cancel', onNativeCancel);
-    return () => {
-      dialog.removeEventListener('cancel', onNativeCancel);
-      if (typeof dialog.close === 'function' && dialog.open) dialog.close();
-      if (previous && document.contains(previous)) previous.focus();
-    };
-  }, []);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key === 'Escape') {
-      // the native cancel event covers browsers; this covers environments without it
-      event.preventDefault();
-      onCancel();
-      return;
-    }
-    if (event.key !== 'Tab') return;
-    const focusable = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(focusableSelector));
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  const { dialogRef, onKeyDown } = useModalDialog(onCancel);
 
   return (
     <dialog
@@ -86,7 +37,7 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
         {message}
       </div>
       <div className="modal-actions">
-        <button ref={cancelRef} type="button" className="button button-outline" onClick={onCancel}>
+        <button type="button" data-autofocus className="button button-outline" onClick={onCancel}>
           Cancel
         </button>
         <button type="button" className="button button-danger" onClick={onConfirm} disabled={isBusy}>

@@ -1,14 +1,6 @@
-import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-
-const focusableSelector = [
-  'a[href]',
-  'button:not([disabled])',
-  'input:not([disabled]):not([type="hidden"])',
-  'select:not([disabled])',
-  'textarea:not([disabled])',
-  '[tabindex]:not([tabindex="-1"])',
-].join(',');
+import { useModalDialog } from './use-modal-dialog';
 
 export interface ModalProps {
   title: ReactNode;
@@ -22,70 +14,29 @@ export interface ModalProps {
 }
 
 /**
- * A dialog over a backdrop: closes on the × button, a click on the backdrop or Escape; keeps Tab
- * inside itself while open and gives focus back to where it was when it closes.
+ * A native modal `<dialog>`: asks to close on the × button, a click on the backdrop or Escape (see
+ * useModalDialog for focus and Tab). Mount it to open; unmount it to close.
  */
 export function Modal({ title, onClose, children, role = 'dialog', className, hasCloseButton = true }: ModalProps) {
   const titleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  useLayoutEffect(() => {
-    onCloseRef.current = onClose;
-  });
+  const { dialogRef, onKeyDown } = useModalDialog(onClose);
 
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    const dialog = dialogRef.current;
-    const first =
-      dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog?.querySelector<HTMLElement>(focusableSelector);
-    (first ?? dialog)?.focus();
-
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        onCloseRef.current();
-        return;
-      }
-      if (event.key !== 'Tab' || !dialog) return;
-      const focusable = Array.from(dialog.querySelectorAll<HTMLElement>(focusableSelector));
-      if (focusable.length === 0) {
-        event.preventDefault();
-        return;
-      }
-      const firstElement = focusable[0]!;
-      const lastElement = focusable[focusable.length - 1]!;
-      const active = document.activeElement;
-      if (event.shiftKey && (active === firstElement || !dialog.contains(active))) {
-        event.preventDefault();
-        lastElement.focus();
-      } else if (!event.shiftKey && (active === lastElement || !dialog.contains(active))) {
-        event.preventDefault();
-        firstElement.focus();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      if (previous && document.contains(previous)) previous.focus();
-    };
-  }, []);
-
+  // a portal keeps the <dialog> out of tables and forms it is opened from
   return createPortal(
-    <div
-      className="modal-backdrop"
+    <dialog
+      ref={dialogRef}
+      className={`modal modal-dialog${className ? ` ${className}` : ''}`}
       data-testid="modal-backdrop"
+      role={role === 'alertdialog' ? 'alertdialog' : undefined}
+      aria-modal="true"
+      aria-labelledby={titleId}
+      onKeyDown={onKeyDown}
       onMouseDown={(event) => {
+        // the content fills the dialog's box, so only a press on ::backdrop targets the dialog itself
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div
-        ref={dialogRef}
-        className={`modal${className ? ` ${className}` : ''}`}
-        role={role}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-      >
+      <div className="modal-content">
         <div className="modal-header">
           <h2 id={titleId} className="modal-title">
             {title}
@@ -98,7 +49,7 @@ export function Modal({ title, onClose, children, role = 'dialog', className, ha
         </div>
         {children}
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

@@ -1,5 +1,7 @@
 import { commandMessages as contractMessages, commandNameSchema, commandResponseSchema } from '@kickstand/api-contract';
-import type { z } from 'zod';
+import { commandPermissions } from '@kickstand/api-contract';
+import { z } from 'zod';
+import { aliasesProblem, cooldownProblem, parseAliases } from './command-settings';
 
 // Spec §5: the add-command checks, each list in the spec's order. The rules and their messages are
 // the HTTP contract's (the commands service checks the same); uniqueness is checked here, against the list.
@@ -37,3 +39,43 @@ export function responseProblem(response: string, when: 'inline' | 'submit'): st
   if (problem === commandMessages.responseTooLong && when === 'inline') return commandMessages.responseTooLongInline;
   return problem;
 }
+
+/** The inline wording of a response message (the length has its own, shorter while typing). */
+export const inlineResponseMessage = (message: string | undefined): string | undefined =>
+  message === commandMessages.responseTooLong ? commandMessages.responseTooLongInline : message;
+
+/** Adds the message of `problem(value)` as the issue, if any. */
+const checkedBy = (problem: (value: string) => string | undefined) =>
+  z.string().superRefine((value, ctx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+
+/** The add-command form: the contract's rules for both fields, and the name unique in `existing`. */
+export const newCommandSchema = (existing: readonly string[]) =>
+  z.object({
+    command: checkedBy((name) => commandNameProblem(name, existing)),
+    response: checkedBy((response) => responseProblem(response, 'submit')),
+  });
+export type NewCommand = z.infer<ReturnType<typeof newCommandSchema>>;
+
+/**
+ * The edit-command dialog: the add form's rules, the cooldowns as typed, and the aliases (checked
+ * against the name, so on the whole form).
+ */
+export const editedCommandSchema = (otherNames: readonly string[]) =>
+  z
+    .object({
+      command: checkedBy((name) => commandNameProblem(name, otherNames)),
+      response: checkedBy((response) => responseProblem(response, 'submit')),
+      aliases: z.string(),
+      permission: z.enum(commandPermissions),
+      globalCooldown: checkedBy(cooldownProblem),
+      userCooldown: checkedBy(cooldownProblem),
+      modsExempt: z.boolean(),
+    })
+    .superRefine((form, ctx) => {
+      const message = aliasesProblem(parseAliases(form.aliases), form.command);
+      if (message) ctx.addIssue({ code: 'custom', message, path: ['aliases'] });
+    });
+export type EditedCommand = z.infer<ReturnType<typeof editedCommandSchema>>;

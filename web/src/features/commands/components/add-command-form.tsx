@@ -1,10 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useAppDispatch } from '../../../app/hooks';
 import { commandPrefix, maxResponseLength, responseWarningLength } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useAddCommandMutation } from '../commands-api';
-import { commandMessages, commandNameProblem, responseProblem } from '../command-validation';
+import { commandMessages, inlineResponseMessage, newCommandSchema, type NewCommand } from '../command-validation';
 
 export interface AddCommandFormProps {
   existingNames: readonly string[];
@@ -12,39 +14,52 @@ export interface AddCommandFormProps {
   onCancel: () => void;
 }
 
-/** Name and response, validated live (spec §5); on success it reports back so the tab closes and resets it. */
+/**
+ * Name and response, validated live (spec §5) by react-hook-form with the contract's rules through
+ * zodResolver; on success it reports back so the tab closes and resets it.
+ */
 export function AddCommandForm({ existingNames, onAdded, onCancel }: AddCommandFormProps) {
   const dispatch = useAppDispatch();
   const [addCommand, { isLoading }] = useAddCommandMutation();
-  const [name, setName] = useState('');
-  const [response, setResponse] = useState('');
-  const [touched, setTouched] = useState({ name: false, response: false });
+  // the list changes while the form is open: the resolver reads the names of the moment
+  const existingRef = useRef(existingNames);
+  useLayoutEffect(() => {
+    existingRef.current = existingNames;
+  });
+  const { register, handleSubmit, control, formState } = useForm<NewCommand>({
+    mode: 'onChange',
+    defaultValues: { command: '', response: '' },
+    resolver: (values, context, options) =>
+      zodResolver(newCommandSchema(existingRef.current))(values, context, options),
+  });
+  const response = useWatch({ control, name: 'response' });
   const [submitProblem, setSubmitProblem] = useState<string | undefined>();
   const ids = { name: useId(), response: useId(), counter: useId() };
 
-  const nameError = touched.name ? commandNameProblem(name, existingNames) : undefined;
-  const responseError = touched.response ? responseProblem(response, 'inline') : undefined;
+  const nameError = formState.errors.command?.message;
+  const responseError = inlineResponseMessage(formState.errors.response?.message);
   const isNearLimit = response.length > responseWarningLength;
+  const clearSubmitProblem = () => setSubmitProblem(undefined);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched({ name: true, response: true });
-    const problem = commandNameProblem(name, existingNames) ?? responseProblem(response, 'submit');
-    setSubmitProblem(problem);
-    if (problem) return;
-    const command = name.trim();
-    try {
-      await addCommand({ command, response }).unwrap();
-      dispatch(toastShown({ type: 'success', message: commandMessages.added(command) }));
-      onAdded();
-    } catch (error) {
-      setSubmitProblem(errorMessage(error, 'Failed to add command'));
-      dispatch(toastShown({ type: 'error', message: commandMessages.addFailed }));
-    }
-  };
+  const submit = handleSubmit(
+    async ({ command: name, response: text }) => {
+      setSubmitProblem(undefined);
+      const command = name.trim();
+      try {
+        await addCommand({ command, response: text }).unwrap();
+        dispatch(toastShown({ type: 'success', message: commandMessages.added(command) }));
+        onAdded();
+      } catch (error) {
+        setSubmitProblem(errorMessage(error, 'Failed to add command'));
+        dispatch(toastShown({ type: 'error', message: commandMessages.addFailed }));
+      }
+    },
+    // on submit the name's problem comes first, and the response's length has its submit wording
+    (errors) => setSubmitProblem(errors.command?.message ?? errors.response?.message),
+  );
 
   return (
-    <form className="form card add-command-form" onSubmit={submit} aria-label="Add Command">
+    <form className="form card add-command-form" onSubmit={(event) => void submit(event)} aria-label="Add Command">
       <div className="field">
         <label className="field-label" htmlFor={ids.name}>
           Command name
@@ -55,18 +70,12 @@ export function AddCommandForm({ existingNames, onAdded, onCancel }: AddCommandF
           </span>
           <input
             id={ids.name}
-            name="command"
+            {...register('command', { onChange: clearSubmitProblem })}
             autoComplete="off"
             spellCheck={false}
-            value={name}
             placeholder="hello"
             aria-invalid={nameError ? true : undefined}
             aria-describedby={nameError ? `${ids.name}-error` : undefined}
-            onChange={(event) => {
-              setName(event.target.value);
-              setTouched((current) => ({ ...current, name: true }));
-              setSubmitProblem(undefined);
-            }}
             data-autofocus
           />
         </div>
@@ -82,17 +91,11 @@ export function AddCommandForm({ existingNames, onAdded, onCancel }: AddCommandF
         </label>
         <textarea
           id={ids.response}
-          name="response"
+          {...register('response', { onChange: clearSubmitProblem })}
           rows={3}
-          value={response}
           placeholder="Hello {user}, welcome to the stream!"
           aria-invalid={responseError ? true : undefined}
           aria-describedby={`${ids.counter}${responseError ? ` ${ids.response}-error` : ''}`}
-          onChange={(event) => {
-            setResponse(event.target.value);
-            setTouched((current) => ({ ...current, response: true }));
-            setSubmitProblem(undefined);
-          }}
         />
         <div className="field-footer">
           {responseError ? (

@@ -115,10 +115,11 @@ describe('Commands tab', () => {
     fireEvent.change(response, { target: { value: 'x'.repeat(451) } });
     expect(counter).toHaveClass('char-counter-warning');
 
+    // react-hook-form's resolver checks asynchronously: the message shows a tick after the change
     fireEvent.change(response, { target: { value: 'x'.repeat(501) } });
-    expect(screen.getByText('Response must be 500 characters or less')).toBeInTheDocument();
+    expect(await screen.findByText('Response must be 500 characters or less')).toBeInTheDocument();
     fireEvent.change(response, { target: { value: '' } });
-    expect(screen.getByText('Response text is required.')).toBeInTheDocument();
+    expect(await screen.findByText('Response text is required.')).toBeInTheDocument();
   });
 
   test('when submitting a too-long response, then the submit message shows and nothing is sent', async () => {

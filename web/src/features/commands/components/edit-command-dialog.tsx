@@ -1,13 +1,15 @@
-import { commandPermissions, type CommandPermission } from '@kickstand/api-contract';
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { commandPermissions } from '@kickstand/api-contract';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useAppDispatch } from '../../../app/hooks';
 import { Modal } from '../../../components/ui/modal';
 import { commandPrefix, maxResponseLength, responseWarningLength } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useUpdateCommandMutation, type Command } from '../commands-api';
-import { aliasesProblem, cooldownProblem, parseAliases, permissionLabels } from '../command-settings';
-import { commandMessages, commandNameProblem, responseProblem } from '../command-validation';
+import { parseAliases, permissionLabels } from '../command-settings';
+import { commandMessages, editedCommandSchema, inlineResponseMessage, type EditedCommand } from '../command-validation';
 
 export interface EditCommandDialogProps {
   command: Command;
@@ -24,57 +26,74 @@ export interface EditCommandDialogProps {
 export function EditCommandDialog({ command, otherNames, onClose }: EditCommandDialogProps) {
   const dispatch = useAppDispatch();
   const [updateCommand, { isLoading }] = useUpdateCommandMutation();
-  const [name, setName] = useState(command.command);
-  const [response, setResponse] = useState(command.response);
-  const [aliases, setAliases] = useState(command.aliases.join(' '));
-  const [permission, setPermission] = useState<CommandPermission>(command.permission);
-  const [globalCooldown, setGlobalCooldown] = useState(String(command.globalCooldownSeconds));
-  const [userCooldown, setUserCooldown] = useState(String(command.userCooldownSeconds));
-  const [modsExempt, setModsExempt] = useState(command.modsExempt);
+  const otherNamesRef = useRef(otherNames);
+  useLayoutEffect(() => {
+    otherNamesRef.current = otherNames;
+  });
+  const { register, handleSubmit, control, formState, trigger } = useForm<EditedCommand>({
+    mode: 'onChange',
+    defaultValues: {
+      command: command.command,
+      response: command.response,
+      aliases: command.aliases.join(' '),
+      permission: command.permission,
+      globalCooldown: String(command.globalCooldownSeconds),
+      userCooldown: String(command.userCooldownSeconds),
+      modsExempt: command.modsExempt,
+    },
+    resolver: (values, context, options) =>
+      zodResolver(editedCommandSchema(otherNamesRef.current))(values, context, options),
+  });
+  // the checks are on from the start: a stored command that breaks today's rules says so at once
+  useEffect(() => {
+    void trigger();
+  }, [trigger]);
+  const response = useWatch({ control, name: 'response' });
   const [submitProblem, setSubmitProblem] = useState<string | undefined>();
   const id = useId();
 
-  const nameError = commandNameProblem(name, otherNames);
-  const responseError = responseProblem(response, 'inline');
-  const aliasList = parseAliases(aliases);
-  const aliasesError = aliasesProblem(aliasList, name);
-  const globalError = cooldownProblem(globalCooldown);
-  const userError = cooldownProblem(userCooldown);
+  const { errors } = formState;
+  const nameError = errors.command?.message;
+  const responseError = inlineResponseMessage(errors.response?.message);
+  const aliasesError = errors.aliases?.message;
+  const globalError = errors.globalCooldown?.message;
+  const userError = errors.userCooldown?.message;
   const isNearLimit = response.length > responseWarningLength;
+  const edited = { onChange: () => setSubmitProblem(undefined) };
 
-  const edited =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
+  const submit = handleSubmit(
+    async (form) => {
       setSubmitProblem(undefined);
-    };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const problem =
-      nameError ?? responseProblem(response, 'submit') ?? aliasesError ?? globalError ?? userError ?? undefined;
-    setSubmitProblem(problem);
-    if (problem) return;
-    const newName = name.trim();
-    try {
-      await updateCommand({
-        name: command.command,
-        changes: {
-          command: newName,
-          response,
-          aliases: aliasList,
-          permission,
-          globalCooldownSeconds: Number(globalCooldown),
-          userCooldownSeconds: Number(userCooldown),
-          modsExempt,
-        },
-      }).unwrap();
-      dispatch(toastShown({ type: 'success', message: commandMessages.updated(newName) }));
-      onClose();
-    } catch (error) {
-      setSubmitProblem(errorMessage(error, commandMessages.updateFailed));
-    }
-  };
+      const newName = form.command.trim();
+      try {
+        await updateCommand({
+          name: command.command,
+          changes: {
+            command: newName,
+            response: form.response,
+            aliases: parseAliases(form.aliases),
+            permission: form.permission,
+            globalCooldownSeconds: Number(form.globalCooldown),
+            userCooldownSeconds: Number(form.userCooldown),
+            modsExempt: form.modsExempt,
+          },
+        }).unwrap();
+        dispatch(toastShown({ type: 'success', message: commandMessages.updated(newName) }));
+        onClose();
+      } catch (error) {
+        setSubmitProblem(errorMessage(error, commandMessages.updateFailed));
+      }
+    },
+    // the first problem in the form's order; the response's length in its submit wording
+    (found) =>
+      setSubmitProblem(
+        found.command?.message ??
+          found.response?.message ??
+          found.aliases?.message ??
+          found.globalCooldown?.message ??
+          found.userCooldown?.message,
+      ),
+  );
 
   const errorOf = (field: string, message: string | undefined) =>
     message && (
@@ -87,7 +106,12 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
 
   return (
     <Modal title={`Edit ${commandPrefix}${command.command}`} onClose={onClose} className="edit-command-dialog">
-      <form className="form" noValidate onSubmit={submit} aria-label={`Edit ${commandPrefix}${command.command}`}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={(event) => void submit(event)}
+        aria-label={`Edit ${commandPrefix}${command.command}`}
+      >
         <div className="field">
           <label className="field-label" htmlFor={`${id}-name`}>
             Command name
@@ -100,8 +124,7 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
               id={`${id}-name`}
               autoComplete="off"
               spellCheck={false}
-              value={name}
-              onChange={(event) => edited(setName)(event.target.value)}
+              {...register('command', { ...edited, deps: ['aliases'] })}
               {...describedBy('name', nameError)}
               data-autofocus
             />
@@ -115,8 +138,7 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
           <textarea
             id={`${id}-response`}
             rows={3}
-            value={response}
-            onChange={(event) => edited(setResponse)(event.target.value)}
+            {...register('response', edited)}
             {...describedBy('response', responseError)}
           />
           <div className="field-footer">
@@ -134,9 +156,8 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
             id={`${id}-aliases`}
             autoComplete="off"
             spellCheck={false}
-            value={aliases}
+            {...register('aliases', edited)}
             placeholder="dc server"
-            onChange={(event) => edited(setAliases)(event.target.value)}
             {...describedBy('aliases', aliasesError)}
           />
           <span className="field-hint">Other names viewers can type, separated by spaces.</span>
@@ -146,11 +167,7 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
           <label className="field-label" htmlFor={`${id}-permission`}>
             Who can use it
           </label>
-          <select
-            id={`${id}-permission`}
-            value={permission}
-            onChange={(event) => edited(setPermission)(event.target.value as CommandPermission)}
-          >
+          <select id={`${id}-permission`} {...register('permission', edited)}>
             {commandPermissions.map((level) => (
               <option key={level} value={level}>
                 {permissionLabels[level]}
@@ -170,8 +187,7 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
               inputMode="numeric"
               min={0}
               step={1}
-              value={globalCooldown}
-              onChange={(event) => edited(setGlobalCooldown)(event.target.value)}
+              {...register('globalCooldown', edited)}
               {...describedBy('global', globalError)}
             />
             {errorOf('global', globalError)}
@@ -186,19 +202,14 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
               inputMode="numeric"
               min={0}
               step={1}
-              value={userCooldown}
-              onChange={(event) => edited(setUserCooldown)(event.target.value)}
+              {...register('userCooldown', edited)}
               {...describedBy('user', userError)}
             />
             {errorOf('user', userError)}
           </div>
         </div>
         <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={modsExempt}
-            onChange={(event) => edited(setModsExempt)(event.target.checked)}
-          />
+          <input type="checkbox" {...register('modsExempt', edited)} />
           Moderators and the broadcaster skip the cooldowns
         </label>
         {submitProblem && (

@@ -1,64 +1,54 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '../../../app/hooks';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useRegisterMutation } from '../auth-api';
-import { passwordHint, registrationProblem } from '../password-rules';
+import {
+  passwordHint,
+  registrationFormProblem,
+  registrationFormSchema,
+  type RegistrationForm,
+} from '../password-rules';
 
-const emptyForm = { email: '', username: '', password: '', confirmPassword: '' };
+const emptyForm: RegistrationForm = { email: '', username: '', password: '', confirmPassword: '' };
 
 /**
- * Email, username, password and its confirmation. The password rules run in the spec's order
- * (§5) before anything is sent; a successful registration does not sign in (§4): the form is
+ * Email, username, password and its confirmation (react-hook-form, checked by the contract's password
+ * schema through zodResolver). The password rules run in the spec's order (§5) before anything is sent; a successful registration does not sign in (§4): the form is
  * cleared and the modal switches to Login.
  */
 export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
   const dispatch = useAppDispatch();
-  const [register, { isLoading }] = useRegisterMutation();
-  const [form, setForm] = useState(emptyForm);
-  const [problem, setProblem] = useState<string | undefined>();
+  const [registerUser, { isLoading }] = useRegisterMutation();
+  const { register, handleSubmit, reset, formState } = useForm<RegistrationForm>({
+    resolver: zodResolver(registrationFormSchema),
+    defaultValues: emptyForm,
+  });
+  const problem = registrationFormProblem(formState.errors);
   const passwordId = useId();
 
-  const update = (field: keyof typeof emptyForm) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = registrationProblem(form.password, form.confirmPassword);
-    setProblem(found);
-    if (found) return;
+  const submit = handleSubmit(async ({ email, username, password }) => {
     try {
-      await register({ email: form.email, username: form.username, password: form.password }).unwrap();
+      await registerUser({ email, username, password }).unwrap();
       dispatch(toastShown({ type: 'success', message: 'Registration successful! Please login.' }));
-      setForm(emptyForm);
+      reset(emptyForm);
       onRegistered();
     } catch (error) {
       dispatch(toastShown({ type: 'error', message: errorMessage(error, 'Registration failed') }));
     }
-  };
+  });
 
   return (
-    <form className="form" onSubmit={submit} aria-label="Register">
+    <form className="form" onSubmit={(event) => void submit(event)} aria-label="Register">
       <label className="field">
         <span className="field-label">Email</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={form.email}
-          onChange={update('email')}
-          data-autofocus
-        />
+        <input type="email" {...register('email')} autoComplete="email" data-autofocus />
       </label>
       <label className="field">
         <span className="field-label">Username</span>
-        <input
-          type="text"
-          name="username"
-          autoComplete="username"
-          value={form.username}
-          onChange={update('username')}
-        />
+        <input type="text" {...register('username')} autoComplete="username" />
       </label>
       <div className="field">
         <label className="field-label" htmlFor={passwordId}>
@@ -67,11 +57,9 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
         <input
           id={passwordId}
           type="password"
-          name="password"
+          {...register('password')}
           autoComplete="new-password"
           aria-describedby={`${passwordId}-hint`}
-          value={form.password}
-          onChange={update('password')}
         />
         <span id={`${passwordId}-hint`} className="field-hint">
           {passwordHint}
@@ -79,13 +67,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
       </div>
       <label className="field">
         <span className="field-label">Confirm Password</span>
-        <input
-          type="password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={form.confirmPassword}
-          onChange={update('confirmPassword')}
-        />
+        <input type="password" {...register('confirmPassword')} autoComplete="new-password" />
       </label>
       {problem && (
         <p className="form-error" role="alert">
