@@ -135,252 +135,73 @@ interface DeadLetterLog {
   readers: Set<DeadLetterReader>;
 }
 
+/**
+ * The state one bus instance shares between its parts. The parts are module-level functions
+ * taking it explicitly, so each does one job (routing, draining, dead-lettering, membership).
+ */
+interface Engine {
+  retry: RetryPolicy;
+  partitionCount: number;
+  log: Logger;
+  /** topic → group name → group. A group appears with its first subscriber and then stays. */
+  groupsByTopic: Map<string, Map<string, Group>>;
+  deadLetterLogs: Map<string, DeadLetterLog>;
+  /** Every live subscription, so `stop()` can end them all. */
+  subscriptions: Set<Subscription>;
+}
+
 export function createInProcessBus<R extends TopicRegistry>(options: InProcessBusOptions<R>): InProcessBus<R> {
   const { topics } = options;
-  const retry = options.retry ?? defaultRetryPolicy;
   const partitionCount = options.partitions ?? 12;
-  const log = options.log ?? createSilentLogger();
   if (!Number.isInteger(partitionCount) || partitionCount < 1) {
     throw new Error(`partitions must be a positive integer, got ${partitionCount}`);
   }
-
-  /** topic → group name → group. A group appears with its first subscriber and then stays. */
-  const groupsByTopic = new Map<string, Map<string, Group>>();
-  const deadLetterLogs = new Map<string, DeadLetterLog>();
-  const members = new Set<{ stop(): Promise<void> }>();
+  const engine: Engine = {
+    retry: options.retry ?? defaultRetryPolicy,
+    partitionCount,
+    log: options.log ?? createSilentLogger(),
+    groupsByTopic: new Map(),
+    deadLetterLogs: new Map(),
+    subscriptions: new Set(),
+  };
   let isStopped = false;
 
   function assertRunning(): void {
     if (isStopped) throw new Error('The bus is stopped');
   }
 
-  function enqueue(topic: string, key: string, value: Uint8Array): void {
-    const groups = groupsByTopic.get(topic);
-    if (!groups) return; // no group has ever subscribed: nobody to deliver to
-    const entry: Entry = { key, value };
-    const partitionIndex = partitionFor(key, partitionCount);
-    for (const group of groups.values()) {
-      const partition = group.partitions[partitionIndex];
-      if (!partition) continue;
-      partition.queue.push(entry);
-      schedule(group, partition);
-    }
-  }
-
-  function schedule(group: Group, partition: Partition): void {
-    if (partition.isDraining || !partition.owner || partition.queue.size === 0) return;
-    partition.isDraining = true;
-    // A microtask, not a timer: handlers never run inside publish(), and the hot path stays
-    // free of timers.
-    queueMicrotask(() => {
-      drain(group, partition).catch((error: unknown) => {
-        partition.isDraining = false;
-        log.error({ err: error, topic: group.topic, group: group.name }, 'in-process bus: partition loop failed');
-      });
-    });
-  }
-
-  async function drain(group: Group, partition: Partition): Promise<void> {
-    try {
-      for (;;) {
-        const member = partition.owner;
-        const entry = partition.queue.peek();
-        if (!member || entry === undefined) return;
-        const isDone = await deliver(group, partition, member, entry);
-        // Not done means the member left during the retries: the next owner starts the
-        // message over (at-least-once, like a Kafka rebalance before the commit).
-        if (isDone) partition.queue.shift();
-      }
-    } finally {
-      partition.isDraining = false;
-    }
-  }
-
-  /** Returns true once the message is handled or dead-lettered, false if the member left. */
-  async function deliver(group: Group, partition: Partition, member: Member, entry: Entry): Promise<boolean> {
-    let call: PreparedCall;
-    try {
-      call = member.prepare(entry.value);
-    } catch (error) {
-      deadLetter(group, entry, `cannot decode ${group.schema.typeName}: ${errorMessage(error)}`, 0);
-      return true;
-    }
-    for (let attempt = 1; ; attempt++) {
-      if (partition.owner !== member) return false;
-      member.inFlight++;
-      try {
-        await call({ topic: group.topic, key: entry.key, attempt });
-        return true;
-      } catch (error) {
-        if (attempt >= retry.maxAttempts) {
-          deadLetter(group, entry, errorMessage(error), attempt);
-          return true;
-        }
-        log.debug(
-          { err: error, topic: group.topic, group: group.name, attempt },
-          'in-process bus: handler failed, retrying',
-        );
-      } finally {
-        member.inFlight--;
-        if (member.inFlight === 0) for (const resolve of member.onIdle.splice(0)) resolve();
-      }
-      await backoff(partition, backoffMs(retry, attempt));
-    }
-  }
-
-  function backoff(partition: Partition, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        partition.wake = undefined;
-        resolve();
-      }, ms);
-      partition.wake = () => {
-        clearTimeout(timer);
-        partition.wake = undefined;
-        resolve();
-      };
-    });
-  }
-
-  function deadLetter(group: Group, entry: Entry, error: string, attempts: number): void {
-    const letter: DeadLetter = {
-      group: group.name,
-      originalTopic: group.topic,
-      key: entry.key,
-      value: entry.value.slice(), // a copy: the entry's bytes are shared with other groups
-      error,
-      attempts,
-    };
-    log.warn(
-      {
-        topic: group.topic,
-        group: group.name,
-        key: entry.key,
-        attempts,
-        error,
-        deadLetterTopic: deadLetterTopic(group.name),
-      },
-      'in-process bus: message dead-lettered',
-    );
-    const deadLetters = deadLetterLogOf(group.name);
-    deadLetters.letters.push(letter);
-    if (deadLetters.letters.length > deadLettersKeptPerGroup) deadLetters.letters.shift();
-    for (const reader of deadLetters.readers) read(reader, letter);
-  }
-
-  function deadLetterLogOf(group: string): DeadLetterLog {
-    let deadLetters = deadLetterLogs.get(group);
-    if (!deadLetters) {
-      deadLetters = { letters: [], readers: new Set() };
-      deadLetterLogs.set(group, deadLetters);
-    }
-    return deadLetters;
-  }
-
-  function read(reader: DeadLetterReader, letter: DeadLetter): void {
-    reader.chain = reader.chain.then(async () => {
-      if (!reader.isActive) return;
-      try {
-        await reader.handler(letter);
-      } catch (error) {
-        // A dead-letter reader is tooling: its failure is reported, never retried or re-queued.
-        log.error({ err: error, group: letter.group }, 'in-process bus: dead-letter handler failed');
-      }
-    });
-  }
-
-  /** Spreads the partitions over the members, round robin in join order. */
-  function rebalance(group: Group): void {
-    const count = group.members.length;
-    group.partitions.forEach((partition, index) => {
-      const owner = count === 0 ? undefined : group.members[index % count];
-      if (owner === partition.owner) return;
-      partition.owner = owner;
-      partition.wake?.(); // a retry wait of the previous owner ends; the new owner starts over
-      schedule(group, partition);
-    });
-  }
-
-  function groupOf(topic: string, name: string, schema: DescMessage): Group {
-    let groups = groupsByTopic.get(topic);
-    if (!groups) {
-      groups = new Map();
-      groupsByTopic.set(topic, groups);
-    }
-    let group = groups.get(name);
-    if (!group) {
-      group = { name, topic, schema, members: [], partitions: [] };
-      for (let i = 0; i < partitionCount; i++) {
-        group.partitions.push({ queue: new Fifo(), owner: undefined, isDraining: false, wake: undefined });
-      }
-      groups.set(name, group);
-    }
-    return group;
+  function schemaOf(topic: TopicName<R>): DescMessage {
+    const schema = topics[topic];
+    if (!schema) throw unknownTopic(topic);
+    return schema;
   }
 
   const bus: InProcessBus<R> = {
     async publish(topic, key, message) {
       assertRunning();
-      const schema = topics[topic];
-      if (!schema) throw unknownTopic(topic);
-      enqueue(topic, key, toBinary(schema, create(schema, message)));
+      const schema = schemaOf(topic);
+      enqueue(engine, topic, key, toBinary(schema, create(schema, message)));
     },
 
     async publishRaw(topic, key, value) {
       assertRunning();
-      if (!topics[topic]) throw unknownTopic(topic);
-      enqueue(topic, key, value);
+      schemaOf(topic);
+      enqueue(engine, topic, key, value);
     },
 
     async subscribe(topic, groupName, handler) {
       assertRunning();
       const schema = topics[topic];
       if (!schema) throw unknownTopic(topic);
-      const group = groupOf(topic, groupName, schema);
-      const member: Member = {
-        prepare: (value) => {
-          const message = fromBinary(schema, value);
-          return (info) => handler(message, info);
-        },
-        inFlight: 0,
-        onIdle: [],
-      };
-      let stopping: Promise<void> | undefined;
-      const subscription: Subscription = {
-        stop() {
-          stopping ??= (async () => {
-            const index = group.members.indexOf(member);
-            if (index >= 0) group.members.splice(index, 1);
-            rebalance(group); // the member owns nothing from here on, so it gets no further call
-            members.delete(subscription);
-            if (member.inFlight > 0) await new Promise<void>((resolve) => member.onIdle.push(resolve));
-          })();
-          return stopping;
-        },
-      };
-      group.members.push(member);
-      members.add(subscription);
-      rebalance(group);
-      return subscription;
+      return joinGroup(engine, groupOf(engine, topic, groupName, schema), (value) => {
+        const message = fromBinary(schema, value);
+        return (info) => handler(message, info);
+      });
     },
 
     async subscribeDeadLetters(group, handler) {
       assertRunning();
-      const deadLetters = deadLetterLogOf(group);
-      const reader: DeadLetterReader = { isActive: true, chain: Promise.resolve(), handler };
-      // Like a Kafka reader starting at the beginning of `<group>.dlq`: the kept ones first.
-      for (const letter of deadLetters.letters) read(reader, letter);
-      deadLetters.readers.add(reader);
-      const subscription: Subscription = {
-        async stop() {
-          reader.isActive = false;
-          deadLetters.readers.delete(reader);
-          members.delete(subscription);
-          await reader.chain;
-        },
-      };
-      members.add(subscription);
-      return subscription;
+      return readDeadLetters(engine, group, handler);
     },
 
     async ping() {
@@ -394,11 +215,226 @@ export function createInProcessBus<R extends TopicRegistry>(options: InProcessBu
 
     async stop() {
       isStopped = true;
-      await Promise.all([...members].map((subscription) => subscription.stop()));
-      groupsByTopic.clear();
+      await Promise.all([...engine.subscriptions].map((subscription) => subscription.stop()));
+      engine.groupsByTopic.clear();
     },
   };
   return bus;
+}
+
+/** Adds a member to the group; its subscription's stop() hands its partitions to the others. */
+function joinGroup(engine: Engine, group: Group, prepare: Member['prepare']): Subscription {
+  const member: Member = { prepare, inFlight: 0, onIdle: [] };
+  let stopping: Promise<void> | undefined;
+  const subscription: Subscription = {
+    stop() {
+      stopping ??= (async () => {
+        const index = group.members.indexOf(member);
+        if (index >= 0) group.members.splice(index, 1);
+        rebalance(engine, group); // the member owns nothing from here on, so it gets no further call
+        engine.subscriptions.delete(subscription);
+        if (member.inFlight > 0) await new Promise<void>((resolve) => member.onIdle.push(resolve));
+      })();
+      return stopping;
+    },
+  };
+  group.members.push(member);
+  engine.subscriptions.add(subscription);
+  rebalance(engine, group);
+  return subscription;
+}
+
+function readDeadLetters(
+  engine: Engine,
+  group: string,
+  handler: (deadLetter: DeadLetter) => Promise<void>,
+): Subscription {
+  const deadLetters = deadLetterLogOf(engine, group);
+  const reader: DeadLetterReader = { isActive: true, chain: Promise.resolve(), handler };
+  // Like a Kafka reader starting at the beginning of `<group>.dlq`: the kept ones first.
+  for (const letter of deadLetters.letters) read(engine.log, reader, letter);
+  deadLetters.readers.add(reader);
+  const subscription: Subscription = {
+    async stop() {
+      reader.isActive = false;
+      deadLetters.readers.delete(reader);
+      engine.subscriptions.delete(subscription);
+      await reader.chain;
+    },
+  };
+  engine.subscriptions.add(subscription);
+  return subscription;
+}
+
+function enqueue(engine: Engine, topic: string, key: string, value: Uint8Array): void {
+  const groups = engine.groupsByTopic.get(topic);
+  if (!groups) return; // no group has ever subscribed: nobody to deliver to
+  const entry: Entry = { key, value };
+  const partitionIndex = partitionFor(key, engine.partitionCount);
+  for (const group of groups.values()) {
+    const partition = group.partitions[partitionIndex];
+    if (!partition) continue;
+    partition.queue.push(entry);
+    schedule(engine, group, partition);
+  }
+}
+
+function schedule(engine: Engine, group: Group, partition: Partition): void {
+  if (partition.isDraining || !partition.owner || partition.queue.size === 0) return;
+  partition.isDraining = true;
+  // A microtask, not a timer: handlers never run inside publish(), and the hot path stays
+  // free of timers.
+  queueMicrotask(() => {
+    drain(engine, group, partition).catch((error: unknown) => {
+      partition.isDraining = false;
+      engine.log.error({ err: error, topic: group.topic, group: group.name }, 'in-process bus: partition loop failed');
+    });
+  });
+}
+
+async function drain(engine: Engine, group: Group, partition: Partition): Promise<void> {
+  try {
+    for (;;) {
+      const member = partition.owner;
+      const entry = partition.queue.peek();
+      if (!member || entry === undefined) return;
+      const isDone = await deliver(engine, group, partition, member, entry);
+      // Not done means the member left during the retries: the next owner starts the
+      // message over (at-least-once, like a Kafka rebalance before the commit).
+      if (isDone) partition.queue.shift();
+    }
+  } finally {
+    partition.isDraining = false;
+  }
+}
+
+/** Returns true once the message is handled or dead-lettered, false if the member left. */
+async function deliver(
+  engine: Engine,
+  group: Group,
+  partition: Partition,
+  member: Member,
+  entry: Entry,
+): Promise<boolean> {
+  const { retry, log } = engine;
+  let call: PreparedCall;
+  try {
+    call = member.prepare(entry.value);
+  } catch (error) {
+    deadLetter(engine, group, entry, `cannot decode ${group.schema.typeName}: ${errorMessage(error)}`, 0);
+    return true;
+  }
+  for (let attempt = 1; ; attempt++) {
+    if (partition.owner !== member) return false;
+    member.inFlight++;
+    try {
+      await call({ topic: group.topic, key: entry.key, attempt });
+      return true;
+    } catch (error) {
+      if (attempt >= retry.maxAttempts) {
+        deadLetter(engine, group, entry, errorMessage(error), attempt);
+        return true;
+      }
+      log.debug(
+        { err: error, topic: group.topic, group: group.name, attempt },
+        'in-process bus: handler failed, retrying',
+      );
+    } finally {
+      member.inFlight--;
+      if (member.inFlight === 0) for (const resolve of member.onIdle.splice(0)) resolve();
+    }
+    await backoff(partition, backoffMs(retry, attempt));
+  }
+}
+
+function backoff(partition: Partition, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      partition.wake = undefined;
+      resolve();
+    }, ms);
+    partition.wake = () => {
+      clearTimeout(timer);
+      partition.wake = undefined;
+      resolve();
+    };
+  });
+}
+
+function deadLetter(engine: Engine, group: Group, entry: Entry, error: string, attempts: number): void {
+  const letter: DeadLetter = {
+    group: group.name,
+    originalTopic: group.topic,
+    key: entry.key,
+    value: entry.value.slice(), // a copy: the entry's bytes are shared with other groups
+    error,
+    attempts,
+  };
+  engine.log.warn(
+    {
+      topic: group.topic,
+      group: group.name,
+      key: entry.key,
+      attempts,
+      error,
+      deadLetterTopic: deadLetterTopic(group.name),
+    },
+    'in-process bus: message dead-lettered',
+  );
+  const deadLetters = deadLetterLogOf(engine, group.name);
+  deadLetters.letters.push(letter);
+  if (deadLetters.letters.length > deadLettersKeptPerGroup) deadLetters.letters.shift();
+  for (const reader of deadLetters.readers) read(engine.log, reader, letter);
+}
+
+function deadLetterLogOf(engine: Engine, group: string): DeadLetterLog {
+  let deadLetters = engine.deadLetterLogs.get(group);
+  if (!deadLetters) {
+    deadLetters = { letters: [], readers: new Set() };
+    engine.deadLetterLogs.set(group, deadLetters);
+  }
+  return deadLetters;
+}
+
+function read(log: Logger, reader: DeadLetterReader, letter: DeadLetter): void {
+  reader.chain = reader.chain.then(async () => {
+    if (!reader.isActive) return;
+    try {
+      await reader.handler(letter);
+    } catch (error) {
+      // A dead-letter reader is tooling: its failure is reported, never retried or re-queued.
+      log.error({ err: error, group: letter.group }, 'in-process bus: dead-letter handler failed');
+    }
+  });
+}
+
+/** Spreads the partitions over the members, round robin in join order. */
+function rebalance(engine: Engine, group: Group): void {
+  const count = group.members.length;
+  group.partitions.forEach((partition, index) => {
+    const owner = count === 0 ? undefined : group.members[index % count];
+    if (owner === partition.owner) return;
+    partition.owner = owner;
+    partition.wake?.(); // a retry wait of the previous owner ends; the new owner starts over
+    schedule(engine, group, partition);
+  });
+}
+
+function groupOf(engine: Engine, topic: string, name: string, schema: DescMessage): Group {
+  let groups = engine.groupsByTopic.get(topic);
+  if (!groups) {
+    groups = new Map();
+    engine.groupsByTopic.set(topic, groups);
+  }
+  let group = groups.get(name);
+  if (!group) {
+    group = { name, topic, schema, members: [], partitions: [] };
+    for (let i = 0; i < engine.partitionCount; i++) {
+      group.partitions.push({ queue: new Fifo(), owner: undefined, isDraining: false, wake: undefined });
+    }
+    groups.set(name, group);
+  }
+  return group;
 }
 
 function unknownTopic(topic: string): Error {

@@ -150,286 +150,326 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-export function createSpool(options: SpoolOptions): Spool {
-  const { dir, maxBytes } = options;
-  const segmentBytes = options.segmentBytes ?? 4 * 1024 * 1024;
-  const commitDelayMs = options.commitDelayMs ?? 2;
-  const disk = options.disk ?? nodeSpoolDisk;
-  const log = options.log ?? createSilentLogger();
-  const cursorFile = path.join(dir, cursorFileName);
-
+/**
+ * One spool's settings and mutable state. The spool's parts (writer, reader, recovery, forwarding)
+ * are module-level functions taking it explicitly, so each does one job.
+ */
+interface SpoolState {
+  readonly dir: string;
+  readonly maxBytes: number;
+  readonly segmentBytes: number;
+  readonly commitDelayMs: number;
+  readonly disk: SpoolDisk;
+  readonly log: Logger;
+  readonly cursorFile: string;
   /** Oldest first; the last one is the one appended to (when `active` is set). */
-  let segments: Segment[] = [];
-  let active: { segment: Segment; file: AppendFile } | undefined;
-  let cursor: SpoolPosition = { segment: 0, offset: 0 };
-  let nextSeq = 0;
-  let waiting: Waiting[] = [];
-  let waitingBytes = 0;
-  let writingBytes = 0;
-  let commitTimer: NodeJS.Timeout | undefined;
+  segments: Segment[];
+  active: { segment: Segment; file: AppendFile } | undefined;
+  cursor: SpoolPosition;
+  nextSeq: number;
+  waiting: Waiting[];
+  waitingBytes: number;
+  writingBytes: number;
+  commitTimer: NodeJS.Timeout | undefined;
   /** The write in progress, or the spool's reset: one at a time. */
-  let exclusive: Promise<void> = Promise.resolve();
-  let isOpen = false;
-  let lock: SpoolLock | undefined;
+  exclusive: Promise<void>;
+  isOpen: boolean;
+  lock: SpoolLock | undefined;
+}
 
-  const segmentFile = (seq: number): string => path.join(dir, `${String(seq).padStart(12, '0')}.spool`);
+export function createSpool(options: SpoolOptions): Spool {
+  const state: SpoolState = {
+    dir: options.dir,
+    maxBytes: options.maxBytes,
+    segmentBytes: options.segmentBytes ?? 4 * 1024 * 1024,
+    commitDelayMs: options.commitDelayMs ?? 2,
+    disk: options.disk ?? nodeSpoolDisk,
+    log: options.log ?? createSilentLogger(),
+    cursorFile: path.join(options.dir, cursorFileName),
+    segments: [],
+    active: undefined,
+    cursor: { segment: 0, offset: 0 },
+    nextSeq: 0,
+    waiting: [],
+    waitingBytes: 0,
+    writingBytes: 0,
+    commitTimer: undefined,
+    exclusive: Promise.resolve(),
+    isOpen: false,
+    lock: undefined,
+  };
+  const held = (): number => heldBytes(state);
+  return {
+    open: () => openSpool(state, options.lock),
+    append: (record) => append(state, record),
+    read: (maxRecords) => readRecords(state, maxRecords),
+    forwarded: (end) => withExclusive(state, () => markForwarded(state, end)),
+    isEmpty: () => held() === 0,
+    heldBytes: held,
+    freeBytes: () => Math.max(0, state.maxBytes - held()),
+    close: () => closeSpool(state),
+  };
+}
 
-  function unforwardedBytes(): number {
-    let bytes = 0;
-    for (const segment of segments) {
-      if (segment.seq > cursor.segment) bytes += segment.size;
-      else if (segment.seq === cursor.segment) bytes += Math.max(0, segment.size - cursor.offset);
+function segmentFile(dir: string, seq: number): string {
+  return path.join(dir, `${String(seq).padStart(12, '0')}.spool`);
+}
+
+function unforwardedBytes(state: SpoolState): number {
+  let bytes = 0;
+  for (const segment of state.segments) {
+    if (segment.seq > state.cursor.segment) bytes += segment.size;
+    else if (segment.seq === state.cursor.segment) bytes += Math.max(0, segment.size - state.cursor.offset);
+  }
+  return bytes;
+}
+
+function heldBytes(state: SpoolState): number {
+  return unforwardedBytes(state) + state.waitingBytes + state.writingBytes;
+}
+
+function withExclusive<T>(state: SpoolState, action: () => Promise<T>): Promise<T> {
+  const result = state.exclusive.then(action);
+  state.exclusive = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  return result;
+}
+
+/** Loads what an earlier process left: the cursor, then each segment cut to its intact records. */
+async function openSpool(state: SpoolState, lockOptions: SpoolLockOptions | false | undefined): Promise<void> {
+  const { disk, dir, log } = state;
+  await disk.ensureDir(dir);
+  if (lockOptions !== false) state.lock = await lockSpoolDir(dir, lockOptions);
+  state.cursor = await readCursor(state);
+  const found = (await disk.list(dir))
+    .map((name) => segmentPattern.exec(name)?.[1])
+    .filter((seq): seq is string => seq !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  state.segments = [];
+  for (const seq of found) {
+    const file = segmentFile(dir, seq);
+    if (seq < state.cursor.segment) {
+      await disk.remove(file); // forwarded before the crash, not yet deleted
+      continue;
     }
-    return bytes;
-  }
-
-  function heldBytes(): number {
-    return unforwardedBytes() + waitingBytes + writingBytes;
-  }
-
-  function withExclusive<T>(action: () => Promise<T>): Promise<T> {
-    const result = exclusive.then(action);
-    exclusive = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
-  }
-
-  function scheduleCommit(): void {
-    if (commitTimer !== undefined || waiting.length === 0) return;
-    commitTimer = setTimeout(() => {
-      commitTimer = undefined;
-      void withExclusive(commit);
-    }, commitDelayMs);
-  }
-
-  /** Writes and fsyncs everything waiting, as one batch. */
-  async function commit(): Promise<void> {
-    const batch = waiting;
-    waiting = [];
-    writingBytes = waitingBytes;
-    waitingBytes = 0;
-    if (batch.length === 0) return;
-    const bytes = Buffer.concat(batch.map((entry) => entry.bytes));
-    try {
-      const target = await activeSegment();
-      await target.file.append(bytes);
-      await target.file.sync();
-      target.segment.size += bytes.length;
-      for (const entry of batch) entry.resolve();
-    } catch (error) {
-      log.error({ err: error, dir, records: batch.length }, 'spool: a batch could not be written');
-      // whatever part of the batch reached the file ends that segment; the next batch starts a new one
-      const failed = active;
-      active = undefined;
-      await failed?.file.close().catch(() => undefined);
-      // best effort: a refused batch is better not forwarded either (if it stays, it is at least once)
-      if (failed) await disk.truncate(failed.segment.file, failed.segment.size).catch(() => undefined);
-      for (const entry of batch) entry.reject(error);
-    } finally {
-      writingBytes = 0;
-      scheduleCommit();
+    const size = await disk.size(file);
+    const valid = await validLength(disk, file);
+    if (valid < size) {
+      log.warn({ file, keptBytes: valid, cutBytes: size - valid }, 'spool: a torn end was cut off');
+      await disk.truncate(file, valid);
     }
+    state.segments.push({ seq, file, size: valid });
+    if (seq === state.cursor.segment && state.cursor.offset > valid) state.cursor = { segment: seq, offset: valid };
   }
+  const first = state.segments[0];
+  if (first && first.seq > state.cursor.segment) state.cursor = { segment: first.seq, offset: 0 };
+  state.nextSeq = Math.max(state.cursor.segment, ...state.segments.map((segment) => segment.seq)) + 1;
+  state.isOpen = true;
+  const held = unforwardedBytes(state);
+  if (held > 0) log.info({ dir, bytes: held }, 'spool: messages left by an earlier run will be forwarded');
+}
 
-  async function activeSegment(): Promise<{ segment: Segment; file: AppendFile }> {
-    if (active && active.segment.size < segmentBytes) return active;
-    if (active) await active.file.close();
-    active = undefined;
-    const segment: Segment = { seq: nextSeq, file: segmentFile(nextSeq), size: 0 };
-    const file = await disk.openAppend(segment.file);
-    nextSeq++;
-    try {
-      await disk.syncDir(dir); // the new file's name must survive a crash too
-    } catch (error) {
-      await file.close().catch(() => undefined);
-      throw error;
+async function readCursor(state: SpoolState): Promise<SpoolPosition> {
+  try {
+    const text = Buffer.from(await state.disk.read(state.cursorFile, 0, 1024)).toString('utf8');
+    const parsed: unknown = JSON.parse(text);
+    if (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      'segment' in parsed &&
+      'offset' in parsed &&
+      Number.isSafeInteger(parsed.segment) &&
+      Number.isSafeInteger(parsed.offset)
+    ) {
+      return { segment: Number(parsed.segment), offset: Number(parsed.offset) };
     }
-    segments.push(segment);
-    active = { segment, file };
-    return active;
+    state.log.warn({ dir: state.dir }, 'spool: the cursor is unreadable; forwarding everything held again');
+  } catch (error) {
+    if (!isMissingFile(error)) throw error;
   }
+  return { segment: 0, offset: 0 };
+}
 
-  async function readCursor(): Promise<SpoolPosition> {
-    try {
-      const text = Buffer.from(await disk.read(cursorFile, 0, 1024)).toString('utf8');
-      const parsed: unknown = JSON.parse(text);
-      if (
-        typeof parsed === 'object' &&
-        parsed !== null &&
-        'segment' in parsed &&
-        'offset' in parsed &&
-        Number.isSafeInteger(parsed.segment) &&
-        Number.isSafeInteger(parsed.offset)
-      ) {
-        return { segment: Number(parsed.segment), offset: Number(parsed.offset) };
-      }
-      log.warn({ dir }, 'spool: the cursor is unreadable; forwarding everything held again');
-    } catch (error) {
-      if (!isMissingFile(error)) throw error;
-    }
-    return { segment: 0, offset: 0 };
-  }
-
-  /** The length of the whole, intact records at the start of the file. */
-  async function validLength(file: string): Promise<number> {
-    let offset = 0;
+/** The length of the whole, intact records at the start of the file. */
+async function validLength(disk: SpoolDisk, file: string): Promise<number> {
+  let offset = 0;
+  for (;;) {
+    const chunk = await disk.read(file, offset, readChunkBytes);
+    if (chunk.length === 0) return offset;
+    let at = 0;
     for (;;) {
-      const chunk = await disk.read(file, offset, readChunkBytes);
-      if (chunk.length === 0) return offset;
+      const parsed = parseSpoolRecord(chunk.subarray(at));
+      if (parsed.kind === 'corrupt') return offset + at;
+      if (parsed.kind === 'incomplete') {
+        if (at === 0) {
+          // one record longer than a chunk: read it whole
+          const whole = await disk.read(file, offset, parsed.needed);
+          if (whole.length < parsed.needed) return offset;
+          if (parseSpoolRecord(whole).kind !== 'record') return offset;
+          at = parsed.needed;
+        }
+        break;
+      }
+      at += parsed.length;
+    }
+    offset += at;
+  }
+}
+
+function append(state: SpoolState, record: SpoolRecord): Promise<void> {
+  if (!state.isOpen) return Promise.reject(new Error('The spool is not open'));
+  const bytes = encodeSpoolRecord(record);
+  if (heldBytes(state) + bytes.length > state.maxBytes) return Promise.reject(new SpoolFullError(state.maxBytes));
+  return new Promise<void>((resolve, reject) => {
+    state.waiting.push({ bytes, resolve, reject });
+    state.waitingBytes += bytes.length;
+    scheduleCommit(state);
+  });
+}
+
+function scheduleCommit(state: SpoolState): void {
+  if (state.commitTimer !== undefined || state.waiting.length === 0) return;
+  state.commitTimer = setTimeout(() => {
+    state.commitTimer = undefined;
+    void withExclusive(state, () => commit(state));
+  }, state.commitDelayMs);
+}
+
+/** Writes and fsyncs everything waiting, as one batch. */
+async function commit(state: SpoolState): Promise<void> {
+  const batch = state.waiting;
+  state.waiting = [];
+  state.writingBytes = state.waitingBytes;
+  state.waitingBytes = 0;
+  if (batch.length === 0) return;
+  const bytes = Buffer.concat(batch.map((entry) => entry.bytes));
+  try {
+    const target = await activeSegment(state);
+    await target.file.append(bytes);
+    await target.file.sync();
+    target.segment.size += bytes.length;
+    for (const entry of batch) entry.resolve();
+  } catch (error) {
+    state.log.error({ err: error, dir: state.dir, records: batch.length }, 'spool: a batch could not be written');
+    // whatever part of the batch reached the file ends that segment; the next batch starts a new one
+    const failed = state.active;
+    state.active = undefined;
+    await failed?.file.close().catch(() => undefined);
+    // best effort: a refused batch is better not forwarded either (if it stays, it is at least once)
+    if (failed) await state.disk.truncate(failed.segment.file, failed.segment.size).catch(() => undefined);
+    for (const entry of batch) entry.reject(error);
+  } finally {
+    state.writingBytes = 0;
+    scheduleCommit(state);
+  }
+}
+
+async function activeSegment(state: SpoolState): Promise<{ segment: Segment; file: AppendFile }> {
+  const { active, disk, dir } = state;
+  if (active && active.segment.size < state.segmentBytes) return active;
+  if (active) await active.file.close();
+  state.active = undefined;
+  const segment: Segment = { seq: state.nextSeq, file: segmentFile(dir, state.nextSeq), size: 0 };
+  const file = await disk.openAppend(segment.file);
+  state.nextSeq++;
+  try {
+    await disk.syncDir(dir); // the new file's name must survive a crash too
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    throw error;
+  }
+  state.segments.push(segment);
+  state.active = { segment, file };
+  return state.active;
+}
+
+/** Up to `maxRecords` records from the cursor on, oldest first. */
+async function readRecords(state: SpoolState, maxRecords: number): Promise<SpooledRecord[]> {
+  const { disk, log } = state;
+  const records: SpooledRecord[] = [];
+  let position = { ...state.cursor };
+  for (const segment of state.segments) {
+    if (segment.seq < position.segment) continue;
+    if (segment.seq > position.segment) position = { segment: segment.seq, offset: 0 };
+    while (records.length < maxRecords && position.offset < segment.size) {
+      const length = Math.min(readChunkBytes, segment.size - position.offset);
+      let chunk = await disk.read(segment.file, position.offset, length);
       let at = 0;
-      for (;;) {
+      while (records.length < maxRecords) {
         const parsed = parseSpoolRecord(chunk.subarray(at));
-        if (parsed.kind === 'corrupt') return offset + at;
-        if (parsed.kind === 'incomplete') {
-          if (at === 0) {
-            // one record longer than a chunk: read it whole
-            const whole = await disk.read(file, offset, parsed.needed);
-            if (whole.length < parsed.needed) return offset;
-            if (parseSpoolRecord(whole).kind !== 'record') return offset;
-            at = parsed.needed;
-          }
+        if (parsed.kind === 'incomplete' && at === 0 && position.offset + parsed.needed <= segment.size) {
+          chunk = await disk.read(segment.file, position.offset, parsed.needed); // longer than a chunk
+          continue;
+        }
+        if (parsed.kind === 'incomplete' && at > 0) break;
+        if (parsed.kind !== 'record') {
+          // fsynced bytes that changed since: the rest of this segment cannot be trusted
+          log.error(
+            { file: segment.file, offset: position.offset + at },
+            'spool: corrupt record; skipping the rest of the segment',
+          );
+          at = segment.size - position.offset;
           break;
         }
         at += parsed.length;
+        records.push({ ...parsed.record, end: { segment: segment.seq, offset: position.offset + at } });
       }
-      offset += at;
+      position = { segment: segment.seq, offset: position.offset + at };
     }
+    if (records.length >= maxRecords) break;
   }
+  return records;
+}
 
-  async function writeCursor(): Promise<void> {
-    await disk.replace(cursorFile, JSON.stringify(cursor));
+/** Moves the cursor to `end`, deletes the segments wholly behind it, and starts afresh when all is forwarded. */
+async function markForwarded(state: SpoolState, end: SpoolPosition): Promise<void> {
+  const { disk } = state;
+  if (
+    end.segment < state.cursor.segment ||
+    (end.segment === state.cursor.segment && end.offset <= state.cursor.offset)
+  ) {
+    return;
   }
+  state.cursor = { ...end };
+  // the end of a segment that is no longer written to is the start of the next one
+  const index = state.segments.findIndex((segment) => segment.seq === state.cursor.segment);
+  const next = state.segments[index + 1];
+  if (index >= 0 && next && state.cursor.offset >= (state.segments[index]?.size ?? 0)) {
+    state.cursor = { segment: next.seq, offset: 0 };
+  }
+  for (const segment of state.segments.filter((each) => each.seq < state.cursor.segment)) {
+    await disk.remove(segment.file);
+  }
+  state.segments = state.segments.filter((segment) => segment.seq >= state.cursor.segment);
+  const isAllForwarded = unforwardedBytes(state) === 0 && state.waiting.length === 0;
+  if (isAllForwarded) {
+    // start afresh: the next append opens a new segment
+    const last = state.active;
+    state.active = undefined;
+    await last?.file.close();
+    for (const segment of state.segments) await disk.remove(segment.file);
+    state.segments = [];
+    state.cursor = { segment: state.nextSeq, offset: 0 };
+  }
+  await disk.replace(state.cursorFile, JSON.stringify(state.cursor));
+}
 
-  return {
-    async open() {
-      await disk.ensureDir(dir);
-      if (options.lock !== false) lock = await lockSpoolDir(dir, options.lock);
-      cursor = await readCursor();
-      const found = (await disk.list(dir))
-        .map((name) => segmentPattern.exec(name)?.[1])
-        .filter((seq): seq is string => seq !== undefined)
-        .map(Number)
-        .sort((a, b) => a - b);
-      segments = [];
-      for (const seq of found) {
-        const file = segmentFile(seq);
-        if (seq < cursor.segment) {
-          await disk.remove(file); // forwarded before the crash, not yet deleted
-          continue;
-        }
-        const size = await disk.size(file);
-        const valid = await validLength(file);
-        if (valid < size) {
-          log.warn({ file, keptBytes: valid, cutBytes: size - valid }, 'spool: a torn end was cut off');
-          await disk.truncate(file, valid);
-        }
-        segments.push({ seq, file, size: valid });
-        if (seq === cursor.segment && cursor.offset > valid) cursor = { segment: seq, offset: valid };
-      }
-      const first = segments[0];
-      if (first && first.seq > cursor.segment) cursor = { segment: first.seq, offset: 0 };
-      nextSeq = Math.max(cursor.segment, ...segments.map((segment) => segment.seq)) + 1;
-      isOpen = true;
-      const held = unforwardedBytes();
-      if (held > 0) log.info({ dir, bytes: held }, 'spool: messages left by an earlier run will be forwarded');
-    },
-
-    append(record) {
-      if (!isOpen) return Promise.reject(new Error('The spool is not open'));
-      const bytes = encodeSpoolRecord(record);
-      if (heldBytes() + bytes.length > maxBytes) return Promise.reject(new SpoolFullError(maxBytes));
-      return new Promise<void>((resolve, reject) => {
-        waiting.push({ bytes, resolve, reject });
-        waitingBytes += bytes.length;
-        scheduleCommit();
-      });
-    },
-
-    async read(maxRecords) {
-      const records: SpooledRecord[] = [];
-      let position = { ...cursor };
-      for (const segment of segments) {
-        if (segment.seq < position.segment) continue;
-        if (segment.seq > position.segment) position = { segment: segment.seq, offset: 0 };
-        while (records.length < maxRecords && position.offset < segment.size) {
-          const length = Math.min(readChunkBytes, segment.size - position.offset);
-          let chunk = await disk.read(segment.file, position.offset, length);
-          let at = 0;
-          while (records.length < maxRecords) {
-            const parsed = parseSpoolRecord(chunk.subarray(at));
-            if (parsed.kind === 'incomplete' && at === 0 && position.offset + parsed.needed <= segment.size) {
-              chunk = await disk.read(segment.file, position.offset, parsed.needed); // longer than a chunk
-              continue;
-            }
-            if (parsed.kind === 'incomplete' && at > 0) break;
-            if (parsed.kind !== 'record') {
-              // fsynced bytes that changed since: the rest of this segment cannot be trusted
-              log.error(
-                { file: segment.file, offset: position.offset + at },
-                'spool: corrupt record; skipping the rest of the segment',
-              );
-              at = segment.size - position.offset;
-              break;
-            }
-            at += parsed.length;
-            records.push({ ...parsed.record, end: { segment: segment.seq, offset: position.offset + at } });
-          }
-          position = { segment: segment.seq, offset: position.offset + at };
-        }
-        if (records.length >= maxRecords) break;
-      }
-      return records;
-    },
-
-    forwarded(end) {
-      return withExclusive(async () => {
-        if (end.segment < cursor.segment || (end.segment === cursor.segment && end.offset <= cursor.offset)) return;
-        cursor = { ...end };
-        // the end of a segment that is no longer written to is the start of the next one
-        const index = segments.findIndex((segment) => segment.seq === cursor.segment);
-        const next = segments[index + 1];
-        if (index >= 0 && next && cursor.offset >= (segments[index]?.size ?? 0)) {
-          cursor = { segment: next.seq, offset: 0 };
-        }
-        for (const segment of segments.filter((each) => each.seq < cursor.segment)) {
-          await disk.remove(segment.file);
-        }
-        segments = segments.filter((segment) => segment.seq >= cursor.segment);
-        const isAllForwarded = unforwardedBytes() === 0 && waiting.length === 0;
-        if (isAllForwarded) {
-          // start afresh: the next append opens a new segment
-          const last = active;
-          active = undefined;
-          await last?.file.close();
-          for (const segment of segments) await disk.remove(segment.file);
-          segments = [];
-          cursor = { segment: nextSeq, offset: 0 };
-        }
-        await writeCursor();
-      });
-    },
-
-    isEmpty: () => heldBytes() === 0,
-    heldBytes,
-    freeBytes: () => Math.max(0, maxBytes - heldBytes()),
-
-    async close() {
-      if (!isOpen) return;
-      isOpen = false;
-      clearTimeout(commitTimer);
-      commitTimer = undefined;
-      await withExclusive(commit);
-      await withExclusive(async () => {
-        const last = active;
-        active = undefined;
-        await last?.file.close();
-      });
-      await lock?.release();
-      lock = undefined;
-    },
-  };
+async function closeSpool(state: SpoolState): Promise<void> {
+  if (!state.isOpen) return;
+  state.isOpen = false;
+  clearTimeout(state.commitTimer);
+  state.commitTimer = undefined;
+  await withExclusive(state, () => commit(state));
+  await withExclusive(state, async () => {
+    const last = state.active;
+    state.active = undefined;
+    await last?.file.close();
+  });
+  await state.lock?.release();
+  state.lock = undefined;
 }
 
 function isMissingFile(error: unknown): boolean {

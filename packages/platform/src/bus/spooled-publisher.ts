@@ -1,4 +1,4 @@
-import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
 import { createSilentLogger, type Logger } from '../log/logger';
 import type { Bus, TopicName, TopicRegistry } from './bus';
 import { SpoolFullError, type Spool, type SpooledRecord } from './spool';
@@ -61,44 +61,12 @@ export function createSpooledPublisher<R extends TopicRegistry>(
 ): SpooledPublisher<R> {
   const { bus, topics, spool } = options;
   const publishTimeoutMs = options.publishTimeoutMs ?? 1500;
-  const forwardTimeoutMs = options.forwardTimeoutMs ?? 10_000;
-  const retryDelayMs = options.retryDelayMs ?? 1000;
-  const batchRecords = options.batchRecords ?? 100;
   const log = options.log ?? createSilentLogger();
 
-  let isRunning = false;
   let isStopped = false;
   /** The last append's failure (not a full spool), until an append works again. */
   let spoolFailure: unknown;
-  /** Forwarding tries that failed in a row. */
-  let failedTries = 0;
   let starting: Promise<void> | undefined;
-  let forwarding: Promise<void> | undefined;
-  /** Ends the forwarder's wait for new records (an append) or for a retry (only stop). */
-  let wakeOnAppend: (() => void) | undefined;
-  let wakeOnStop: (() => void) | undefined;
-
-  function waitForAppend(): Promise<void> {
-    return new Promise((resolve) => {
-      wakeOnAppend = () => {
-        wakeOnAppend = undefined;
-        resolve();
-      };
-    });
-  }
-
-  /** The pause before trying a failing bus again: new records do not cut it short, stop does. */
-  function waitToRetry(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, retryDelayMs);
-      function done(): void {
-        clearTimeout(timer);
-        wakeOnStop = undefined;
-        resolve();
-      }
-      wakeOnStop = done;
-    });
-  }
 
   function schemaOf(topic: string) {
     const schema = topics[topic];
@@ -106,70 +74,15 @@ export function createSpooledPublisher<R extends TopicRegistry>(
     return schema;
   }
 
-  /** Sends what the spool holds, in order; returns false when the bus failed (try again later). */
-  async function forwardBatch(): Promise<boolean> {
-    const records = await spool.read(batchRecords);
-    if (records.length === 0) return true;
-    let done: SpooledRecord | undefined;
-    try {
-      for (const record of records) {
-        const message = decoded(record);
-        if (message !== undefined) {
-          await withTimeout(bus.publish(record.topic, record.key, message), forwardTimeoutMs);
-        }
-        done = record;
-      }
-      failedTries = 0;
-      return true;
-    } catch (error) {
-      failedTries++;
-      // once per outage at warn level, not once per try
-      const level = failedTries === 1 ? 'warn' : 'debug';
-      log[level](
-        { err: error, heldBytes: spool.heldBytes(), failedTries },
-        'spooled publisher: the bus does not take messages yet',
-      );
-      return false;
-    } finally {
-      if (done) await spool.forwarded(done.end);
-    }
-  }
-
-  /** The record's message; undefined (and logged) when it can never be published: it is skipped, not retried forever. */
-  function decoded(record: SpooledRecord): MessageInitShape<R[TopicName<R>]> | undefined {
-    try {
-      return fromBinary(schemaOf(record.topic), record.value) as MessageInitShape<R[TopicName<R>]>;
-    } catch (error) {
-      log.error(
-        { err: error, topic: record.topic, key: record.key, bytes: record.value.length },
-        'spooled publisher: a spooled message cannot be decoded (another version wrote it?); skipped',
-      );
-      return undefined;
-    }
-  }
-
-  async function forwardLoop(): Promise<void> {
-    while (isRunning) {
-      try {
-        const appended = waitForAppend(); // armed before looking, so an append in between is not missed
-        if (spool.isEmpty()) {
-          await appended;
-          continue;
-        }
-        const before = spool.heldBytes();
-        if (!(await forwardBatch())) {
-          await waitToRetry();
-          continue;
-        }
-        if (spool.isEmpty()) log.info('spooled publisher: everything spooled is forwarded');
-        // nothing was forwardable yet (still being written): that append's completion wakes us
-        else if (spool.heldBytes() === before) await appended;
-      } catch (error) {
-        log.error({ err: error }, 'spooled publisher: forwarding failed');
-        await waitToRetry();
-      }
-    }
-  }
+  const forwarder = createForwarder<R>({
+    bus,
+    spool,
+    schemaOf,
+    forwardTimeoutMs: options.forwardTimeoutMs ?? 10_000,
+    retryDelayMs: options.retryDelayMs ?? 1000,
+    batchRecords: options.batchRecords ?? 100,
+    log,
+  });
 
   async function publish<T extends TopicName<R>>(
     topic: T,
@@ -177,7 +90,7 @@ export function createSpooledPublisher<R extends TopicRegistry>(
     message: MessageInitShape<R[T]>,
   ): Promise<PublishedTo> {
     const schema = schemaOf(topic);
-    if (!isRunning) {
+    if (!forwarder.isRunning()) {
       if (isStopped) throw new Error('The spooled publisher is stopped');
       await start(); // a publish that comes first waits for the spool to be loaded
     }
@@ -196,52 +109,206 @@ export function createSpooledPublisher<R extends TopicRegistry>(
       if (!(error instanceof SpoolFullError)) spoolFailure = error;
       throw error;
     }
-    wakeOnAppend?.();
+    forwarder.wake();
     return 'spool';
   }
 
   function start(): Promise<void> {
     starting ??= (async () => {
       await spool.open();
-      isRunning = true;
-      forwarding = forwardLoop();
+      forwarder.run();
     })();
     return starting;
   }
 
   return {
     publish,
-    bus: {
-      publish: async (topic, key, message) => {
-        await publish(topic, key, message);
-      },
-      subscribe: (topic, group, handler) => bus.subscribe(topic, group, handler),
-      subscribeDeadLetters: (group, handler) => bus.subscribeDeadLetters(group, handler),
-      joining: () => bus.joining(),
-      async ping() {
-        try {
-          await bus.ping();
-        } catch (error) {
-          if (!isRunning || spool.freeBytes() === 0) throw error;
-          if (spoolFailure !== undefined) throw spoolFailure;
-        }
-      },
-      stop: () => bus.stop(),
-    },
+    bus: durableBus(bus, publish, (error) => {
+      if (!forwarder.isRunning() || spool.freeBytes() === 0) throw error;
+      if (spoolFailure !== undefined) throw spoolFailure;
+    }),
     start,
     async stop() {
       isStopped = true;
       if (!starting) return;
       await starting.catch(() => undefined);
-      if (!isRunning) return;
-      isRunning = false;
-      wakeOnAppend?.();
-      wakeOnStop?.();
-      await forwarding;
+      if (!forwarder.isRunning()) return;
+      await forwarder.stop();
       await spool.close();
     },
     heldBytes: () => spool.heldBytes(),
   };
+}
+
+/**
+ * The bus port over the durable `publish`; everything else goes to the wrapped bus. When the bus
+ * does not answer a ping, `onPingFailure` decides whether publishing can still be kept (it throws
+ * when not).
+ */
+function durableBus<R extends TopicRegistry>(
+  bus: Bus<R>,
+  publish: SpooledPublisher<R>['publish'],
+  onPingFailure: (error: unknown) => void,
+): Bus<R> {
+  return {
+    publish: async (topic, key, message) => {
+      await publish(topic, key, message);
+    },
+    subscribe: (topic, group, handler) => bus.subscribe(topic, group, handler),
+    subscribeDeadLetters: (group, handler) => bus.subscribeDeadLetters(group, handler),
+    joining: () => bus.joining(),
+    async ping() {
+      try {
+        await bus.ping();
+      } catch (error) {
+        onPingFailure(error);
+      }
+    },
+    stop: () => bus.stop(),
+  };
+}
+
+interface ForwarderDeps<R extends TopicRegistry> {
+  bus: Bus<R>;
+  spool: Spool;
+  schemaOf(topic: string): DescMessage;
+  forwardTimeoutMs: number;
+  retryDelayMs: number;
+  batchRecords: number;
+  log: Logger;
+}
+
+interface ForwarderState {
+  isRunning: boolean;
+  /** Forwarding tries that failed in a row. */
+  failedTries: number;
+  /** Ends the forwarder's wait for new records (an append) or for a retry (only stop). */
+  wakeOnAppend: (() => void) | undefined;
+  wakeOnStop: (() => void) | undefined;
+}
+
+/** Moves what the spool holds into the bus, in order, whenever the bus takes messages. */
+interface Forwarder {
+  isRunning(): boolean;
+  /** Starts the loop (the spool is open). */
+  run(): void;
+  /** Something was appended: look at the spool again. */
+  wake(): void;
+  /** Ends the loop after its current step. */
+  stop(): Promise<void>;
+}
+
+function createForwarder<R extends TopicRegistry>(deps: ForwarderDeps<R>): Forwarder {
+  const state: ForwarderState = { isRunning: false, failedTries: 0, wakeOnAppend: undefined, wakeOnStop: undefined };
+  let forwarding: Promise<void> | undefined;
+  return {
+    isRunning: () => state.isRunning,
+    run() {
+      state.isRunning = true;
+      forwarding = forwardLoop(deps, state);
+    },
+    wake() {
+      state.wakeOnAppend?.();
+    },
+    async stop() {
+      state.isRunning = false;
+      state.wakeOnAppend?.();
+      state.wakeOnStop?.();
+      await forwarding;
+    },
+  };
+}
+
+function waitForAppend(state: ForwarderState): Promise<void> {
+  return new Promise((resolve) => {
+    state.wakeOnAppend = () => {
+      state.wakeOnAppend = undefined;
+      resolve();
+    };
+  });
+}
+
+/** The pause before trying a failing bus again: new records do not cut it short, stop does. */
+function waitToRetry(state: ForwarderState, retryDelayMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, retryDelayMs);
+    function done(): void {
+      clearTimeout(timer);
+      state.wakeOnStop = undefined;
+      resolve();
+    }
+    state.wakeOnStop = done;
+  });
+}
+
+async function forwardLoop<R extends TopicRegistry>(deps: ForwarderDeps<R>, state: ForwarderState): Promise<void> {
+  const { spool, log } = deps;
+  while (state.isRunning) {
+    try {
+      const appended = waitForAppend(state); // armed before looking, so an append in between is not missed
+      if (spool.isEmpty()) {
+        await appended;
+        continue;
+      }
+      const before = spool.heldBytes();
+      if (!(await forwardBatch(deps, state))) {
+        await waitToRetry(state, deps.retryDelayMs);
+        continue;
+      }
+      if (spool.isEmpty()) log.info('spooled publisher: everything spooled is forwarded');
+      // nothing was forwardable yet (still being written): that append's completion wakes us
+      else if (spool.heldBytes() === before) await appended;
+    } catch (error) {
+      log.error({ err: error }, 'spooled publisher: forwarding failed');
+      await waitToRetry(state, deps.retryDelayMs);
+    }
+  }
+}
+
+/** Sends what the spool holds, in order; returns false when the bus failed (try again later). */
+async function forwardBatch<R extends TopicRegistry>(deps: ForwarderDeps<R>, state: ForwarderState): Promise<boolean> {
+  const { spool, bus, log } = deps;
+  const records = await spool.read(deps.batchRecords);
+  if (records.length === 0) return true;
+  let done: SpooledRecord | undefined;
+  try {
+    for (const record of records) {
+      const message = decoded(deps, record);
+      if (message !== undefined) {
+        await withTimeout(bus.publish(record.topic, record.key, message), deps.forwardTimeoutMs);
+      }
+      done = record;
+    }
+    state.failedTries = 0;
+    return true;
+  } catch (error) {
+    state.failedTries++;
+    // once per outage at warn level, not once per try
+    const level = state.failedTries === 1 ? 'warn' : 'debug';
+    log[level](
+      { err: error, heldBytes: spool.heldBytes(), failedTries: state.failedTries },
+      'spooled publisher: the bus does not take messages yet',
+    );
+    return false;
+  } finally {
+    if (done) await spool.forwarded(done.end);
+  }
+}
+
+/** The record's message; undefined (and logged) when it can never be published: it is skipped, not retried forever. */
+function decoded<R extends TopicRegistry>(
+  deps: ForwarderDeps<R>,
+  record: SpooledRecord,
+): MessageInitShape<R[TopicName<R>]> | undefined {
+  try {
+    return fromBinary(deps.schemaOf(record.topic), record.value) as MessageInitShape<R[TopicName<R>]>;
+  } catch (error) {
+    deps.log.error(
+      { err: error, topic: record.topic, key: record.key, bytes: record.value.length },
+      'spooled publisher: a spooled message cannot be decoded (another version wrote it?); skipped',
+    );
+    return undefined;
+  }
 }
 
 /** The promise's outcome, or a rejection after `ms`; a late outcome is ignored. */
