@@ -3,25 +3,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbeddedStore } from '@kickstand/platform/store';
-import { lmdbOps, portOps, type HotPathOps, type LogEntry } from './store-ops';
+import { lmdbOps, memoryLogOps, portOps, type HotPathOps, type LogEntry } from './store-ops';
 
 /**
  * The store micro-bench of issue 22 (item 3): the store work of N chat messages on one candidate,
  * in this process, with no HTTP and no bus. Per message: the webhook claim (an insert on a unique
- * _id, 1 in 20 a redelivery that must come back as a duplicate), a findOneAndUpdate $inc, a read of
+ * _id, by default 1 in 20 a redelivery that must come back as a duplicate), a findOneAndUpdate $inc, a read of
  * the claim by _id, and the message in the chat log (written in batches of 10); then one TTL sweep
  * of every claim. Reports wall-clock ops/s, CPU µs per message (process.cpuUsage: robust on a
- * shared machine) and RSS. Usage: npm run bench:store -- [--messages N] [--candidates nedb,lmdb]
+ * shared machine) and RSS. Usage: npm run bench:store -- [--messages N] [--candidates nedb,lmdb,memlog]
+ * [--redelivery-every 20 (0: none)]
  */
 
 const batchSize = 10;
-const redeliveryEvery = 20;
 /** Messages in flight at once, as concurrent webhook deliveries would be. */
 const concurrency = 32;
 
 export const candidates = {
   nedb: async (dir: string) => portOps(await createEmbeddedStore({ dir })),
   lmdb: async (dir: string) => lmdbOps(dir),
+  memlog: async (dir: string) => memoryLogOps(dir),
 } satisfies Record<string, (dir: string) => Promise<HotPathOps>>;
 type CandidateName = keyof typeof candidates;
 
@@ -52,11 +53,16 @@ function measure<T>(run: () => Promise<T>): Promise<{ value: T; wallMs: number; 
 }
 
 /** The store work of message `index` (see the header). */
-async function oneMessage(ops: HotPathOps, index: number, pendingLog: LogEntry[]): Promise<void> {
+async function oneMessage(
+  ops: HotPathOps,
+  index: number,
+  pendingLog: LogEntry[],
+  redeliveryEvery: number,
+): Promise<void> {
   const at = new Date(Date.UTC(2100, 0, 1) + index);
   const messageId = `msg-${index}`;
   if ((await ops.claim(messageId, at)) !== 'claimed') throw new Error(`${messageId} claimed twice`);
-  if (index % redeliveryEvery === 0 && (await ops.claim(messageId, at)) !== 'duplicate') {
+  if (redeliveryEvery > 0 && index % redeliveryEvery === 0 && (await ops.claim(messageId, at)) !== 'duplicate') {
     throw new Error(`the redelivery of ${messageId} was not refused`);
   }
   await ops.bump(`rate:channel-${index % 100}`);
@@ -71,14 +77,15 @@ async function oneMessage(ops: HotPathOps, index: number, pendingLog: LogEntry[]
   if (pendingLog.length >= batchSize) await ops.logBatch(pendingLog.splice(0));
 }
 
-export async function runCandidate(name: CandidateName, messages: number): Promise<Result> {
+/** `redeliveryEvery`: 1 message in this many is delivered twice (0: none). */
+export async function runCandidate(name: CandidateName, messages: number, redeliveryEvery = 20): Promise<Result> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `kickstand-store-bench-${name}-`));
   try {
     const ops = await candidates[name](dir);
     const pendingLog: LogEntry[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < messages) await oneMessage(ops, next++, pendingLog);
+      while (next < messages) await oneMessage(ops, next++, pendingLog, redeliveryEvery);
     };
     const hot = await measure(() => Promise.all(Array.from({ length: concurrency }, worker)));
     if (pendingLog.length > 0) await ops.logBatch(pendingLog.splice(0));
@@ -108,11 +115,15 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       messages: { type: 'string', default: '20000' },
-      candidates: { type: 'string', default: 'nedb,lmdb' },
+      candidates: { type: 'string', default: 'nedb,lmdb,memlog' },
+      'redelivery-every': { type: 'string', default: '20' },
     },
   });
   const messages = Number(values.messages);
   if (!Number.isInteger(messages) || messages < batchSize) throw new Error('--messages must be an integer ≥ 10');
+  const redeliveryEvery = Number(values['redelivery-every']);
+  if (!Number.isInteger(redeliveryEvery) || redeliveryEvery < 0)
+    throw new Error('--redelivery-every must be an integer ≥ 0');
   const names = values.candidates.split(',').map((name) => {
     if (!(name in candidates))
       throw new Error(`unknown candidate ${name} (known: ${Object.keys(candidates).join(', ')})`);
@@ -120,7 +131,7 @@ async function main(): Promise<void> {
   });
   // one candidate per process would keep RSS apart; run `--candidates x` separately for RSS figures
   for (const name of names) {
-    const result = await runCandidate(name, messages);
+    const result = await runCandidate(name, messages, redeliveryEvery);
     console.log(`${name}: RSS after the run ${result.rssMb.toFixed(0)} MB`);
     console.log(row('  messages', result.messages));
     console.log(row('  TTL sweep (claims)', result.sweep));

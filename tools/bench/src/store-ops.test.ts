@@ -17,7 +17,7 @@ async function opsOf(name: keyof typeof candidates): Promise<HotPathOps> {
 }
 
 // the bench compares candidates only if they do the same work: each must give the same answers
-describe.each(['nedb', 'lmdb'] as const)('hot-path store operations on %s', (name) => {
+describe.each(['nedb', 'lmdb', 'memlog'] as const)('hot-path store operations on %s', (name) => {
   test('when a message id is claimed twice, then the second claim is a duplicate and the claim reads back', async () => {
     const ops = await opsOf(name);
     const at = new Date('2100-01-01T00:00:00.005Z');

@@ -1,3 +1,5 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
 
@@ -128,5 +130,73 @@ export function lmdbOps(dir: string): HotPathOps {
         return removed;
       }),
     close: () => root.close(),
+  };
+}
+
+/**
+ * The floor: the same operations on plain Maps with an append-only journal (one JSON line per
+ * write, written with one write(2) per event-loop turn, as the NeDB adapter's journal does), no
+ * query language and no indexes beyond the Maps. What a hand-written log store could reach at best.
+ */
+export function memoryLogOps(dir: string): HotPathOps {
+  const claims = new Map<string, number>();
+  const counters = new Map<string, number>();
+  const log = new Map<string, Omit<LogEntry, '_id'>>();
+  const fd = openSync(path.join(dir, 'journal.jsonl'), 'a', 0o600);
+  let buffer = '';
+  let flushed: Promise<void> | undefined;
+  const append = (line: unknown): Promise<void> => {
+    buffer += `${JSON.stringify(line)}\n`;
+    flushed ??= new Promise((resolve) =>
+      setImmediate(() => {
+        const data = Buffer.from(buffer, 'utf8');
+        buffer = '';
+        flushed = undefined;
+        for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset);
+        resolve();
+      }),
+    );
+    return flushed;
+  };
+  return {
+    async claim(messageId, claimedAt) {
+      if (claims.has(messageId)) return 'duplicate';
+      claims.set(messageId, claimedAt.getTime());
+      await append({ c: 'claims', _id: messageId, claimedAt });
+      return 'claimed';
+    },
+    async bump(key) {
+      const value = (counters.get(key) ?? 0) + 1;
+      counters.set(key, value);
+      await append({ c: 'counters', _id: key, value });
+      return value;
+    },
+    async logBatch(entries) {
+      for (const { _id, ...entry } of entries) {
+        log.set(_id, entry);
+        void append({ c: 'chat-log', _id, ...entry });
+      }
+      await flushed;
+    },
+    async readClaim(messageId) {
+      const at = claims.get(messageId);
+      return at === undefined ? null : { _id: messageId, claimedAt: new Date(at) };
+    },
+    async purgeClaimsBefore(cutoff) {
+      const limit = cutoff.getTime();
+      let removed = 0;
+      for (const [id, at] of claims) {
+        if (at >= limit) continue;
+        claims.delete(id);
+        void append({ c: 'claims', _id: id, $deleted: true });
+        removed += 1;
+      }
+      await flushed;
+      return removed;
+    },
+    async close() {
+      await flushed;
+      closeSync(fd);
+    },
   };
 }
