@@ -188,6 +188,30 @@ describe('embedded store on disk', () => {
     await store.close();
   });
 
+  test('when a collection has two TTL rules, then a key held by a document expired under either rule can be inserted again', async () => {
+    const clock = createFakeClock(new Date('2100-01-01T00:00:00Z'));
+    const store = await createEmbeddedStore({ dir: await freshDir(), clock });
+    const claims = store.collection<Document & { claimedAt?: Date; seenAt?: Date; by: string }>('claims');
+    await claims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: 60 });
+    await claims.createIndex({ fields: { seenAt: 1 }, expireAfterSeconds: 120 });
+    await claims.insertOne({ _id: 'by-claim', claimedAt: clock.now(), by: 'first' });
+    await claims.insertOne({ _id: 'by-seen', seenAt: clock.now(), by: 'first' });
+
+    clock.advance(61_000);
+    await claims.insertOne({ _id: 'by-claim', claimedAt: clock.now(), by: 'second' });
+    await expect(claims.insertOne({ _id: 'by-seen', seenAt: clock.now(), by: 'second' })).rejects.toBeInstanceOf(
+      DuplicateKeyError,
+    );
+
+    clock.advance(60_000);
+    await claims.insertOne({ _id: 'by-seen', seenAt: clock.now(), by: 'second' });
+    expect(await claims.find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 'by-claim', claimedAt: new Date('2100-01-01T00:01:01Z'), by: 'second' },
+      { _id: 'by-seen', seenAt: clock.now(), by: 'second' },
+    ]);
+    await store.close();
+  });
+
   test('when expired documents were swept, then reopening the directory does not bring them back', async () => {
     const dir = await freshDir();
     const clock = createFakeClock();

@@ -259,8 +259,12 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     },
     purgeExpired(name, datastore) {
       const expired = expiry.expiredConditions(name);
-      if (expired.length === 0) return Promise.resolve(0);
-      return datastore.removeAsync({ $or: expired }, { multi: true });
+      const [only] = expired;
+      if (only === undefined) return Promise.resolve(0);
+      // a single rule goes as it is: NeDB reads `{ field: { $lt: cutoff } }` as a range of the TTL
+      // field's index, while inside $or it matches every document (a full scan on each duplicate
+      // claim, which retryAfterPurgingExpired purges for: ~7 ms at 20,000 claims, `npm run bench:store`)
+      return datastore.removeAsync(expired.length === 1 ? only : { $or: expired }, { multi: true });
     },
   };
 
