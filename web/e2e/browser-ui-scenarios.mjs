@@ -243,6 +243,9 @@ export const browserUiScenarios = [
       await page.getByRole('button', { name: 'Add Command' }).click();
       await page.getByLabel('Command name').fill('uikept');
       await page.getByLabel('Response').fill('typed before the session expired');
+      // the tab's lazy sections (timers, counters, event messages) load their lists first: a list
+      // still loading when the token goes bad would open "Sign in again" before Save is pressed
+      await page.waitForLoadState('networkidle');
       await page.evaluate(() => localStorage.setItem('token', 'corrupted.token.value'));
       await page.getByRole('button', { name: 'Save Command' }).click();
 

@@ -24,7 +24,11 @@ export function DashboardHeader({
         <span className="dashboard-username" data-testid="dashboard-username">
           {username}
         </span>
-        {links}
+        {links && (
+          <nav className="dashboard-links" aria-label="Dashboard pages">
+            {links}
+          </nav>
+        )}
         <button type="button" className="button button-outline" onClick={onExit}>
           Exit
         </button>
