@@ -75,7 +75,7 @@ export const timerScenarios = [
       // the timer, through the Commands tab
       await page.getByRole('tab', { name: 'Commands' }).click();
       await page.getByRole('button', { name: 'Add Timer' }).click();
-      await page.getByLabel('Message').fill(timerText);
+      await page.getByLabel('Message', { exact: true }).fill(timerText);
       await page.getByLabel('Every (minutes)').fill('5');
       await page.getByLabel('Minimum chat lines').fill('2');
       await page.getByRole('button', { name: 'Save Timer' }).click();
