@@ -1,7 +1,7 @@
 /* global fetch, localStorage */
 // Issue 19 item 8 in Chromium: a streamer adds a timer under the Commands tab; while the sandbox
 // channel is live it is posted once per interval, and only after enough chat lines. The product runs
-// with TIMER_MINUTE_MS=1000 (run.mjs): a timer "minute" lasts a second, so the shortest interval a
+// with TIMER_MINUTE_MS=1000 (playwright.config.mjs): a timer "minute" lasts a second, so the shortest interval a
 // streamer may set (5 minutes) passes in 5 s; the 5-minute rule itself is unchanged.
 // Self-contained (its own user and Kick channel): `E2E_ONLY=timers: npm run test:e2e`.
 
