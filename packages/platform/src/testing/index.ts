@@ -7,3 +7,4 @@ export { captureLog, type CapturedLog } from './capture-log';
 export { listenLocally, type LocalServer } from './local-server';
 export { cookieHeaderFrom } from './cookies';
 export { apiRouteKeys, registeredRoutes, type RegisteredRoute } from './registered-routes';
+export { sendRequest, type Answer, type SendOptions } from './send-request';
