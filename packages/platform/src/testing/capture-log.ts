@@ -8,6 +8,8 @@ export interface CapturedLog {
   lines: string[];
   /** Each line's `msg`, in order. */
   messages(): string[];
+  /** Each line parsed, in order. */
+  records(): Array<Record<string, unknown>>;
 }
 
 /** A logger that keeps every line it writes (trace level unless told), for assertions on logging. */
@@ -23,5 +25,6 @@ export function captureLog(level: Level = 'trace'): CapturedLog {
     log: pino({ level }, sink),
     lines,
     messages: () => lines.map((line) => String((JSON.parse(line) as { msg?: unknown }).msg)),
+    records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }
