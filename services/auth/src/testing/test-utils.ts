@@ -13,6 +13,7 @@ import {
   testKeyPair,
   type FakeClock,
   type RecordedBus,
+  type SendOptions,
   type TestPlatform,
 } from '@kickstand/platform/testing';
 import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from '../repository';
@@ -33,13 +34,7 @@ export interface ApiResponse {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ApiBody = any;
 
-export interface RequestOptions {
-  body?: unknown;
-  /** Sent as is (for malformed or oversized bodies). */
-  rawBody?: string;
-  token?: string;
-  headers?: Record<string, string>;
-}
+export type RequestOptions = SendOptions;
 
 export interface TestAuth {
   url: string;

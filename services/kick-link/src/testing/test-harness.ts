@@ -62,17 +62,9 @@ export interface Stack {
   store: Store;
   tokenFor(userId: string, role?: Identity['role'], username?: string): string;
   /** A request to kick-link. */
-  api<T = unknown>(
-    method: string,
-    pathAndQuery: string,
-    options?: { token?: string; body?: unknown; rawBody?: Buffer | string; headers?: Record<string, string> },
-  ): Promise<Answer<T>>;
+  api<T = unknown>(method: string, pathAndQuery: string, options?: SendOptions): Promise<Answer<T>>;
   /** A request to the sandbox. */
-  kickRequest<T = unknown>(
-    method: string,
-    pathAndQuery: string,
-    options?: { token?: string; body?: unknown; form?: Record<string, string> },
-  ): Promise<Answer<T>>;
+  kickRequest<T = unknown>(method: string, pathAndQuery: string, options?: SendOptions): Promise<Answer<T>>;
   /** The sandbox control API, unwrapped; throws on failure. */
   control<T = unknown>(method: string, controlPath: string, body?: unknown): Promise<T>;
   /** The whole link flow with auto-approval as `kickUsername` (created when new). */
