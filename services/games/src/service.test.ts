@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { eventually } from '@kickstand/platform/testing';
+import { createServer } from 'node:http';
+import { eventually, listenLocally, type LocalServer } from '@kickstand/platform/testing';
 import { ChatOrigin, CommandKind, Game, GameEventKind } from '@kickstand/proto';
 import { commandCatalog } from './catalog';
 import { mmrReplies } from './games/dota';
@@ -23,7 +22,7 @@ import {
 let harness: GamesHarness;
 let standIn: OpenDotaStandIn;
 let service: GamesService;
-let server: Server;
+let server: LocalServer;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -34,13 +33,11 @@ afterAll(() => standIn.close());
 beforeEach(async () => {
   harness = await createGamesHarness();
   service = await harness.startService({ openDotaUrl: standIn.url, openDotaTimeoutMs: 300 });
-  server = createServer(service.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenLocally(createServer(service.app));
+  baseUrl = server.url;
 });
 afterEach(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await harness.close();
 });
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listenLocally } from '@kickstand/platform/testing';
 import {
   createKickClient,
   KickApiError,
@@ -32,7 +32,7 @@ interface FlakyKick {
 async function startFlakyKick(): Promise<FlakyKick> {
   const seen: Seen[] = [];
   let replies: Reply[] = [];
-  const server: Server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -49,20 +49,15 @@ async function startFlakyKick(): Promise<FlakyKick> {
       else json(200, { data: [], message: 'OK' })(req, res, index);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocally(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     seen,
     script: (...next) => {
       replies = next;
       seen.length = 0;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
 

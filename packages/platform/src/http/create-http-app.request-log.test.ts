@@ -1,13 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { Router } from 'express';
-import { pino } from 'pino';
+import { captureLog } from '../testing';
 import { createHttpApp } from './create-http-app';
 
 /** The request log line of every request, except the high-volume webhook door's successes. */
 describe('the request log', () => {
-  const lines: Record<string, unknown>[] = [];
+  const captured = captureLog('info');
   let url = '';
   let close: () => Promise<void> = async () => undefined;
 
@@ -20,13 +19,7 @@ describe('the request log', () => {
     router.get('/search', (_req, res) => {
       res.json({ success: true });
     });
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
-    const app = createHttpApp({ service: 'test', log: pino({ level: 'info' }, sink), routes: [router], readiness: [] });
+    const app = createHttpApp({ service: 'test', log: captured.log, routes: [router], readiness: [] });
     const server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -35,7 +28,7 @@ describe('the request log', () => {
   afterAll(() => close());
 
   const logged = (requestId: string) =>
-    lines.filter((line) => line.requestId === requestId && line.msg === 'request completed');
+    captured.records().filter((line) => line.requestId === requestId && line.msg === 'request completed');
 
   test('when a Kick delivery succeeds, then no request line is written; when it is refused, then one is', async () => {
     await fetch(`${url}/api/kick/webhook`, { method: 'POST', headers: { 'x-request-id': 'ok-delivery' } });
@@ -60,7 +53,12 @@ describe('the request log', () => {
       headers: { 'x-request-id': 'quiet-boom', 'x-boom': '1' },
     });
     expect(failed.status).toBe(500);
-    expect(lines.filter((line) => line.requestId === 'quiet-boom').map((line) => [line.level, line.msg])).toEqual([
+    expect(
+      captured
+        .records()
+        .filter((line) => line.requestId === 'quiet-boom')
+        .map((line) => [line.level, line.msg]),
+    ).toEqual([
       [50, 'request failed'],
       [30, 'request completed'],
     ]);

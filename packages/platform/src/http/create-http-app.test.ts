@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
-import { pino } from 'pino';
 import { z } from 'zod';
 import { conflict, unavailable } from '../errors';
+import { captureLog } from '../testing';
 import { createHttpApp } from './create-http-app';
 import { processStartedAt, type ReadinessCheck } from './health';
 import { parseBody, parseQuery } from './parse';
@@ -42,19 +41,12 @@ function testRoutes(): Router {
 
 interface Started {
   url: string;
-  logLines: Record<string, unknown>[];
+  logLines(): Array<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
 async function start(readiness: ReadinessCheck[] = []): Promise<Started> {
-  const logLines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  const log = pino({ level: 'info' }, sink);
+  const { log, records } = captureLog('info');
   const app = createHttpApp({
     service: 'test',
     log,
@@ -67,7 +59,7 @@ async function start(readiness: ReadinessCheck[] = []): Promise<Started> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    logLines,
+    logLines: records,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -227,7 +219,7 @@ describe('createHttpApp', () => {
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ success: false, error: 'Internal server error' });
     expect(text).not.toMatch(/hunter2|app\.js|at /);
-    const logged = app.logLines.find((line) => line.msg === 'request failed');
+    const logged = app.logLines().find((line) => line.msg === 'request failed');
     expect(logged).toMatchObject({ requestId: 'req-boom-1', level: 50 });
   });
 
@@ -240,7 +232,7 @@ describe('createHttpApp', () => {
   test('when a request carries x-request-id, then it is echoed and on the request log line', async () => {
     const response = await fetch(`${app.url}/search?page=2`, { headers: { 'x-request-id': 'abc-123' } });
     expect(response.headers.get('x-request-id')).toBe('abc-123');
-    const line = app.logLines.find((entry) => entry.requestId === 'abc-123' && entry.msg === 'request completed');
+    const line = app.logLines().find((entry) => entry.requestId === 'abc-123' && entry.msg === 'request completed');
     expect(line).toBeDefined();
   });
 
@@ -248,7 +240,7 @@ describe('createHttpApp', () => {
     await fetch(`${app.url}/api/kick/oauth/callback?code=kick-code-s3cret&state=st4te-value`, {
       headers: { 'x-request-id': 'rid-oauth' },
     });
-    const lines = app.logLines.filter((entry) => entry.requestId === 'rid-oauth');
+    const lines = app.logLines().filter((entry) => entry.requestId === 'rid-oauth');
     expect(lines.length).toBeGreaterThan(0);
     expect(JSON.stringify(lines)).not.toMatch(/kick-code-s3cret|st4te-value/);
     expect(JSON.stringify(lines)).toContain('/api/kick/oauth/callback?code=%5Bredacted%5D');

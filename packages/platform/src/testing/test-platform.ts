@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   createEditorActionRecorder,
   createTeamAccess,
@@ -17,7 +14,7 @@ import { systemClock, type Clock } from '../clock';
 import type { PlatformDeps } from '../lifecycle';
 import { defaultHttpSettings } from '../http';
 import { createSilentLogger } from '../log';
-import { createEmbeddedStore } from '../store';
+import { createTestStore } from './test-store';
 
 export interface TestPlatform extends PlatformDeps {
   /** A token for this identity, signed with the key that `tokens` trusts. */
@@ -34,7 +31,6 @@ export interface TestPlatform extends PlatformDeps {
  * model fed by user.changed on this bus, as connectPlatform wires it.
  */
 export async function createTestPlatform(service: string, options: { clock?: Clock } = {}): Promise<TestPlatform> {
-  const dir = await mkdtemp(path.join(tmpdir(), `kickstand-${service}-`));
   const clock = options.clock ?? systemClock;
   const log = createSilentLogger();
   const bus = createInProcessBus({
@@ -42,7 +38,8 @@ export async function createTestPlatform(service: string, options: { clock?: Clo
     log,
     retry: { maxAttempts: 3, initialBackoffMs: 5, maxBackoffMs: 20 },
   });
-  const store = await createEmbeddedStore({ dir, clock, log });
+  const testStore = await createTestStore(service, { clock });
+  const store = testStore.store;
   const keys = testKeyPair();
   const signer = createTokenSigner(keys.privateKeyPem, { expiresInSeconds: 3600, clock });
   const access = createUserAccess(store);
@@ -67,8 +64,7 @@ export async function createTestPlatform(service: string, options: { clock?: Clo
       await teamChanges.stop();
       await userChanges.stop();
       await bus.stop();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
+      await testStore.close();
     },
   };
 }

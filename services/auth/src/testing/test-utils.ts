@@ -1,7 +1,5 @@
 // Helpers for auth's door tests: the real service on port 0 over the embedded adapters.
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { kickstandTopics, type KickstandBus, type KickstandTopics } from '@kickstand/platform/bus';
 import type { Role } from '@kickstand/platform/auth';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
@@ -11,9 +9,11 @@ import {
   createFakeClock,
   createTestPlatform,
   recordPublished,
+  sendRequest,
   testKeyPair,
   type FakeClock,
   type RecordedBus,
+  type SendOptions,
   type TestPlatform,
 } from '@kickstand/platform/testing';
 import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from '../repository';
@@ -34,13 +34,7 @@ export interface ApiResponse {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ApiBody = any;
 
-export interface RequestOptions {
-  body?: unknown;
-  /** Sent as is (for malformed or oversized bodies). */
-  rawBody?: string;
-  token?: string;
-  headers?: Record<string, string>;
-}
+export type RequestOptions = SendOptions;
 
 export interface TestAuth {
   url: string;
@@ -147,14 +141,8 @@ export async function startAuthForTest(options: TestAuthOptions = {}): Promise<T
   const repo = createAuthRepository(deps.store);
 
   async function request(method: string, path: string, requestOptions: RequestOptions = {}): Promise<ApiResponse> {
-    const headers: Record<string, string> = { ...requestOptions.headers };
-    if (requestOptions.token) headers.authorization = `Bearer ${requestOptions.token}`;
-    let body: string | undefined = requestOptions.rawBody;
-    if (requestOptions.body !== undefined) body = JSON.stringify(requestOptions.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await fetch(`${url}${path}`, { method, headers, body });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text };
+    const { status, headers, text, json } = await sendRequest<ApiBody>(`${url}${path}`, method, requestOptions);
+    return { status, headers, body: json, text };
   }
 
   const tokenFor: TestAuth['tokenFor'] = (user) =>
@@ -216,37 +204,8 @@ export async function startAuthForTest(options: TestAuthOptions = {}): Promise<T
   };
 }
 
-/** Retries the assertion until it passes or the time is up (for effects of bus deliveries). */
-export async function eventually<T>(
-  assertion: () => Promise<T> | T,
-  { timeoutMs = 3000, intervalMs = 20 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await assertion();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
-}
+// The platform harness's helpers, under the names auth's tests import them by.
+export { captureLog, eventually } from '@kickstand/platform/testing';
 
 /** Lets the bus deliver what is in flight (to check that nothing changes). */
 export const settle = (ms = 100): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A logger at trace level that keeps every line (as written, JSON) for assertions. */
-export function captureLog(): { log: Logger; lines: string[]; messages(): string[] } {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  return {
-    log: pino({ level: 'trace' }, sink),
-    lines,
-    messages: () => lines.map((line) => String((JSON.parse(line) as { msg?: unknown }).msg)),
-  };
-}

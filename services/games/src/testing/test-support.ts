@@ -1,12 +1,12 @@
 // Helpers for this package's tests (not exported from the package entry).
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { kickstandTopics, type KickstandBus, type KickstandTopics, type TopicMessage } from '@kickstand/platform/bus';
 import {
   createFakeClock,
   createTestPlatform,
   eventually,
+  listenLocally,
   recordPublished,
   type FakeClock,
   type RecordedBus,
@@ -103,7 +103,7 @@ export async function startOpenDotaStandIn(): Promise<OpenDotaStandIn> {
     '/api/players/444': { status: 500, body: { error: 'boom' } },
     '/api/players/555': { status: 200, body: { profile: { personaname: 'New' }, rank_tier: 11, computed_mmr: null } },
   };
-  const server: Server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     requests.push(req.url ?? '');
     const player = players[req.url ?? ''] ?? { status: 404, body: { error: 'Not Found' } };
     const answer = () => {
@@ -113,17 +113,8 @@ export async function startOpenDotaStandIn(): Promise<OpenDotaStandIn> {
     if (player.delayMs) setTimeout(answer, player.delayMs).unref();
     else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/api`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenLocally(server);
+  return { url: `${listening.url}/api`, requests, close: listening.close };
 }
 
 // ---------------------------------------------------------------------------------------------

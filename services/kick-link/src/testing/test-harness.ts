@@ -1,20 +1,20 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createKickSandbox, type KickSandboxOptions } from '@kickstand/kick-sandbox';
 import type { Identity } from '@kickstand/platform/auth';
 import { kickstandTopics, type KickstandTopics } from '@kickstand/platform/bus';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
-import { createSilentLogger } from '@kickstand/platform/log';
-import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
+import type { Store } from '@kickstand/platform/store';
 import {
   cookieHeaderFrom,
   createFakeClock,
   createTestPlatform,
+  createTestStore,
+  listenLocally,
   recordPublished,
+  sendRequest,
+  type Answer,
+  type SendOptions,
   type FakeClock,
   type RecordedBus,
   type TestPlatform,
@@ -30,12 +30,7 @@ export const testApp = {
   redirectUri: 'http://localhost:3000/api/kick/oauth/callback',
 };
 
-export interface Answer<T = unknown> {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: T;
-}
+export type { Answer } from '@kickstand/platform/testing';
 
 export interface ForwardedDelivery {
   headers: IncomingHttpHeaders;
@@ -67,17 +62,9 @@ export interface Stack {
   store: Store;
   tokenFor(userId: string, role?: Identity['role'], username?: string): string;
   /** A request to kick-link. */
-  api<T = unknown>(
-    method: string,
-    pathAndQuery: string,
-    options?: { token?: string; body?: unknown; rawBody?: Buffer | string; headers?: Record<string, string> },
-  ): Promise<Answer<T>>;
+  api<T = unknown>(method: string, pathAndQuery: string, options?: SendOptions): Promise<Answer<T>>;
   /** A request to the sandbox. */
-  kickRequest<T = unknown>(
-    method: string,
-    pathAndQuery: string,
-    options?: { token?: string; body?: unknown; form?: Record<string, string> },
-  ): Promise<Answer<T>>;
+  kickRequest<T = unknown>(method: string, pathAndQuery: string, options?: SendOptions): Promise<Answer<T>>;
   /** The sandbox control API, unwrapped; throws on failure. */
   control<T = unknown>(method: string, controlPath: string, body?: unknown): Promise<T>;
   /** The whole link flow with auto-approval as `kickUsername` (created when new). */
@@ -109,7 +96,6 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** The Cookie header a browser sends back after an answer's Set-Cookie headers (name=value pairs). */
 /** The state parameter of an authorize URL or of a callback query. */
 function stateOf(urlOrQuery: string): string {
   const query = urlOrQuery.includes('?') ? urlOrQuery.slice(urlOrQuery.indexOf('?')) : urlOrQuery;
@@ -131,42 +117,43 @@ export async function startStack(
   given: { options?: Partial<KickLinkOptions>; sandbox?: Partial<Omit<KickSandboxOptions, 'app'>> } = {},
 ): Promise<Stack> {
   const clock = createFakeClock(new Date());
-  const sandboxDir = await mkdtemp(path.join(tmpdir(), 'kick-link-sandbox-'));
-  const sandboxStore = await createEmbeddedStore({ dir: sandboxDir, clock, log: createSilentLogger() });
+  const platform = await createTestPlatform('kick-link', { clock });
+  const sandboxStore = await createTestStore('kick-link-sandbox', { clock });
 
   let kickLinkUrl = '';
   const forwarded: ForwardedDelivery[] = [];
-  const forwarder: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks);
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === 'string' && (name.startsWith('kick-event-') || name === 'content-type')) {
-          headers[name] = value;
+  const forwarder = await listenLocally(
+    createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const rawBody = Buffer.concat(chunks);
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (typeof value === 'string' && (name.startsWith('kick-event-') || name === 'content-type')) {
+            headers[name] = value;
+          }
         }
-      }
-      fetch(`${kickLinkUrl}/api/kick/webhook`, { method: 'POST', headers, body: rawBody })
-        .then(async (answer) => {
-          await answer.arrayBuffer();
-          forwarded.push({ headers: req.headers, rawBody, status: answer.status });
-          res.statusCode = answer.status;
-          res.end();
-        })
-        .catch(() => {
-          forwarded.push({ headers: req.headers, rawBody, status: 599 });
-          res.statusCode = 502;
-          res.end();
-        });
-    });
-  });
-  await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
-  const forwarderUrl = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}/api/kick/webhook`;
+        fetch(`${kickLinkUrl}/api/kick/webhook`, { method: 'POST', headers, body: rawBody })
+          .then(async (answer) => {
+            await answer.arrayBuffer();
+            forwarded.push({ headers: req.headers, rawBody, status: answer.status });
+            res.statusCode = answer.status;
+            res.end();
+          })
+          .catch(() => {
+            forwarded.push({ headers: req.headers, rawBody, status: 599 });
+            res.statusCode = 502;
+            res.end();
+          });
+      });
+    }),
+  );
+  const forwarderUrl = `${forwarder.url}/api/kick/webhook`;
 
   const sandbox: RunningService = await startHttpService(
     createKickSandbox(
-      { log: createSilentLogger(), store: sandboxStore, clock },
+      { log: platform.log, store: sandboxStore.store, clock },
       {
         publicUrl: 'http://localhost:3100',
         delivery: { retryDelayMs: 20, outOfOrderHoldMs: 200, timeoutMs: 5000 },
@@ -189,7 +176,6 @@ export async function startStack(
   const signingKey = (await (await fetch(`${sandboxUrl}/sandbox/api/signing-key`)).json()) as {
     data: { publicKey: string };
   };
-  const platform = await createTestPlatform('kick-link', { clock });
   const recorded = recordPublished(platform.bus, kickstandTopics);
   const kickLink = await startHttpService(
     createKickLinkService(
@@ -213,41 +199,8 @@ export async function startStack(
   );
   kickLinkUrl = `http://127.0.0.1:${kickLink.port}`;
 
-  async function request<T>(
-    base: string,
-    method: string,
-    pathAndQuery: string,
-    options: {
-      token?: string;
-      body?: unknown;
-      rawBody?: Buffer | string;
-      form?: Record<string, string>;
-      headers?: Record<string, string>;
-    } = {},
-  ): Promise<Answer<T>> {
-    const headers: Record<string, string> = { ...options.headers };
-    let body: string | Buffer | undefined;
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(options.form).toString();
-    } else if (options.rawBody !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = options.rawBody;
-    } else if (options.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.body);
-    }
-    const response = await fetch(`${base}${pathAndQuery}`, { method, headers, body, redirect: 'manual' });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json: json as T };
-  }
+  const request = <T>(base: string, method: string, pathAndQuery: string, options?: SendOptions) =>
+    sendRequest<T>(`${base}${pathAndQuery}`, method, options);
 
   // the cookie each started state's browser holds: the callback brings it back by default
   const browserCookies = new Map<string, string>();
@@ -331,13 +284,9 @@ export async function startStack(
     async close() {
       await kickLink.stop();
       await sandbox.stop();
-      await new Promise<void>((resolve) => {
-        forwarder.closeAllConnections();
-        forwarder.close(() => resolve());
-      });
+      await forwarder.close();
       await platform.close();
       await sandboxStore.close();
-      await rm(sandboxDir, { recursive: true, force: true });
     },
   };
   return stack;
