@@ -1,28 +1,14 @@
-/* global fetch, localStorage */
 // Issue 20 items 1 and 2 in Chromium: a streamer edits an event message and switches the go-live
 // message on (Commands tab → Event messages); through the sandbox, with every follow and
 // subscription delivered twice, a burst of 20 follows gives one line, a sub one line, and going
 // live one message, an anonymous gift of 5 one line, 100 Kicks one line, the end one message, each
 // once; the live card shows the stream.
 // Self-contained (its own user and Kick channel): `E2E_ONLY=event messages: npm run test:e2e`.
+import { api, check, linkKickAndStartBot, signedInStreamerPage } from './streamer-session.mjs';
 
-const timeout = 20_000;
 const run = Date.now().toString(36);
 const streamer = { email: `events-${run}@example.com`, username: `events_${run}`, password: 'Str0ng!pass' };
 const kickName = `evk_${run}`;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-async function api(state, method, url, body) {
-  const response = await fetch(url.startsWith('http') ? url : `${state.baseUrl}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json().catch(() => undefined) };
-}
 
 const sandbox = (state, route, body) => api(state, 'POST', `${state.sandboxUrl}/sandbox/api/events/${route}`, body);
 
@@ -30,39 +16,9 @@ export const eventMessageScenarios = [
   {
     name: 'event messages: a follow raid is one line, a sub one line, going live one message, each once',
     run: async (state) => {
-      const registered = await api(state, 'POST', '/api/platform/register', streamer);
-      check(registered.status === 201, `registered (${registered.status})`);
-      const login = await api(state, 'POST', '/api/platform/login', {
-        email: streamer.email,
-        password: streamer.password,
-      });
-      check(login.status === 200, `signed in (${login.status})`);
-      const context = await state.browser.newContext({
-        baseURL: state.baseUrl,
-        viewport: { width: 1280, height: 860 },
-      });
-      const page = await context.newPage();
-      page.setDefaultTimeout(timeout);
-      state.lastPage = page;
-      await page.goto('/');
-      await page.evaluate((token) => localStorage.setItem('token', token), login.json.data.token);
-      await page.goto('/dashboard');
-      await page.getByTestId('dashboard-username').waitFor({ timeout: 30_000 });
+      const page = await signedInStreamerPage(state, streamer);
 
-      await page
-        .getByRole('dialog', { name: 'Welcome to Kickstand!' })
-        .getByRole('button', { name: 'Link Kick Account' })
-        .click();
-      await page.waitForURL(`${state.sandboxUrl}/**`);
-      await page.locator('#new_username').fill(kickName);
-      await page.getByRole('button', { name: 'Approve' }).click();
-      await page.waitForURL(`${state.baseUrl}/dashboard**`);
-      await page.getByTestId('dashboard-username').waitFor({ timeout: 30_000 });
-      await page.getByRole('button', { name: 'Start Bot' }).click();
-      await page
-        .getByTestId('bot-connection')
-        .filter({ hasText: /^Connected to chat/ })
-        .waitFor();
+      await linkKickAndStartBot(state, page, kickName);
 
       // the messages, under the Commands tab
       await page.getByRole('tab', { name: 'Commands' }).click();
@@ -172,7 +128,7 @@ export const eventMessageScenarios = [
       } finally {
         await api(state, 'DELETE', `${state.sandboxUrl}/sandbox/api/faults`);
       }
-      await context.close();
+      await page.context().close();
     },
   },
 ];

@@ -1,29 +1,15 @@
-/* global fetch, localStorage */
 // Issue 20 item 3 in Chromium: a streamer switches the link filter on (first granting Kick's
 // moderation scopes through the "Grant moderation access" button); a viewer's link is deleted at
 // the sandbox and shows in the moderation log, `$permit` from a moderator lets one link through,
 // and a moderator's own link stays. Self-contained (its own user and Kick channel):
 // `E2E_ONLY=moderation: npm run test:e2e`.
+import { api, approveAtKick, check, linkKickAndStartBot, signedInStreamerPage } from './streamer-session.mjs';
 
-const timeout = 20_000;
 const run = Date.now().toString(36);
 const streamer = { email: `mod-${run}@example.com`, username: `mod_${run}`, password: 'Str0ng!pass' };
 const kickName = `mdk_${run}`;
 const viewer = `viewer_${run}`;
 const moderator = `moder_${run}`;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-async function api(state, method, url, body) {
-  const response = await fetch(url.startsWith('http') ? url : `${state.baseUrl}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json().catch(() => undefined) };
-}
 
 async function say(state, sender, content, badges) {
   const sent = await api(state, 'POST', `${state.sandboxUrl}/sandbox/api/events/chat`, {
@@ -36,49 +22,14 @@ async function say(state, sender, content, badges) {
   return sent.json.data.message.messageId;
 }
 
-/** Kick approves as the streamer's channel (all asked scopes ticked) and sends the browser back. */
-async function approveAtKick(state, page) {
-  await page.waitForURL(`${state.sandboxUrl}/**`);
-  await page.locator('#new_username').fill(kickName);
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await page.waitForURL(`${state.baseUrl}/dashboard**`);
-}
-
 export const moderationScenarios = [
   {
     name: 'moderation: a viewer’s link is deleted and logged, $permit lets one through, a moderator’s link stays',
     run: async (state) => {
-      const registered = await api(state, 'POST', '/api/platform/register', streamer);
-      check(registered.status === 201, `registered (${registered.status})`);
-      const login = await api(state, 'POST', '/api/platform/login', {
-        email: streamer.email,
-        password: streamer.password,
-      });
-      check(login.status === 200, `signed in (${login.status})`);
-      const context = await state.browser.newContext({
-        baseURL: state.baseUrl,
-        viewport: { width: 1280, height: 900 },
-      });
-      const page = await context.newPage();
-      page.setDefaultTimeout(timeout);
-      state.lastPage = page;
-      await page.goto('/');
-      await page.evaluate((token) => localStorage.setItem('token', token), login.json.data.token);
-      await page.goto('/dashboard');
-      await page.getByTestId('dashboard-username').waitFor({ timeout: 30_000 });
+      const page = await signedInStreamerPage(state, streamer, { width: 1280, height: 900 });
 
       // link (without moderation scopes: they are asked only when a filter is switched on) and start
-      await page
-        .getByRole('dialog', { name: 'Welcome to Kickstand!' })
-        .getByRole('button', { name: 'Link Kick Account' })
-        .click();
-      await approveAtKick(state, page);
-      await page.getByTestId('dashboard-username').waitFor({ timeout: 30_000 });
-      await page.getByRole('button', { name: 'Start Bot' }).click();
-      await page
-        .getByTestId('bot-connection')
-        .filter({ hasText: /^Connected to chat/ })
-        .waitFor();
+      await linkKickAndStartBot(state, page, kickName);
 
       // the Moderation page: switching the link filter on is refused until moderation access is granted
       await page.getByRole('link', { name: 'Moderation' }).click();
@@ -89,7 +40,7 @@ export const moderationScenarios = [
       await grant.waitFor();
       await page.screenshot({ path: `${state.artifacts}/moderation-grant.png`, fullPage: true });
       await grant.click();
-      await approveAtKick(state, page);
+      await approveAtKick(state, page, kickName);
       await page.goto('/dashboard/moderation');
       await page.getByRole('heading', { name: 'Filters' }).waitFor();
       check((await grant.count()) === 0, 'no grant button once Kick granted moderation');
@@ -124,7 +75,7 @@ export const moderationScenarios = [
       check(deletedAt('permitted.example.net') === null, 'the permitted link stays');
       check(deletedAt('my site: mod.example.org') === null, 'the moderator link stays');
       await page.screenshot({ path: `${state.artifacts}/moderation-log.png`, fullPage: true });
-      await context.close();
+      await page.context().close();
     },
   },
 ];

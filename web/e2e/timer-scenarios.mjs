@@ -1,28 +1,14 @@
-/* global fetch, localStorage */
 // Issue 19 item 8 in Chromium: a streamer adds a timer under the Commands tab; while the sandbox
 // channel is live it is posted once per interval, and only after enough chat lines. The product runs
 // with TIMER_MINUTE_MS=1000 (playwright.config.mjs): a timer "minute" lasts a second, so the shortest interval a
 // streamer may set (5 minutes) passes in 5 s; the 5-minute rule itself is unchanged.
 // Self-contained (its own user and Kick channel): `E2E_ONLY=timers: npm run test:e2e`.
+import { api, check, linkKickAndStartBot, signedInStreamerPage } from './streamer-session.mjs';
 
-const timeout = 20_000;
 const run = Date.now().toString(36);
 const streamer = { email: `timer-${run}@example.com`, username: `timer_${run}`, password: 'Str0ng!pass' };
 const kickName = `tmk_${run}`;
 const timerText = `Timer ${run}: follow the channel!`;
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-async function api(state, method, url, body) {
-  const response = await fetch(url.startsWith('http') ? url : `${state.baseUrl}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json().catch(() => undefined) };
-}
 
 const sandbox = (state, route, body) => api(state, 'POST', `${state.sandboxUrl}/sandbox/api/events/${route}`, body);
 
@@ -37,40 +23,10 @@ export const timerScenarios = [
   {
     name: 'timers: a timer posts once per interval while live, and only after enough chat lines',
     run: async (state) => {
-      const registered = await api(state, 'POST', '/api/platform/register', streamer);
-      check(registered.status === 201, `registered (${registered.status})`);
-      const login = await api(state, 'POST', '/api/platform/login', {
-        email: streamer.email,
-        password: streamer.password,
-      });
-      check(login.status === 200, `signed in (${login.status})`);
-      const context = await state.browser.newContext({
-        baseURL: state.baseUrl,
-        viewport: { width: 1280, height: 860 },
-      });
-      const page = await context.newPage();
-      page.setDefaultTimeout(timeout);
-      state.lastPage = page;
-      await page.goto('/');
-      await page.evaluate((token) => localStorage.setItem('token', token), login.json.data.token);
-      await page.goto('/dashboard');
-      await page.getByTestId('dashboard-username').waitFor({ timeout: 30_000 });
+      const page = await signedInStreamerPage(state, streamer);
 
       // link the sandbox channel and start the bot
-      await page
-        .getByRole('dialog', { name: 'Welcome to Kickstand!' })
-        .getByRole('button', { name: 'Link Kick Account' })
-        .click();
-      await page.waitForURL(`${state.sandboxUrl}/**`);
-      await page.locator('#new_username').fill(kickName);
-      await page.getByRole('button', { name: 'Approve' }).click();
-      await page.waitForURL(`${state.baseUrl}/dashboard**`);
-      await page.getByTestId('dashboard-username').waitFor({ timeout: 30_000 });
-      await page.getByRole('button', { name: 'Start Bot' }).click();
-      await page
-        .getByTestId('bot-connection')
-        .filter({ hasText: /^Connected to chat/ })
-        .waitFor();
+      await linkKickAndStartBot(state, page, kickName);
 
       // the timer, through the Commands tab
       await page.getByRole('tab', { name: 'Commands' }).click();
@@ -103,7 +59,7 @@ export const timerScenarios = [
       await page.waitForTimeout(2000);
       check((await posts.count()) === 2, `two posts after the chat came back (found ${await posts.count()})`);
       await page.screenshot({ path: `${state.artifacts}/dashboard-timer-posts.png`, fullPage: true });
-      await context.close();
+      await page.context().close();
     },
   },
 ];

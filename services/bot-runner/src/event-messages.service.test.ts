@@ -9,9 +9,15 @@ import {
   type RecordedBus,
   type TestPlatform,
 } from '@kickstand/platform/testing';
-import { ChangeKind, KickAccountChangeKind, UserChangeKind, UserRole, timestampFromDate } from '@kickstand/proto';
-import { createBotsRepository } from './repository';
+import { timestampFromDate } from '@kickstand/proto';
 import { createBotRunnerService } from './service';
+import {
+  aRunningTestStreamer,
+  aTestStreamer,
+  eventHeader,
+  type StreamerWorld,
+  type TestStreamer,
+} from './testing/streamers';
 
 // Event messages (issue 20 items 1 and 2) through a running service: kick.event in, chat.send out.
 
@@ -35,66 +41,18 @@ afterAll(async () => {
   await platform.close();
 });
 
-interface Answer {
-  status: number;
-  body: { success: boolean; data?: unknown; message?: string; error?: string };
-}
-
-interface Streamer {
-  id: string;
-  broadcasterId: string;
-  send(method: string, path: string, body?: unknown): Promise<Answer>;
-}
-
-function aStreamer(): Streamer {
-  const id = `u-${randomUUID()}`;
-  const token = platform.signToken({ userId: id, username: `s_${id.slice(2, 8)}`, role: 'USER' });
-  return {
-    id,
-    broadcasterId: String(Math.floor(Math.random() * 1e9) + 1),
-    send: async (method, path, body) => {
-      const response = await fetch(`${baseUrl()}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: response.status, body: (await response.json()) as Answer['body'] };
-    },
-  };
-}
-
-const header = () => ({ eventId: randomUUID(), occurredAt: timestampFromDate(clock.now()) });
-
-/** Created, linked, its bot started, with the command `name` answering `response`. */
-async function aRunningStreamer(name: string, response: string): Promise<Streamer> {
-  const streamer = aStreamer();
-  await platform.bus.publish('user.changed', streamer.id, {
-    ...header(),
-    userId: streamer.id,
-    kind: UserChangeKind.CREATED,
-    username: 'streamer',
-    role: UserRole.USER,
-    isActive: true,
-  });
-  await platform.bus.publish('kick.account', streamer.id, {
-    ...header(),
-    userId: streamer.id,
-    kind: KickAccountChangeKind.LINKED,
-    kickUserId: streamer.broadcasterId,
-    kickUsername: 'some_streamer',
-  });
-  await platform.bus.publish('command.changed', streamer.id, {
-    ...header(),
-    userId: streamer.id,
-    kind: ChangeKind.ADDED,
-    command: name,
-    response,
-  });
-  const bots = createBotsRepository(platform.store);
-  await eventually(async () => expect((await bots.get(streamer.id))?.commands).toHaveLength(1));
-  expect((await streamer.send('POST', '/api/platform/bot/start')).status).toBe(200);
-  return streamer;
-}
+type Streamer = TestStreamer;
+// a getter: the platform is made in beforeAll, after this line runs
+const world: StreamerWorld = {
+  get platform() {
+    return platform;
+  },
+  clock,
+  baseUrl,
+};
+const aStreamer = () => aTestStreamer(world);
+const header = () => eventHeader(world);
+const aRunningStreamer = (name: string, response: string) => aRunningTestStreamer(world, name, response);
 
 function kickEvent(
   streamer: Streamer,
