@@ -11,20 +11,25 @@ export const botApi = api.injectEndpoints({
       query: () => '/platform/bot/status',
       transformResponse: (body: ApiSuccess<BotStatus>) => dataOf(body),
       providesTags: ['BotStatus'],
-      async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved, updateCachedData }) {
+      async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved, updateCachedData, dispatch }) {
         const socket = getSocket();
         const onStatus = (status: BotStatus) =>
           updateCachedData((draft) => {
             Object.assign(draft, status);
           });
+        // a bot-status sent while the socket was not (yet, or no longer) connected never arrives:
+        // the bot may have reached chat meanwhile, so each (re)connection reads the status again
+        const onConnect = () => dispatch(botApi.util.invalidateTags(['BotStatus']));
         try {
           await cacheDataLoaded;
           socket.on('bot-status', onStatus);
+          socket.on('connect', onConnect);
         } catch {
           // the entry went away before the first load finished: nothing to undo
         }
         await cacheEntryRemoved;
         socket.off('bot-status', onStatus);
+        socket.off('connect', onConnect);
       },
     }),
     startBot: build.mutation<void, void>({

@@ -122,6 +122,24 @@ describe('streamer dashboard (spec §2)', () => {
     expect(screen.getByRole('tab', { name: 'Commands' })).toHaveFocus();
   });
 
+  test('when the socket reconnects after the bot reached chat, then the status is read again', async () => {
+    const socket = new FakeSocket();
+    setSocket(socket.asSocket());
+    let bot: BotStatus = { ...running, isConnected: false, connected: false, status: 'disconnected' };
+    const server = serveDashboard({ 'GET /api/platform/bot/status': () => ok(bot) });
+    await openDashboard();
+    await waitFor(() => expect(screen.getByTestId('bot-running')).toHaveTextContent('Running'));
+    const reads = server.callsTo('GET /api/platform/bot/status').length;
+
+    // the bot reached chat while the socket was away: its bot-status went nowhere
+    act(() => socket.serverDisconnect());
+    bot = running;
+    act(() => socket.serverConnect());
+
+    await waitFor(() => expect(server.callsTo('GET /api/platform/bot/status').length).toBe(reads + 1));
+    await waitFor(() => expect(screen.getByTestId('bot-connection')).toHaveTextContent(/^Connected to chat/));
+  });
+
   test('when the bot is started and stopped, then the status refreshes; bot-status events patch it live', async () => {
     const user = userEvent.setup();
     const socket = new FakeSocket();
