@@ -3,6 +3,7 @@ import { tokenStorageKey } from '../config/constants';
 import { renderApp } from '../testing/render-with-providers';
 import { fail, installFakeFetch, ok } from '../testing/fake-fetch';
 import { aUser } from '../testing/fixtures';
+import { watchPageLeaving } from '../lib/page-leaving';
 
 const streamerRoutes = (user = aUser()) => ({
   'GET /api/platform/profile': ok(user),
@@ -83,6 +84,21 @@ describe('routes and redirects (spec §2)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(window.localStorage.getItem(tokenStorageKey)).toBeNull();
     expect(screen.queryByText('Your session has expired. Please log in again.')).not.toBeInTheDocument();
+  });
+
+  test('when the profile fetch fails as the page is being left, then the token stays', async () => {
+    // Chromium fails a fetch cut off by a navigation like a network error
+    watchPageLeaving(window);
+    window.localStorage.setItem(tokenStorageKey, 'some-token');
+    installFakeFetch({ 'GET /api/platform/profile': fail(500, 'cut off') });
+    window.dispatchEvent(new Event('beforeunload'));
+    try {
+      const { router } = renderApp('/dashboard');
+      await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+      expect(window.localStorage.getItem(tokenStorageKey)).toBe('some-token');
+    } finally {
+      window.dispatchEvent(new Event('pageshow'));
+    }
   });
 
   test('when an unknown path is opened, then the visitor lands on /', async () => {

@@ -4,6 +4,7 @@ import { api } from '../../lib/api';
 import { browser } from '../../lib/browser';
 import { actingChannel } from '../../lib/acting-channel';
 import { loggedOut, sessionExpired } from '../../lib/app-events';
+import { isLeavingPage } from '../../lib/page-leaving';
 import { sessionGate } from '../../lib/session-gate';
 import { tokenStorage } from '../../lib/token-storage';
 import { authApi } from './auth-api';
@@ -48,9 +49,10 @@ export function addSessionListeners<State extends ApiState>(
   listener.startListening({
     matcher: authApi.endpoints.getProfile.matchRejected,
     effect: (action) => {
-      // spec: a failed profile fetch removes the token. An aborted one did not fail (the page
-      // navigated or reloaded meanwhile): removing the token then signed the user out at the next load.
-      if (!action.meta.condition && !action.meta.aborted) tokenStorage.remove();
+      // spec: a failed profile fetch removes the token. An aborted one did not fail, nor did one the
+      // browser cut off as the page navigated or reloaded: removing the token then signed the user
+      // out at the next load.
+      if (!action.meta.condition && !action.meta.aborted && !isLeavingPage()) tokenStorage.remove();
     },
   });
   listener.startListening({
