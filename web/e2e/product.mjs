@@ -62,7 +62,10 @@ export async function startProduct(pass) {
   const baseUrl = `http://localhost:${ports.gateway}`;
   const sandboxUrl = `http://localhost:${ports.sandbox}`;
   mkdirSync(artifacts, { recursive: true });
-  const log = createWriteStream(path.join(artifacts, pass.logFile));
+  // appended: after a failure Playwright starts the pass's product again, and the log of the run that
+  // failed is the one worth reading (global-setup.mjs empties it at the start of each e2e run)
+  const log = createWriteStream(path.join(artifacts, pass.logFile), { flags: 'a' });
+  log.write(`=== e2e: "${pass.name}" started ${new Date().toISOString()} on ${baseUrl}\n`);
 
   console.log(
     `e2e: pass "${pass.name}": starting Kickstand on ${baseUrl} (sandbox ${sandboxUrl}, DATA_DIR ${dataDir})…`,
