@@ -86,7 +86,7 @@ export async function startProduct(pass) {
       REALTIME_PORT: '0',
       DATA_DIR: dataDir,
       LOG_FORMAT: 'json',
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL || 'info',
       ...pass.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,10 +13,16 @@ export const botApi = api.injectEndpoints({
       providesTags: ['BotStatus'],
       async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved, updateCachedData, dispatch }) {
         const socket = getSocket();
-        const onStatus = (status: BotStatus) =>
+        const applyStatus = async (status: BotStatus) => {
           updateCachedData((draft) => {
             Object.assign(draft, status);
           });
+          // a read already on its way (the one after Start Bot) may have been answered before this
+          // change and land after it, putting the older status back: once it lands, read again
+          await dispatch(botApi.endpoints.getBotStatus.initiate(undefined, { subscribe: false }));
+          await dispatch(botApi.endpoints.getBotStatus.initiate(undefined, { subscribe: false, forceRefetch: true }));
+        };
+        const onStatus = (status: BotStatus) => void applyStatus(status);
         // a bot-status sent while the socket was not (yet, or no longer) connected never arrives:
         // the bot may have reached chat meanwhile, so each (re)connection reads the status again
         const onConnect = () => dispatch(botApi.util.invalidateTags(['BotStatus']));

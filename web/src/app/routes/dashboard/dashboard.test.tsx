@@ -122,6 +122,38 @@ describe('streamer dashboard (spec §2)', () => {
     expect(screen.getByRole('tab', { name: 'Commands' })).toHaveFocus();
   });
 
+  test('when the bot reaches chat while the read after Start Bot is on its way, then the older answer does not win', async () => {
+    const user = userEvent.setup();
+    const socket = new FakeSocket();
+    setSocket(socket.asSocket());
+    let bot = stopped;
+    let holdReads = false;
+    const held: Array<() => void> = [];
+    serveDashboard({
+      'GET /api/platform/bot/status': () => {
+        const answer = ok(bot);
+        return holdReads ? new Promise((resolve) => held.push(() => resolve(answer))) : answer;
+      },
+      'POST /api/platform/bot/start': () => {
+        bot = { ...running, isConnected: false, connected: false, status: 'disconnected' };
+        holdReads = true;
+        return ok();
+      },
+    });
+    await openDashboard();
+    await waitFor(() => expect(screen.getByTestId('bot-running')).toHaveTextContent('Stopped'));
+
+    await user.click(screen.getByRole('button', { name: 'Start Bot' }));
+    await waitFor(() => expect(held).toHaveLength(1));
+    // the chat subscription is active: the event overtakes the read answered before it
+    bot = running;
+    holdReads = false;
+    act(() => socket.serverEmit('bot-status', running));
+    act(() => held.shift()?.());
+
+    await waitFor(() => expect(screen.getByTestId('bot-connection')).toHaveTextContent(/^Connected to chat/));
+  });
+
   test('when the socket reconnects after the bot reached chat, then the status is read again', async () => {
     const socket = new FakeSocket();
     setSocket(socket.asSocket());
