@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { commandKey, type Random } from '@kickstand/chat-language';
 import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
-import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
+import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { processMetrics } from '@kickstand/platform/metrics';
 import {
@@ -28,7 +28,8 @@ import {
   type SubscriptionChange,
   type UserChange,
 } from './bots';
-import { dispatch, renderReply, replyIdempotencyKey, type ChatLine } from './dispatch';
+import { chatLineOf } from './chat-line';
+import { dispatch, renderReply, replyIdempotencyKey } from './dispatch';
 import type { BotsView, Cooldowns, RecentReplies } from './read-model';
 import type { BotsRepository, OutboxEntry } from './repository';
 import type { BotRunner, PublishEntry } from './runner';
@@ -225,25 +226,6 @@ export interface DispatchDeps {
   templateInputs: TemplateInputDeps;
 }
 
-function chatLineOf(message: TopicMessage<'chat.received'>, now: Date): ChatLine {
-  return {
-    messageId: message.messageId,
-    broadcasterUserId: message.broadcasterUserId,
-    broadcasterUsername: message.broadcasterUsername,
-    ownerUserId: message.ownerUserId,
-    senderUsername: message.sender?.username ?? '',
-    senderUserId: message.sender?.userId ?? '0',
-    content: message.content,
-    isFromBot: message.isFromBot,
-    senderBadges: message.sender?.identity?.badges.map((badge) => badge.type) ?? [],
-    sentAtMs: messageTimeMs({
-      createdAtMs: message.createdAt && timestampMs(message.createdAt),
-      receivedAtMs: message.receivedAt && timestampMs(message.receivedAt),
-      nowMs: now.getTime(),
-    }),
-  };
-}
-
 /**
  * Reads only memory, awaits only the count and the two publishes. A redelivered line (the same
  * message id) resumes where its first delivery stopped: it is counted once, and what was published
@@ -255,7 +237,7 @@ export const onChatReceived =
   async (message: TopicMessage<'chat.received'>): Promise<void> => {
     if (message.isFromBot || message.messageId === '') return;
     const now = deps.clock.now();
-    const line = chatLineOf(message, now);
+    const line = chatLineOf(message, now.getTime());
     let progress = deps.replies.get(line.messageId);
     if (!progress) {
       const decision = dispatch(line, {

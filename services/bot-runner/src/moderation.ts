@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { moderationReasonMaxLength, type FilterAction, type ModerationActionKind } from '@kickstand/api-contract';
 import type { KickstandBus, Subscription, TopicMessage } from '@kickstand/platform/bus';
-import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
+import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import {
   ChatOrigin,
   KickAccountChangeKind,
   ModerationActionKind as ProtoActionKind,
   timestampFromDate,
-  timestampMs,
 } from '@kickstand/proto';
+import { chatLineOf } from './chat-line';
 import type { ChatLine } from './dispatch';
 import { judge, mayPermit, moderationIdempotencyKey, permitMs, permitTarget, repeatKey, warningText } from './filters';
 import type { ModerationLogDoc, ModerationRepository } from './moderation-repository';
@@ -107,25 +107,6 @@ const protoKinds: Record<ModerationActionKind | 'unban', ProtoActionKind> = {
   ban: ProtoActionKind.BAN,
   unban: ProtoActionKind.UNBAN,
 };
-
-function chatLineOf(message: TopicMessage<'chat.received'>, nowMs: number): ChatLine {
-  return {
-    messageId: message.messageId,
-    broadcasterUserId: message.broadcasterUserId,
-    broadcasterUsername: message.broadcasterUsername,
-    ownerUserId: message.ownerUserId,
-    senderUsername: message.sender?.username ?? '',
-    senderUserId: message.sender?.userId ?? '0',
-    content: message.content,
-    isFromBot: message.isFromBot,
-    senderBadges: message.sender?.identity?.badges.map((badge) => badge.type) ?? [],
-    sentAtMs: messageTimeMs({
-      createdAtMs: message.createdAt && timestampMs(message.createdAt),
-      receivedAtMs: message.receivedAt && timestampMs(message.receivedAt),
-      nowMs,
-    }),
-  };
-}
 
 const reasonOf = (filter: string): string => `Kickstand filter: ${filter}`.slice(0, moderationReasonMaxLength);
 
