@@ -75,25 +75,27 @@ admin_token="$(token_of "$admin")" || { echo "schemathesis: admin sign-in failed
 printf '[parameters]\n"path.id" = "%s"\n' "$streamer_id" >"$data_dir/admin.toml"
 : >"$data_dir/streamer.toml"
 
-# Schemathesis closes with a pytest-style banner (`=== 2 warnings in 50.02s ===`) that names no test
-# count, which a CI log reader takes for a runner that executed nothing: the banners become plain
-# lines, and the run's own count closes it.
+# Each run's report goes to a file, and only its count is printed: Schemathesis closes with a
+# pytest-style banner (`4 warnings in 50.00s`) that names no test count, which a CI log reader
+# takes for a runner that executed nothing. A failed run prints its report (the failures are in it).
+run_log_of() { echo "$data_dir/schemathesis-$1.log"; }
 summarised() {
-  local who="$1" line cases=""
-  while IFS= read -r line; do
-    if [[ "$line" =~ ^=+\ (.*)\ =+$ ]]; then line="${BASH_REMATCH[1]}"; fi
-    if [[ "$line" =~ ([0-9]+\ generated,.*) ]]; then cases="${BASH_REMATCH[1]}"; fi
-    printf '%s\n' "$line"
-  done
+  local who="$1" run_status="$2" report cases
+  report="$(run_log_of "$who")"
+  cases="$(grep -Eo '[0-9]+ generated, .*' "$report" | tail -n 1 || true)"
+  if [ "$run_status" -ne 0 ]; then
+    echo "schemathesis: as the ${who}: FAILED (exit ${run_status}); its report:"
+    sed -E 's/^=+ (.*) =+$/\1/' "$report"
+    return 1
+  fi
   # a run that generated nothing checked nothing: that fails the step
-  [ -n "$cases" ] || { echo "schemathesis: as the ${who}: the run reported no generated case"; return 1; }
-  echo "schemathesis: as the ${who}: ${cases}"
+  [ -n "$cases" ] || { echo "schemathesis: as the ${who}: the run reported no generated case"; tail -n 40 "$report"; return 1; }
+  echo "schemathesis: as the ${who}: ${cases} (checks: no 5xx, response schema, status code, content type)"
 }
 
 status=0
 for who in streamer admin; do
   token_var="${who}_token"
-  echo "schemathesis: as the ${who}"
   # left out: logout revokes the token the run uses, and unlinking would leave the admin's run no
   # channel to manage (both are covered by the services' tests)
   # run from DATA_DIR: Schemathesis keeps a cache (.schemathesis/) in its working directory
@@ -111,7 +113,9 @@ for who in streamer admin; do
     --generation-database none \
     ${SCHEMATHESIS_SEED:+--seed "$SCHEMATHESIS_SEED"} \
     --request-timeout 10 \
-    --no-color) 2>&1 | summarised "$who" || status=$?
+    --no-color) >"$(run_log_of "$who")" 2>&1 || run_status=$?
+  summarised "$who" "${run_status:-0}" || status=1
+  unset run_status
 done
 [ "$status" -eq 0 ] || { echo "schemathesis: failures (server log below)"; grep -E '"level":(50|60)' "$log_file" | tail -n 20 || true; }
 exit "$status"
