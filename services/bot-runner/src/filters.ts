@@ -1,5 +1,4 @@
 import type { FilterAction, FilterName, ModerationFilters } from '@kickstand/api-contract';
-import { permitSeconds } from '@kickstand/api-contract';
 import { senderRank, type ChatLine } from './dispatch';
 
 /**
@@ -201,8 +200,6 @@ export function judge(line: ChatLine, filters: ModerationFilters, memory: JudgeM
 /** Who may give a permit: moderators and the broadcaster. */
 export const mayPermit = (line: Pick<ChatLine, 'senderBadges' | 'senderUserId' | 'broadcasterUserId'>): boolean =>
   senderRank(line) >= 3;
-
-export const permitMs = permitSeconds * 1000;
 
 /** The same chat line always gives the same key: a replayed line is acted on once. */
 export const moderationIdempotencyKey = (messageId: string): string => `moderation:${messageId}`;

@@ -1,17 +1,6 @@
 import { createModerationMemory } from './moderation';
 
 describe('moderation memory', () => {
-  test('when a permit is given, then it holds for 60 s, for that channel and user (any case), and is spent once used', () => {
-    const memory = createModerationMemory();
-    memory.grantPermit('42', 'Viewer_One', 1_000);
-
-    expect(memory.hasPermit('42', 'viewer_one', 60_999)).toBe(true);
-    expect(memory.hasPermit('42', 'viewer_one', 61_000)).toBe(false);
-    expect(memory.hasPermit('43', 'viewer_one', 2_000)).toBe(false);
-    memory.usePermit('42', 'VIEWER_ONE');
-    expect(memory.hasPermit('42', 'viewer_one', 2_000)).toBe(false);
-  });
-
   test('when a viewer writes lines, then earlierSame gives the times of the same text (any case and spacing) only', () => {
     const memory = createModerationMemory();
     memory.remember('42', '7', 'Hello  there', 1_000);

@@ -11,8 +11,9 @@ import {
 } from '@kickstand/proto';
 import { chatLineOf } from './chat-line';
 import type { ChatLine } from './dispatch';
-import { judge, mayPermit, moderationIdempotencyKey, permitMs, permitTarget, repeatKey, warningText } from './filters';
+import { mayPermit, moderationIdempotencyKey, permitTarget, repeatKey, warningText } from './filters';
 import type { ModerationLogDoc, ModerationRepository } from './moderation-repository';
+import { judgeWithPermit, type Permits } from './permits';
 import type { BotsView } from './read-model';
 
 /**
@@ -25,15 +26,12 @@ import type { BotsView } from './read-model';
 export const moderationConsumerGroup = 'bot-runner.moderation';
 
 /**
- * What the rules remember between lines, in memory: permits (60 s) and each viewer's recent
- * lines (for repeats). A channel's lines all reach one instance (the bus key is the broadcaster),
- * so memory is enough; after a restart a permit is lost (the moderator gives it again) and the
- * repeat count starts afresh, which errs on the viewer's side.
+ * What the rules remember between lines, in memory: each viewer's recent lines (for repeats). A
+ * channel's lines all reach one instance (the bus key is the broadcaster), so memory is enough;
+ * after a restart the repeat count starts afresh, which errs on the viewer's side. Permits are
+ * in the store (permits.ts): a moderator's `$permit` must survive a restart.
  */
 export interface ModerationMemory {
-  grantPermit(broadcasterUserId: string, username: string, nowMs: number): void;
-  hasPermit(broadcasterUserId: string, username: string, nowMs: number): boolean;
-  usePermit(broadcasterUserId: string, username: string): void;
   /** The times of the viewer's earlier lines with this text (within the last hour). */
   earlierSame(broadcasterUserId: string, senderUserId: string, text: string): number[];
   remember(broadcasterUserId: string, senderUserId: string, text: string, atMs: number): void;
@@ -60,19 +58,10 @@ class BoundedMap<V> extends Map<string, V> {
 }
 
 export function createModerationMemory(): ModerationMemory {
-  const permits = new BoundedMap<number>(10_000);
   const lines = new BoundedMap<{ key: string; atMs: number }[]>(50_000);
   const seen = new BoundedMap<true>(50_000);
-  const permitKey = (broadcasterUserId: string, username: string) => `${broadcasterUserId}:${username.toLowerCase()}`;
   const viewerKey = (broadcasterUserId: string, senderUserId: string) => `${broadcasterUserId}:${senderUserId}`;
   return {
-    grantPermit: (broadcasterUserId, username, nowMs) =>
-      permits.set(permitKey(broadcasterUserId, username), nowMs + permitMs),
-    hasPermit: (broadcasterUserId, username, nowMs) =>
-      (permits.get(permitKey(broadcasterUserId, username)) ?? 0) > nowMs,
-    usePermit: (broadcasterUserId, username) => {
-      permits.delete(permitKey(broadcasterUserId, username));
-    },
     earlierSame: (broadcasterUserId, senderUserId, text) => {
       const key = repeatKey(text);
       return (lines.get(viewerKey(broadcasterUserId, senderUserId)) ?? [])
@@ -97,6 +86,7 @@ export interface ModerationDeps {
   repo: ModerationRepository;
   view: BotsView;
   memory: ModerationMemory;
+  permits: Permits;
   clock: Clock;
   log: Logger;
 }
@@ -188,21 +178,19 @@ export const onChatForModeration =
     if (deps.memory.isJudged(line.messageId)) return;
     const target = permitTarget(line.content);
     if (target !== undefined && mayPermit(line)) {
-      deps.memory.grantPermit(line.broadcasterUserId, target, nowMs);
+      await deps.permits.grant(line.broadcasterUserId, target);
       deps.memory.judged(line.messageId);
       return;
     }
     const filters = await deps.repo.filters(line.ownerUserId);
-    const verdict = judge(line, filters, {
-      hasPermit: deps.memory.hasPermit(line.broadcasterUserId, line.senderUsername, nowMs),
-      earlierSameAtMs: deps.memory.earlierSame(line.broadcasterUserId, line.senderUserId, line.content),
-    });
+    const earlierSameAtMs = deps.memory.earlierSame(line.broadcasterUserId, line.senderUserId, line.content);
+    const verdict = await judgeWithPermit(deps.permits, line, filters, earlierSameAtMs);
     const done = () => {
       deps.memory.remember(line.broadcasterUserId, line.senderUserId, line.content, line.sentAtMs);
       deps.memory.judged(line.messageId);
     };
     if (verdict.kind === 'pass') {
-      if (verdict.usedPermit) deps.memory.usePermit(line.broadcasterUserId, line.senderUsername);
+      if (verdict.usedPermit) await deps.permits.spend(line.broadcasterUserId, line.senderUsername);
       done();
       return;
     }

@@ -24,6 +24,7 @@ import { createLease } from './lease';
 import { createModerationMemory, subscribeModerationEvents } from './moderation';
 import { createModerationRepository } from './moderation-repository';
 import { moderationRoutes } from './moderation-routes';
+import { createPermitIndexes, createPermits } from './permits';
 
 export { botMessages, type BotStatusView } from './bots';
 export { commandCooldownMs } from './dispatch';
@@ -143,12 +144,14 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
       subscriptions.push(
         ...(await subscribeStreamEvents(deps.bus, { channels, scheduler, poster, clock: deps.clock, log: deps.log })),
       );
+      await createPermitIndexes(deps.store);
       subscriptions.push(
         ...(await subscribeModerationEvents(deps.bus, {
           bus: deps.bus,
           repo: moderation,
           view,
           memory: createModerationMemory(),
+          permits: createPermits(deps.store, deps.clock),
           clock: deps.clock,
           log: deps.log,
         })),

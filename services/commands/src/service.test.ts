@@ -704,6 +704,86 @@ describe('GET /api/commands/channel/:channel (public)', () => {
   });
 });
 
+describe('the public page backfill (channels linked before commands read kick.account)', () => {
+  const ran = (ownerUserId: string, invoker: { id: string; username: string }, at: number, key = ownerUserId) =>
+    platform.bus.publish('command.executed', key, {
+      eventId: randomUUID(),
+      occurredAt: timestampFromDate(new Date(at)),
+      executedAt: timestampFromDate(new Date(at)),
+      ownerUserId,
+      broadcasterUserId: '4377088',
+      command: 'discord',
+      invokedByUsername: invoker.username,
+      invokedByUserId: invoker.id,
+      messageId: randomUUID(),
+      response: 'join',
+    });
+  const account = (userId: string, kickUsername: string, kind: KickAccountChangeKind, at: number) =>
+    platform.bus.publish('kick.account', userId, {
+      eventId: randomUUID(),
+      occurredAt: timestampFromDate(new Date(at)),
+      userId,
+      kind,
+      kickUserId: '4377088',
+      kickUsername,
+    });
+  const publicPage = (name: string) => send('GET', `/api/commands/channel/${name}`);
+  /** Messages with one key are handled in order: once a later one's channel shows, the earlier ones are done. */
+  const handledUpTo = async (key: string) => {
+    const sentinel = `sentinel_${randomUUID().slice(0, 8)}`;
+    await ran(`u-${randomUUID()}`, { id: '4377088', username: sentinel }, 3000, key);
+    await eventually(async () => expect((await publicPage(sentinel)).status).toBe(200));
+  };
+
+  test('when the broadcaster runs a command in their own chat, then their channel gets its public page; a viewer’s run names nothing', async () => {
+    const streamer = aStreamer();
+    const name = `Early_${randomUUID().slice(0, 8)}`;
+    await streamer.post('/api/commands', { command: 'discord', response: 'join' });
+
+    const viewer = `viewer_${randomUUID().slice(0, 8)}`;
+    await ran(streamer.id, { id: '999', username: viewer }, 1000);
+    await ran(streamer.id, { id: '4377088', username: name }, 2000);
+
+    await eventually(async () => expect((await publicPage(name.toLowerCase())).status).toBe(200));
+    const { enabled: _enabled, ...shown } = cmd('discord', 'join');
+    expect((await publicPage(name)).body).toEqual({ success: true, data: { channel: name, commands: [shown] } });
+    expect((await publicPage(viewer)).status).toBe(404);
+  });
+
+  test('when kick-link says the link needs a relink, then the channel it names gets its public page', async () => {
+    const streamer = aStreamer();
+    const name = `relink_${randomUUID().slice(0, 8)}`;
+
+    await account(streamer.id, name, KickAccountChangeKind.NEEDS_RELINK, 1000);
+
+    await eventually(async () =>
+      expect(await publicPage(name)).toEqual({
+        status: 200,
+        body: { success: true, data: { channel: name, commands: [] } },
+      }),
+    );
+  });
+
+  test('when kick.account already named or unlinked the channel, then a command run changes nothing', async () => {
+    const linked = aStreamer();
+    const unlinked = aStreamer();
+    const linkedName = `kept_${randomUUID().slice(0, 8)}`;
+    const unlinkedName = `unlinked_${randomUUID().slice(0, 8)}`;
+    const other = `other_${randomUUID().slice(0, 8)}`;
+    await account(linked.id, linkedName, KickAccountChangeKind.LINKED, 1000);
+    await account(unlinked.id, unlinkedName, KickAccountChangeKind.UNLINKED, 1000);
+    await eventually(async () => expect((await publicPage(linkedName)).status).toBe(200));
+
+    await ran(linked.id, { id: '4377088', username: other }, 2000);
+    await ran(unlinked.id, { id: '4377088', username: unlinkedName }, 2000);
+    await Promise.all([handledUpTo(linked.id), handledUpTo(unlinked.id)]);
+
+    expect((await publicPage(linkedName)).status).toBe(200);
+    expect((await publicPage(other)).status).toBe(404);
+    expect((await publicPage(unlinkedName)).status).toBe(404);
+  });
+});
+
 describe('DELETE /api/commands', () => {
   test('when the command exists, then 200 with the spec message, it is gone, and REMOVED is published with its response', async () => {
     const streamer = aStreamer();

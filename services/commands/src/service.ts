@@ -47,7 +47,7 @@ export function createCommandsService(deps: PlatformDeps): Service {
       subscriptions = [
         ...(await subscribeCommandEvents(deps.bus, commands)),
         ...(await subscribeCommandUsage(deps.bus, usage)),
-        await subscribeChannels(deps.bus, commandsConsumerGroup, channels),
+        ...(await subscribeChannels(deps.bus, commandsConsumerGroup, channels)),
       ];
     },
     // only what start() began: in single-machine mode the bus and the store belong to the host

@@ -1,15 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { commandPermissions } from '@kickstand/api-contract';
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useAppDispatch } from '../../../app/hooks';
+import { Field, FormError } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
-import { commandPrefix, maxResponseLength, responseWarningLength } from '../../../config/constants';
+import { commandPrefix } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useUpdateCommandMutation, type Command } from '../commands-api';
 import { parseAliases, permissionLabels } from '../command-settings';
 import { commandMessages, editedCommandSchema, inlineResponseMessage, type EditedCommand } from '../command-validation';
+import { CommandNameField, ResponseField, useNamesResolver } from './command-fields';
+
+const cooldowns = [
+  { name: 'globalCooldown', label: 'Cooldown (seconds)' },
+  { name: 'userCooldown', label: 'Per-viewer cooldown (seconds)' },
+] as const;
 
 export interface EditCommandDialogProps {
   command: Command;
@@ -26,10 +32,7 @@ export interface EditCommandDialogProps {
 export function EditCommandDialog({ command, otherNames, onClose }: EditCommandDialogProps) {
   const dispatch = useAppDispatch();
   const [updateCommand, { isLoading }] = useUpdateCommandMutation();
-  const otherNamesRef = useRef(otherNames);
-  useLayoutEffect(() => {
-    otherNamesRef.current = otherNames;
-  });
+  const resolver = useNamesResolver(editedCommandSchema, otherNames);
   const { register, handleSubmit, control, formState, trigger } = useForm<EditedCommand>({
     mode: 'onChange',
     defaultValues: {
@@ -41,8 +44,7 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
       userCooldown: String(command.userCooldownSeconds),
       modsExempt: command.modsExempt,
     },
-    resolver: (values, context, options) =>
-      zodResolver(editedCommandSchema(otherNamesRef.current))(values, context, options),
+    resolver,
   });
   // the checks are on from the start: a stored command that breaks today's rules says so at once
   useEffect(() => {
@@ -56,9 +58,6 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
   const nameError = errors.command?.message;
   const responseError = inlineResponseMessage(errors.response?.message);
   const aliasesError = errors.aliases?.message;
-  const globalError = errors.globalCooldown?.message;
-  const userError = errors.userCooldown?.message;
-  const isNearLimit = response.length > responseWarningLength;
   const edited = { onChange: () => setSubmitProblem(undefined) };
 
   const submit = handleSubmit(
@@ -95,15 +94,6 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
       ),
   );
 
-  const errorOf = (field: string, message: string | undefined) =>
-    message && (
-      <span id={`${id}-${field}-error`} className="field-error">
-        {message}
-      </span>
-    );
-  const describedBy = (field: string, message: string | undefined) =>
-    message ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : {};
-
   return (
     <Modal title={`Edit ${commandPrefix}${command.command}`} onClose={onClose} className="edit-command-dialog">
       <form
@@ -112,57 +102,19 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
         onSubmit={(event) => void submit(event)}
         aria-label={`Edit ${commandPrefix}${command.command}`}
       >
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-name`}>
-            Command name
-          </label>
-          <div className="input-with-prefix">
-            <span className="input-prefix" aria-hidden="true">
-              {commandPrefix}
-            </span>
+        <CommandNameField error={nameError} input={register('command', { ...edited, deps: ['aliases'] })} />
+        <ResponseField error={responseError} length={response.length} input={register('response', edited)} />
+        <Field label="Aliases" error={aliasesError} hint="Other names viewers can type, separated by spaces.">
+          {(control) => (
             <input
-              id={`${id}-name`}
+              {...control}
               autoComplete="off"
               spellCheck={false}
-              {...register('command', { ...edited, deps: ['aliases'] })}
-              {...describedBy('name', nameError)}
-              data-autofocus
+              {...register('aliases', edited)}
+              placeholder="dc server"
             />
-          </div>
-          {errorOf('name', nameError)}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-response`}>
-            Response
-          </label>
-          <textarea
-            id={`${id}-response`}
-            rows={3}
-            {...register('response', edited)}
-            {...describedBy('response', responseError)}
-          />
-          <div className="field-footer">
-            {errorOf('response', responseError) ?? <span />}
-            <span className={`char-counter${isNearLimit ? ' char-counter-warning' : ''}`}>
-              {response.length}/{maxResponseLength}
-            </span>
-          </div>
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-aliases`}>
-            Aliases
-          </label>
-          <input
-            id={`${id}-aliases`}
-            autoComplete="off"
-            spellCheck={false}
-            {...register('aliases', edited)}
-            placeholder="dc server"
-            {...describedBy('aliases', aliasesError)}
-          />
-          <span className="field-hint">Other names viewers can type, separated by spaces.</span>
-          {errorOf('aliases', aliasesError)}
-        </div>
+          )}
+        </Field>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-permission`}>
             Who can use it
@@ -177,46 +129,19 @@ export function EditCommandDialog({ command, otherNames, onClose }: EditCommandD
           <span className="field-hint">Higher ranks can always use it; others get no reply.</span>
         </div>
         <div className="field-row">
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-global`}>
-              Cooldown (seconds)
-            </label>
-            <input
-              id={`${id}-global`}
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              {...register('globalCooldown', edited)}
-              {...describedBy('global', globalError)}
-            />
-            {errorOf('global', globalError)}
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-user`}>
-              Per-viewer cooldown (seconds)
-            </label>
-            <input
-              id={`${id}-user`}
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              {...register('userCooldown', edited)}
-              {...describedBy('user', userError)}
-            />
-            {errorOf('user', userError)}
-          </div>
+          {cooldowns.map(({ name, label }) => (
+            <Field key={name} label={label} error={errors[name]?.message}>
+              {(control) => (
+                <input {...control} type="number" inputMode="numeric" min={0} step={1} {...register(name, edited)} />
+              )}
+            </Field>
+          ))}
         </div>
         <label className="checkbox-field">
           <input type="checkbox" {...register('modsExempt', edited)} />
           Moderators and the broadcaster skip the cooldowns
         </label>
-        {submitProblem && (
-          <p className="form-error" role="alert">
-            {submitProblem}
-          </p>
-        )}
+        <FormError message={submitProblem} />
         <div className="modal-actions">
           <button type="button" className="button button-outline" onClick={onClose}>
             Cancel

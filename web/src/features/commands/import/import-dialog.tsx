@@ -6,7 +6,8 @@ import {
   type ImportResult,
   type ImportSource,
 } from '@kickstand/api-contract';
-import { useId, useState, type ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
+import { Field, FormError } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { useAppDispatch } from '../../../app/hooks';
 import { errorMessage, errorStatus } from '../../../lib/api-error';
@@ -43,7 +44,6 @@ const readFile = (file: File): Promise<string> =>
 
 /** The Import dialog (loaded on demand): choose the bot, paste or pick the export, preview, import. */
 export default function ImportDialog({ onClose }: { onClose: () => void }) {
-  const ids = { source: useId(), text: useId(), file: useId() };
   const dispatch = useAppDispatch();
   const [source, setSource] = useState<ImportSource>('nightbot');
   const [text, setText] = useState('');
@@ -103,54 +103,44 @@ export default function ImportDialog({ onClose }: { onClose: () => void }) {
     <Modal title="Import commands" onClose={onClose} className="import-dialog">
       {step.kind === 'input' && (
         <div className="form">
-          <div className="field">
-            <label className="field-label" htmlFor={ids.source}>
-              Bot
-            </label>
-            <select
-              id={ids.source}
-              value={source}
-              onChange={(event) => setSource(event.target.value as ImportSource)}
-              data-autofocus
-            >
-              {importSources.map((value) => (
-                <option key={value} value={value}>
-                  {sourceLabels[value].name}
-                </option>
-              ))}
-            </select>
-            <span className="field-hint">{sourceLabels[source].hint}</span>
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor={ids.text}>
-              Export
-            </label>
-            <textarea
-              id={ids.text}
-              rows={8}
-              value={text}
-              placeholder="Paste the export here, or choose its file below."
-              aria-invalid={textProblem ? true : undefined}
-              onChange={(event) => setText(event.target.value)}
-            />
-            {textProblem && <span className="field-error">{textProblem}</span>}
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor={ids.file}>
-              Or choose a file
-            </label>
-            <input
-              id={ids.file}
-              type="file"
-              accept=".json,.csv,.txt,application/json,text/csv,text/plain"
-              onChange={chooseFile}
-            />
-          </div>
-          {problem && (
-            <p className="form-error" role="alert">
-              {problem}
-            </p>
-          )}
+          <Field label="Bot" hint={sourceLabels[source].hint}>
+            {(control) => (
+              <select
+                {...control}
+                value={source}
+                onChange={(event) => setSource(event.target.value as ImportSource)}
+                data-autofocus
+              >
+                {importSources.map((value) => (
+                  <option key={value} value={value}>
+                    {sourceLabels[value].name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Export" error={textProblem}>
+            {(control) => (
+              <textarea
+                {...control}
+                rows={8}
+                value={text}
+                placeholder="Paste the export here, or choose its file below."
+                onChange={(event) => setText(event.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Or choose a file">
+            {(control) => (
+              <input
+                {...control}
+                type="file"
+                accept=".json,.csv,.txt,application/json,text/csv,text/plain"
+                onChange={chooseFile}
+              />
+            )}
+          </Field>
+          <FormError message={problem} />
           <div className="modal-actions">
             <button type="button" className="button button-outline" onClick={onClose}>
               Cancel
@@ -264,16 +254,12 @@ function PreviewStep({
         </button>
       </div>
       <ImportPreviewTable rows={preview.rows} selected={selected} onToggle={toggle} />
-      {isOverLimit && (
-        <p className="form-error" role="alert">
-          {importMessages.overLimit(preview.existingCount, selected.size, preview.maxCommands)}
-        </p>
-      )}
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FormError
+        message={
+          isOverLimit ? importMessages.overLimit(preview.existingCount, selected.size, preview.maxCommands) : undefined
+        }
+      />
+      <FormError message={problem} />
       <div className="modal-actions">
         <button type="button" className="button button-outline" onClick={onBack}>
           Back

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
+import { Field } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useLoginMutation } from '../auth-api';
@@ -24,27 +25,31 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn?: () => void }) {
 
   return (
     <form className="form" onSubmit={submit} aria-label="Login">
-      <label className="field">
-        <span className="field-label">Email</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          data-autofocus
-        />
-      </label>
-      <label className="field">
-        <span className="field-label">Password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </label>
+      <Field label="Email">
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            data-autofocus
+          />
+        )}
+      </Field>
+      <Field label="Password">
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        )}
+      </Field>
       <button type="submit" className="button button-primary button-block" disabled={isLoading}>
         {isLoading ? 'Logging in…' : 'Login'}
       </button>

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '../../../app/hooks';
+import { Field, FormError } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useRegisterMutation } from '../auth-api';
@@ -27,7 +27,6 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
     defaultValues: emptyForm,
   });
   const problem = registrationFormProblem(formState.errors);
-  const passwordId = useId();
 
   const submit = handleSubmit(async ({ email, username, password }) => {
     try {
@@ -42,38 +41,21 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
 
   return (
     <form className="form" onSubmit={(event) => void submit(event)} aria-label="Register">
-      <label className="field">
-        <span className="field-label">Email</span>
-        <input type="email" {...register('email')} autoComplete="email" data-autofocus />
-      </label>
-      <label className="field">
-        <span className="field-label">Username</span>
-        <input type="text" {...register('username')} autoComplete="username" />
-      </label>
-      <div className="field">
-        <label className="field-label" htmlFor={passwordId}>
-          Password
-        </label>
-        <input
-          id={passwordId}
-          type="password"
-          {...register('password')}
-          autoComplete="new-password"
-          aria-describedby={`${passwordId}-hint`}
-        />
-        <span id={`${passwordId}-hint`} className="field-hint">
-          {passwordHint}
-        </span>
-      </div>
-      <label className="field">
-        <span className="field-label">Confirm Password</span>
-        <input type="password" {...register('confirmPassword')} autoComplete="new-password" />
-      </label>
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <Field label="Email">
+        {(control) => <input {...control} type="email" {...register('email')} autoComplete="email" data-autofocus />}
+      </Field>
+      <Field label="Username">
+        {(control) => <input {...control} type="text" {...register('username')} autoComplete="username" />}
+      </Field>
+      <Field label="Password" hint={passwordHint}>
+        {(control) => <input {...control} type="password" {...register('password')} autoComplete="new-password" />}
+      </Field>
+      <Field label="Confirm Password">
+        {(control) => (
+          <input {...control} type="password" {...register('confirmPassword')} autoComplete="new-password" />
+        )}
+      </Field>
+      <FormError message={problem} />
       <button type="submit" className="button button-primary button-block" disabled={isLoading}>
         {isLoading ? 'Creating account…' : 'Register'}
       </button>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
+import { FormError } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import { useGetEditorsQuery, useInviteEditorMutation, useRemoveEditorMutation } from '../team-api';
@@ -70,11 +71,7 @@ export function TeamEditors() {
         <button type="submit" className="button button-primary" disabled={invitation.isLoading}>
           Invite Editor
         </button>
-        {problem && (
-          <p className="form-error" role="alert">
-            {problem}
-          </p>
-        )}
+        <FormError message={problem} />
       </form>
     </section>
   );

@@ -1,6 +1,7 @@
 import { counterMessages, counterNamePattern } from '@kickstand/api-contract';
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
+import { FormError } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api-error';
 import { toastShown } from '../../../lib/app-events';
 import {
@@ -93,11 +94,7 @@ export function CountersSection() {
         <button type="submit" className="button button-outline">
           Set Counter
         </button>
-        {problem && (
-          <p className="form-error" role="alert">
-            {problem}
-          </p>
-        )}
+        <FormError message={problem} />
       </form>
     </section>
   );

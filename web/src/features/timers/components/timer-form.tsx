@@ -1,5 +1,6 @@
 import { timerBodySchema, type TimerBody } from '@kickstand/api-contract';
 import { useId, useState, type FormEvent } from 'react';
+import { FormError } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api-error';
 
 interface Props {
@@ -64,11 +65,7 @@ export function TimerForm({ initial, submitLabel, onSubmit, onCancel }: Props) {
           onChange={(event) => setMinLines(event.target.value)}
         />
       </div>
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FormError message={problem} />
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={isSending}>
           {submitLabel}
