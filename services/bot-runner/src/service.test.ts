@@ -302,6 +302,8 @@ async function aLinkedStreamer(harness = h): Promise<Streamer> {
       kick: { broadcasterUserId: streamer.broadcasterId },
       commands: [{ key: 'test' }],
     });
+    // the store is written before bot.status goes out: a test counting statuses starts after it
+    expect(lastStatusOf(streamer, harness)?.commandCount).toBe(1);
   });
   return streamer;
 }
@@ -383,6 +385,8 @@ describe('POST /api/platform/bot/start', () => {
     const streamer = await aLinkedStreamer();
     await publishUserChanged(streamer, UserChangeKind.DEACTIVATED, false);
     await eventually(async () => expect(await storedBot(streamer.id)).toMatchObject({ isActive: false }));
+    // the token check learns it on a consumer of its own: a read that changes nothing waits for it
+    await eventually(async () => expect((await streamer.get('/api/platform/bot/status')).status).toBe(401));
 
     const answer = await streamer.post('/api/platform/bot/start');
 
