@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import express from 'express';
-import { systemClock } from '@kickstand/platform/clock';
+import { systemClock, type Clock } from '@kickstand/platform/clock';
 import { requestIdOf } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
 import { createWebhookVerifier, kickWebhookRoutes, webhookPath } from '@kickstand/kick-link/front-door';
@@ -36,11 +36,12 @@ export async function startFrontDoor(
   options: FrontDoorOptions,
   ownerPort: MessagePort,
   log: Logger,
+  clock: Clock = systemClock,
 ): Promise<FrontDoor> {
   const owner = createOwnerLink(ownerPort, { handOffTimeoutMs: options.handOffTimeoutMs });
   const verifier = createWebhookVerifier({
     kick: { publicKey: owner.publicKey },
-    clock: systemClock,
+    clock,
     log,
     toleranceSeconds: options.verification.toleranceSeconds,
     refetchIntervalMs: options.verification.refetchIntervalMs,
@@ -48,9 +49,7 @@ export async function startFrontDoor(
   });
   const webhooks = express();
   webhooks.disable('x-powered-by');
-  webhooks.use(
-    kickWebhookRoutes({ verifier, intake: owner.intake, clock: systemClock, log, bodyLimit: options.bodyLimit }),
-  );
+  webhooks.use(kickWebhookRoutes({ verifier, intake: owner.intake, clock, log, bodyLimit: options.bodyLimit }));
   const gateway = createForwarder(options.gatewayUrl, 'Kickstand gateway', log);
   const realtime = createForwarder(options.realtimeUrl, 'realtime service', log);
 
