@@ -27,8 +27,8 @@ const stopTimeoutMs = 5000;
 /**
  * Starts the front door (front-door.ts) in a worker thread and serves its hand-off from this one.
  * Resolves once it listens; rejects with the thread's error (a port in use, say) otherwise.
- * A thread that dies later is an uncaught error here, which stops the whole process in order
- * (runProcess), as a crash of this thread would.
+ * A thread that dies or ends later is an uncaught error here, which stops the whole process in
+ * order (runProcess), as a crash of this thread would.
  */
 export async function startFrontDoorThread(
   options: FrontDoorOptions,
@@ -64,8 +64,12 @@ export async function startFrontDoorThread(
     // as a crash of this thread: runProcess stops everything in order and exits 1
     throw Object.assign(error, { message: `the front door thread failed: ${error.message}` });
   });
+  // A thread that ends unasked leaves the public port closed: an unhandled rejection, which
+  // runProcess treats as a crash (orderly stop, exit 1), rather than a process nobody can reach.
   void exited.then((code) => {
-    if (!isStopping) log.error({ code }, 'the front door thread ended: the public port is closed');
+    if (isStopping) return;
+    log.error({ code }, 'the front door thread ended: the public port is closed');
+    throw new Error(`the front door thread ended (exit code ${code})`);
   });
 
   return {
