@@ -23,6 +23,7 @@ const moduleNameMapper = {
   '^@kickstand/chat-language$': `${root}/packages/chat-language/src`,
   '^@kickstand/api-contract$': `${root}/packages/api-contract/src`,
   '^@kickstand/gateway$': `${root}/gateway/src/service.ts`,
+  '^@kickstand/kick-link/front-door$': `${root}/services/kick-link/src/front-door.ts`,
   '^@kickstand/kick-sandbox$': `${root}/tools/kick-sandbox/src/service.ts`,
   [`^@kickstand/(${services.join('|')})$`]: `${root}/services/$1/src/service.ts`,
 };

@@ -32,6 +32,12 @@ export const singleMachineConfigSchema = platformConfigSchema
     KICK_SANDBOX_PORT: portSchema.default(defaultPorts['kick-sandbox']),
     /** With Kick credentials the product talks to real Kick; without them the bundled sandbox starts. */
     KICK_CLIENT_ID: optionalString(),
+    /**
+     * `thread` (default): the public port, Kick's webhook checks and socket.io's proxying run in a
+     * second thread, the front door (docs/decisions/single-machine-two-cores.md); `inline`: all in
+     * this one thread, as before.
+     */
+    FRONT_DOOR: z.enum(['thread', 'inline']).default('thread'),
     /** With JWT_PUBLIC_KEY: auth's signing key; without both, a key pair is made once under DATA_DIR/keys. */
     JWT_PRIVATE_KEY: jwtPrivateKeySchema,
   });

@@ -109,6 +109,46 @@ describe('single-machine mode', () => {
   });
 });
 
+describe('the front door setting', () => {
+  test.each(['thread', 'inline'])(
+    "when FRONT_DOOR=%s, then the public port answers the API, socket.io and Kick's webhook (a forged delivery: 401)",
+    async (frontDoor) => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));
+      const config = loadConfig(singleMachineConfigSchema, {
+        ...anyFreePorts,
+        DATA_DIR: dataDir,
+        FRONT_DOOR: frontDoor,
+      });
+      const kickstand = await startSingleMachine(config, createSilentLogger());
+      try {
+        expect((await fetch(`${kickstand.url}/api/health`)).status).toBe(200);
+        const polling = await fetch(`${kickstand.url}/socket.io/?EIO=4&transport=polling`);
+        expect(polling.status).toBe(200);
+        expect((await polling.text()).startsWith('0{"sid":')).toBe(true);
+        const forged = await fetch(`${kickstand.url}/api/kick/webhook`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'kick-event-message-id': 'forged-1',
+            'kick-event-signature': 'bm90IGEgc2lnbmF0dXJl',
+            'kick-event-message-timestamp': new Date().toISOString(),
+            'kick-event-type': 'chat.message.sent',
+          },
+          body: '{}',
+        });
+        expect({ status: forged.status, body: await forged.json() }).toEqual({
+          status: 401,
+          body: { success: false, error: 'Invalid webhook signature' },
+        });
+      } finally {
+        await kickstand.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+      await expect(fetch(`${kickstand.url}/api/health`)).rejects.toThrow();
+    },
+  );
+});
+
 describe('single-machine mode with Kick credentials', () => {
   test('when KICK_CLIENT_ID is set, then the sandbox does not start', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-data-'));

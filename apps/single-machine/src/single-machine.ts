@@ -4,12 +4,18 @@ import { createCommandsService } from '@kickstand/commands';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createGamesService } from '@kickstand/games';
 import { createGateway, rateLimitFrom } from '@kickstand/gateway';
-import { createKickLinkService, kickLinkOptionsFromSettings, redirectUriOn } from '@kickstand/kick-link';
+import {
+  createKickLinkService,
+  kickLinkOptionsFromSettings,
+  redirectUriOn,
+  type KickLinkService,
+} from '@kickstand/kick-link';
 import { createKickSandbox, kickSandboxOptionsFromSettings } from '@kickstand/kick-sandbox';
 import {
   claimDataDir,
   connectPlatform,
   createBusFromConfig,
+  isPrettyLogging,
   startHttpService,
   startMetricsServer,
   type ConnectedPlatform,
@@ -24,12 +30,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { SingleMachineConfig } from './config';
+import { startFrontDoorThread } from './front-door/front-door-thread';
+import { trustBehindFrontDoor } from './front-door/trust';
+
+/** A delivery the owner thread has not answered within this is answered 503 by the front door. */
+const handOffTimeoutMs = 10_000;
 
 function serviceFactories(
   config: SingleMachineConfig,
   keys: JwtKeyPair,
   ports: SingleMachine['ports'],
-): Record<ServiceName, (deps: PlatformDeps) => Service> {
+): Omit<Record<ServiceName, (deps: PlatformDeps) => Service>, 'kick-link'> & {
+  'kick-link': (deps: PlatformDeps) => KickLinkService;
+} {
   const kickLinkOptions = kickLinkOptionsFromSettings(kickSettings(config, ports));
   const authOptions = {
     ...authOptionsFromSettings(config, keys.privateKeyPem),
@@ -68,9 +81,17 @@ export interface SingleMachine {
  * one shared in-process bus, one embedded store per service under DATA_DIR/<service>. Each service
  * still listens on its own port (health checks, socket.io), but the gateway hands HTTP requests to
  * the services' apps directly rather than proxying them over loopback.
+ *
+ * With FRONT_DOOR=thread (the default) the public port belongs to a second thread, the front door
+ * (front-door/front-door.ts): it checks Kick's webhooks and hands them to kick-link here, proxies
+ * socket.io to realtime and everything else to this thread's gateway, which then listens on a
+ * loopback port of its own. Every service, the bus and the stores stay in this thread.
  */
 export async function startSingleMachine(config: SingleMachineConfig, log: Logger): Promise<SingleMachine> {
   const releaseDataDir = await claimDataDir(config.DATA_DIR);
+  const hasFrontDoor = config.FRONT_DOOR === 'thread';
+  // behind the front door every request reaches this thread from loopback, the client's address in X-Forwarded-For
+  const platformConfig = hasFrontDoor ? { ...config, TRUST_PROXY: trustBehindFrontDoor(config.TRUST_PROXY) } : config;
   const keys = await jwtKeys(config);
 
   const bus = await createBusFromConfig(config, 'kickstand', log);
@@ -112,15 +133,17 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
     }
     const factories = serviceFactories(config, keys, ports);
     const apps: Partial<Record<ServiceName, Service['app']>> = {};
+    let kickLink: KickLinkService | undefined;
     for (const service of serviceNames) {
-      const platform = await connectPlatform(config, {
+      const platform = await connectPlatform(platformConfig, {
         service,
         log: log.child({ service }),
         bus,
         jwtPublicKey: keys.publicKeyPem,
       });
       platforms.push(platform);
-      const created = factories[service](platform);
+      const created =
+        service === 'kick-link' ? (kickLink = factories['kick-link'](platform)) : factories[service](platform);
       apps[service] = created.app;
       const started = await startHttpService(created, {
         port: portOf(config, service),
@@ -132,7 +155,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
     const upstreams = Object.fromEntries(
       serviceNames.map((service) => [service, `http://127.0.0.1:${ports[service]}`]),
     ) as Record<ServiceName, string>;
-    const gatewayPlatform = await connectPlatform(config, {
+    const gatewayPlatform = await connectPlatform(platformConfig, {
       service: 'gateway',
       log: log.child({ service: 'gateway' }),
       bus,
@@ -147,12 +170,35 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         // the services are in this process: their requests skip the loopback hop
         inProcessApps: apps,
       }),
-      {
-        port: ports.gateway,
-        host: config.HOST,
-      },
+      // behind the front door: a loopback port of its own
+      hasFrontDoor ? { port: 0, host: '127.0.0.1' } : { port: ports.gateway, host: config.HOST },
     );
     running.push(gateway);
+    if (hasFrontDoor && kickLink) {
+      const door = kickLink.webhookDoor;
+      const front = await startFrontDoorThread(
+        {
+          port: ports.gateway,
+          host: config.HOST,
+          gatewayUrl: `http://127.0.0.1:${gateway.port}`,
+          realtimeUrl: upstreams.realtime,
+          bodyLimit: config.HTTP_BODY_LIMIT,
+          verification: {
+            toleranceSeconds: door.toleranceSeconds,
+            refetchIntervalMs: door.refetchIntervalMs,
+            fallbackPem: door.fallbackPem,
+          },
+          handOffTimeoutMs,
+        },
+        door,
+        {
+          log: log.child({ service: 'front-door' }),
+          logSettings: { level: config.LOG_LEVEL, pretty: isPrettyLogging(config) },
+        },
+      );
+      // stopped first (stopAll goes backwards): Kick's last deliveries are answered while kick-link still runs
+      running.push(front);
+    }
     if (config.METRICS_PORT !== undefined) {
       // one process, one registry: every service's numbers on one port (loopback unless METRICS_HOST)
       const metrics = await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST });

@@ -37,6 +37,7 @@ import { createChannelSubscriptions } from './subscriptions';
 import { createTokenCipher, type TokenCipher } from './token-crypto';
 import { loadTokenKey } from './token-key';
 import { createDeliveryProcessor } from './webhook-delivery';
+import { createWebhookIntake, type WebhookIntake } from './webhook-intake';
 import { kickWebhookRoutes } from './webhook-routes';
 import { createWebhookVerifier } from './webhook-verification';
 
@@ -51,13 +52,32 @@ export {
 } from './config';
 export type { ChatSenderMode, KickConnection, KickHttpTuning, KickLinkOptions } from './options';
 export { subscribableEvents, type SubscribableEvent } from './subscriptions';
+export type { IntakeAnswer, WebhookIntake } from './webhook-intake';
+export type { VerifiedDelivery } from './webhook-delivery';
+
+/**
+ * What a webhook door in another thread needs from kick-link (single-machine mode's front door):
+ * the intake of checked deliveries, Kick's public key, and the settings of the checks.
+ */
+export interface WebhookDoorHandOff {
+  intake: WebhookIntake;
+  /** Kick's webhook public key, fetched by kick-link's Kick client (never with a token). */
+  publicKey(): Promise<string>;
+  toleranceSeconds: number;
+  refetchIntervalMs: number;
+  fallbackPem: string | undefined;
+}
+
+export interface KickLinkService extends Service {
+  webhookDoor: WebhookDoorHandOff;
+}
 
 /**
  * Kick OAuth link, encrypted Kick tokens, webhook ingress, webhook subscriptions, sending chat to
  * Kick. Listens to bot.control, chat.send, moderation.action and user.changed (group kick-link); publishes
  * kick.account, chat.subscription, chat.received, kick.event, chat.sent, moderation.result and audit.recorded.
  */
-export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptions): Service {
+export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptions): KickLinkService {
   const { bus, clock, log, store } = deps;
   const resolved = resolveOptions(options);
   const repo = createKickLinkRepository(store, { oauthStateSeconds: resolved.oauthStateSeconds });
@@ -159,6 +179,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   const doorSpool = spooledPublisherOf(deps, options);
   const doorPublisher = doorSpool ? createKickLinkPublisher(doorSpool.bus, clock) : publisher;
   const processor = createDeliveryProcessor({ owners, ownLines, repo, publisher: doorPublisher, log });
+  const intake = createWebhookIntake({ processor, repo, health, log });
   const browserCookie = browserCookieSettings(resolved.kick.redirectUri, resolved.oauthStateSeconds);
 
   const platformApp = createHttpApp({
@@ -181,9 +202,7 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   app.use(
     kickWebhookRoutes({
       verifier,
-      processor,
-      repo,
-      health,
+      intake,
       clock,
       log,
       bodyLimit: deps.http.bodyLimit,
@@ -195,6 +214,13 @@ export function createKickLinkService(deps: PlatformDeps, options: KickLinkOptio
   let spoolGauge: NodeJS.Timeout | undefined;
   return {
     app,
+    webhookDoor: {
+      intake,
+      publicKey: () => kick.publicKey(),
+      toleranceSeconds: resolved.webhookToleranceSeconds,
+      refetchIntervalMs: resolved.publicKeyRefetchIntervalMs,
+      fallbackPem: resolved.publicKeyFallbackPem,
+    },
     async start() {
       // first: what an earlier run left in the spool goes out before anything new
       await doorSpool?.start();

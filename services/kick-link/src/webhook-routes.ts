@@ -3,19 +3,15 @@ import type { Clock } from '@kickstand/platform/clock';
 import { unauthorized } from '@kickstand/platform/errors';
 import { createErrorHandler } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
-import type { DeliveryHealthReporter } from './delivery-health';
-import type { KickLinkRepository } from './repository';
-import { deadLetterOf, type DeliveryOutcome, type DeliveryProcessor } from './webhook-delivery';
-import { channelOf, readJson } from './webhook-payloads';
+import type { WebhookIntake } from './webhook-intake';
 import type { WebhookVerifier } from './webhook-verification';
 
 export const webhookPath = '/api/kick/webhook';
 
 export interface WebhookDeps {
   verifier: WebhookVerifier;
-  processor: DeliveryProcessor;
-  repo: KickLinkRepository;
-  health: DeliveryHealthReporter;
+  /** Where a checked delivery goes: kick-link's own (webhook-intake.ts), or its hand-off from another thread. */
+  intake: WebhookIntake;
   clock: Clock;
   log: Logger;
   bodyLimit: string;
@@ -40,15 +36,18 @@ const unavailable = { success: false, error: 'The delivery could not be kept; tr
  * moment) in the spool on disk that forwards it to the bus in order (service.ts). Only when
  * neither can keep it (spool full, disk failing) is it answered 503, with the message id free
  * again, so a retry by Kick is processed. Kick is not known to retry (§8.7): that is a last resort.
+ *
+ * The checks and the answer are stateless and may run in another thread than kick-link (the front
+ * door of single-machine mode); what follows them is the intake's (webhook-intake.ts).
  */
 export function kickWebhookRoutes(deps: WebhookDeps): Router {
-  const { verifier, processor, repo, health, clock, log } = deps;
+  const { verifier, intake, clock, log } = deps;
   const router = Router();
 
   const parseRaw = express.raw({ type: () => true, limit: deps.bodyLimit });
   const rawBodyOrTooLarge: RequestHandler = (req, res, next) => {
     parseRaw(req, res, (error?: unknown) => {
-      if (isTooLarge(error)) health.deliveryRefused(null, 'too-large');
+      if (isTooLarge(error)) intake.refused('too-large');
       next(error);
     });
   };
@@ -58,34 +57,15 @@ export function kickWebhookRoutes(deps: WebhookDeps): Router {
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const verdict = await verifier.verify(req.headers, rawBody);
     if (!verdict.isValid) {
-      // only a correctly signed (stale) body may name its channel: anyone can write a forged one
-      const channel = verdict.reason === 'stale-timestamp' ? channelOf(readJson(rawBody)) : null;
-      health.deliveryRefused(channel, verdict.reason === 'stale-timestamp' ? 'stale-timestamp' : 'bad-signature');
+      if (verdict.reason === 'stale-timestamp') intake.refused('stale-timestamp', rawBody);
+      else intake.refused('bad-signature');
       log.debug({ reason: verdict.problem }, 'webhook delivery refused');
       throw unauthorized('Invalid webhook signature');
     }
-    const delivery = { headers: verdict.headers, rawBody, sentAt: verdict.sentAt, receivedAt };
-    let outcome: DeliveryOutcome;
-    try {
-      outcome = await processor.process(delivery);
-    } catch (err) {
-      // the bus and the spool behind it both refused it (spool full, disk failing): the last resort
-      log.error({ err, messageId: verdict.headers.messageId }, 'webhook delivery could not be kept');
+    const answer = await intake.accept({ headers: verdict.headers, rawBody, sentAt: verdict.sentAt, receivedAt });
+    if (answer === 'unavailable') {
       res.status(503).set('Retry-After', '5').json(unavailable);
       return;
-    }
-    if (outcome.broadcasterUserId !== null) {
-      health.deliveryAccepted(outcome.broadcasterUserId, delivery.sentAt, receivedAt);
-    }
-    if (outcome.kind === 'unusable') {
-      await repo.deadLetters.keep(deadLetterOf(delivery, outcome.reason, outcome.broadcasterUserId));
-      health.deadLettered(outcome.broadcasterUserId, outcome.reason);
-      log.info(
-        { messageId: verdict.headers.messageId, eventType: verdict.headers.eventType, reason: outcome.reason },
-        'webhook delivery kept as a dead letter',
-      );
-    } else if (outcome.kind !== 'published') {
-      log.debug({ messageId: verdict.headers.messageId, outcome: outcome.kind }, 'webhook delivery dropped');
     }
     res.status(200).json(ok);
   });

@@ -242,6 +242,8 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           KICK_SANDBOX_PORT: '0',
           SUPER_ADMIN_EMAIL: 'bench-admin@bench.example',
           SUPER_ADMIN_PASSWORD: 'Bench-admin-1!',
+          // thread (Kickstand's default) or inline: the front door of single-machine mode
+          ...(process.env.FRONT_DOOR ? { FRONT_DOOR: process.env.FRONT_DOOR } : {}),
         },
       });
       started.push(single);

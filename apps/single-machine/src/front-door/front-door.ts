@@ -1,0 +1,101 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { MessagePort } from 'node:worker_threads';
+import express from 'express';
+import { systemClock, type Clock } from '@kickstand/platform/clock';
+import { requestIdOf } from '@kickstand/platform/http';
+import type { Logger } from '@kickstand/platform/log';
+import { createWebhookVerifier, kickWebhookRoutes, webhookPath } from '@kickstand/kick-link/front-door';
+import { createForwarder } from './forward';
+import type { FrontDoorOptions } from './messages';
+import { createOwnerLink } from './owner-link';
+
+export interface FrontDoor {
+  port: number;
+  /** Stops listening, lets requests in flight finish (briefly), closes the connections and the link to the owner. */
+  close(): Promise<void>;
+}
+
+const isWebhook = (req: IncomingMessage) =>
+  req.method === 'POST' && (req.url === webhookPath || req.url?.startsWith(`${webhookPath}?`) === true);
+const isSocketIo = (url: string | undefined) => url === '/socket.io' || url?.startsWith('/socket.io/') === true;
+
+const requestDrainMs = 3000;
+
+/**
+ * Single-machine mode's front door: the public port, in a thread of its own so that the owner
+ * thread (every service, the bus, the embedded stores) does not parse chat-rate HTTP.
+ * - Kick's webhook: kick-link's own route (raw body, size limit, signature, timestamp: the same
+ *   module, so the same 413/401/200/503), with its intake reached over the MessagePort;
+ * - socket.io, polling and websockets: to the realtime service's port, as the gateway would;
+ * - everything else: to the owner thread's gateway on loopback (route table, rate limit, access
+ *   checks, the SPA), which hands it to the services in its thread as before.
+ */
+export async function startFrontDoor(
+  options: FrontDoorOptions,
+  ownerPort: MessagePort,
+  log: Logger,
+  clock: Clock = systemClock,
+): Promise<FrontDoor> {
+  const owner = createOwnerLink(ownerPort, { handOffTimeoutMs: options.handOffTimeoutMs });
+  const verifier = createWebhookVerifier({
+    kick: { publicKey: owner.publicKey },
+    clock,
+    log,
+    toleranceSeconds: options.verification.toleranceSeconds,
+    refetchIntervalMs: options.verification.refetchIntervalMs,
+    ...(options.verification.fallbackPem ? { fallbackPem: options.verification.fallbackPem } : {}),
+  });
+  const webhooks = express();
+  webhooks.disable('x-powered-by');
+  webhooks.use(kickWebhookRoutes({ verifier, intake: owner.intake, clock, log, bodyLimit: options.bodyLimit }));
+  const gateway = createForwarder(options.gatewayUrl, 'Kickstand gateway', log);
+  const realtime = createForwarder(options.realtimeUrl, 'realtime service', log);
+
+  const server: Server = createServer((req, res) => {
+    if (isWebhook(req)) {
+      res.setHeader('x-request-id', requestIdOf(req));
+      webhooks(req, res);
+    } else if (isSocketIo(req.url)) realtime.http(req, res);
+    else gateway.http(req, res);
+  });
+  // as startHttpService: kept-alive sockets outlive a proxy's idle timeout in front of us
+  server.keepAliveTimeout = 65_000;
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isSocketIo(req.url)) {
+      socket.destroy();
+      return;
+    }
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    realtime.upgrade(req, socket, head);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      for (const socket of upgraded) socket.destroy();
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), requestDrainMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      gateway.close();
+      realtime.close();
+      owner.close();
+    },
+  };
+}

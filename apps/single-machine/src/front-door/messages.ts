@@ -1,0 +1,45 @@
+import type { IntakeAnswer, RefusalReason, VerifiedDelivery } from '@kickstand/kick-link/front-door';
+
+/**
+ * The messages between the front door (its own thread) and the owner thread (kick-link's intake),
+ * over one MessagePort. Plain data: structured-cloned by Node, no protobuf or JSON in between.
+ */
+export type FrontMessage =
+  | {
+      kind: 'delivery';
+      id: number;
+      headers: VerifiedDelivery['headers'];
+      rawBody: Uint8Array;
+      sentAtMs: number;
+      receivedAtMs: number;
+    }
+  | { kind: 'refused'; reason: RefusalReason; signedBody?: Uint8Array }
+  | { kind: 'public-key'; id: number };
+
+export type OwnerMessage =
+  /** `failed`: the intake threw (a dead letter could not be written): answered 500, as the inline door does. */
+  | { kind: 'answer'; id: number; answer: IntakeAnswer | 'failed' }
+  | { kind: 'public-key'; id: number; pem: string }
+  | { kind: 'public-key'; id: number; error: string };
+
+/** The worker's own control messages (on its parentPort). */
+export type ThreadControl = { kind: 'stop' };
+export type ThreadStatus =
+  { kind: 'listening'; port: number } | { kind: 'failed'; message: string; code?: string } | { kind: 'stopped' };
+
+/** What the front door is told when it starts (structured-cloned into the worker). */
+export interface FrontDoorOptions {
+  /** The public port and host: what a person opens and where Kick sends webhooks. */
+  port: number;
+  host: string;
+  /** The owner thread's gateway on loopback: every request but Kick's webhooks and socket.io. */
+  gatewayUrl: string;
+  /** The realtime service's own port: socket.io (polling and websockets) goes there directly. */
+  realtimeUrl: string;
+  /** HTTP_BODY_LIMIT: the webhook door's size limit (413 over it). */
+  bodyLimit: string;
+  /** kick-link's settings of the checks (WebhookDoorHandOff). */
+  verification: { toleranceSeconds: number; refetchIntervalMs: number; fallbackPem: string | undefined };
+  /** A delivery the owner has not answered within this is answered 503 + Retry-After. */
+  handOffTimeoutMs: number;
+}
