@@ -112,6 +112,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
     }
     const factories = serviceFactories(config, keys, ports);
     const apps: Partial<Record<ServiceName, Service['app']>> = {};
+    let socketIo: Service['socketIo'];
     for (const service of serviceNames) {
       const platform = await connectPlatform(config, {
         service,
@@ -122,6 +123,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       platforms.push(platform);
       const created = factories[service](platform);
       apps[service] = created.app;
+      socketIo ??= created.socketIo;
       const started = await startHttpService(created, {
         port: portOf(config, service),
         host: '127.0.0.1',
@@ -146,6 +148,8 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         rateLimit: rateLimitFrom(config),
         // the services are in this process: their requests skip the loopback hop
         inProcessApps: apps,
+        // and realtime's socket.io is served on the gateway's server, not proxied to its own
+        inProcessSocketIo: socketIo,
       }),
       {
         port: ports.gateway,
