@@ -512,3 +512,57 @@ describe('gateway connections to its upstreams', () => {
     }
   });
 });
+
+describe("gateway and realtime's socket.io in the same process", () => {
+  test('when realtime runs in the gateway process, then socket.io polls and websocket upgrades go to its entry, not over loopback', async () => {
+    const platform = await createTestPlatform('gateway');
+    const dead = await startEcho('realtime');
+    const deadUrl = urlOf(dead);
+    await close(dead); // nothing listens: only the entry can answer
+    const upstreamUrls = Object.fromEntries(serviceNames.map((name) => [name, deadUrl])) as Record<ServiceName, string>;
+    const gateway = await startHttpService(
+      createGateway(platform, {
+        upstreams: upstreamUrls,
+        webDistDir: '/nonexistent',
+        inProcessSocketIo: {
+          handleRequest: (req, res) => {
+            res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ entry: req.url }));
+          },
+          handleUpgrade: (req, socket) => {
+            socket.end(
+              `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Entry-Url: ${req.url}\r\n\r\n`,
+            );
+          },
+        },
+      }),
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const base = `http://127.0.0.1:${gateway.port}`;
+      expect(await (await fetch(`${base}/socket.io/?EIO=4&transport=polling`)).json()).toEqual({
+        entry: '/socket.io/?EIO=4&transport=polling',
+      });
+      const upgraded = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = request(`${base}/socket.io/?EIO=4&transport=websocket`, {
+          headers: {
+            Connection: 'Upgrade',
+            Upgrade: 'websocket',
+            'Sec-WebSocket-Version': '13',
+            'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          },
+        });
+        req.on('upgrade', (res, socket) => {
+          socket.destroy();
+          resolve(res);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(upgraded.statusCode).toBe(101);
+      expect(upgraded.headers['x-entry-url']).toBe('/socket.io/?EIO=4&transport=websocket');
+    } finally {
+      await gateway.stop();
+      await platform.close();
+    }
+  });
+});

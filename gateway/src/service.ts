@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { Router, type RequestHandler } from 'express';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createHttpApp } from '@kickstand/platform/http';
-import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/platform/lifecycle';
+import { platformReadiness, type PlatformDeps, type Service, type SocketIoEntry } from '@kickstand/platform/lifecycle';
 import { createAccessGuard } from './access';
 import { apiDocsRoutes } from './api-docs';
 import { healthRoute } from './health';
@@ -21,10 +21,14 @@ export interface GatewayOptions {
   /**
    * Single-machine mode: the services' apps, running in this same process. Their HTTP requests
    * are handed to the app directly instead of proxied over loopback, which would cost more than
-   * handling a webhook (see docs/performance.md). Socket.io still goes through the proxy, since
-   * it is served by the realtime service's HTTP server, not its app.
+   * handling a webhook (see docs/performance.md). Socket.io goes to `inProcessSocketIo` when given.
    */
   inProcessApps?: Partial<Record<ServiceName, RequestHandler>>;
+  /**
+   * Single-machine mode: realtime's socket.io, served on this server (no loopback hop per frame,
+   * docs/performance.md "Fan-out"); without it socket.io is proxied to realtime.
+   */
+  inProcessSocketIo?: SocketIoEntry;
   /** Per client address, on the routes handed to services (never Kick's webhook). Default 600 a minute. */
   rateLimit?: ApiRateLimit;
 }
@@ -56,6 +60,7 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
   // socket.io's polling transport is plain HTTP; websocket upgrades go through onUpgrade below.
   apiRoutes.use('/socket.io', (req, res, next) => {
     req.url = req.originalUrl;
+    if (options.inProcessSocketIo) return options.inProcessSocketIo.handleRequest(req, res);
     return proxies.realtime.handle(req, res, next);
   });
 
@@ -80,8 +85,9 @@ export function createGateway(deps: PlatformDeps, options: GatewayOptions): Serv
     },
     ...(webhooks ? { handleFirst: webhooks.handle } : {}),
     onUpgrade: (req, socket, head) => {
-      if (req.url?.startsWith('/socket.io')) proxies.realtime.upgrade(req, socket as Socket, head);
-      else socket.destroy();
+      if (!req.url?.startsWith('/socket.io')) socket.destroy();
+      else if (options.inProcessSocketIo) options.inProcessSocketIo.handleUpgrade(req, socket, head);
+      else proxies.realtime.upgrade(req, socket as Socket, head);
     },
   };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '@kickstand/platform/config';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { eventually } from '@kickstand/platform/testing';
+import { io } from 'socket.io-client';
 import { singleMachineConfigSchema } from './config';
 import { startSingleMachine, type SingleMachine } from './single-machine';
 
@@ -61,6 +62,39 @@ describe('single-machine mode', () => {
     const sandboxPort = kickstand.ports['kick-sandbox'];
     expect(sandboxPort).toBeGreaterThan(0);
     expect((await fetch(`http://127.0.0.1:${sandboxPort}/healthz`)).status).toBe(200);
+  });
+
+  test('when a dashboard connects on the public port, over websocket or polling, then realtime serves it there (the chat history arrives)', async () => {
+    const account = { email: 'dash@example.com', username: 'dash', password: 'Vq7!rotating-Kettle-92' };
+    const json = { 'content-type': 'application/json' };
+    await fetch(`${kickstand.url}/api/platform/register`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(account),
+    });
+    const login = await fetch(`${kickstand.url}/api/platform/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: account.email, password: account.password }),
+    });
+    const { token } = ((await login.json()) as { data: { token: string } }).data;
+    for (const transport of ['websocket', 'polling']) {
+      const socket = io(kickstand.url, {
+        auth: { token },
+        transports: [transport],
+        reconnection: false,
+        forceNew: true,
+      });
+      try {
+        const history = await new Promise<unknown>((resolve, reject) => {
+          socket.once('chat-history', resolve);
+          socket.once('connect_error', reject);
+        });
+        expect({ transport, history }).toEqual({ transport, history: { messages: [], events: [] } });
+      } finally {
+        socket.close();
+      }
+    }
   });
 
   test('when a user logs out, then their old token is refused by the gateway and on a service port, and a new sign-in works', async () => {

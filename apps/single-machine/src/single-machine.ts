@@ -134,6 +134,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
     const factories = serviceFactories(config, keys, ports);
     const apps: Partial<Record<ServiceName, Service['app']>> = {};
     let kickLink: KickLinkService | undefined;
+    let socketIo: Service['socketIo'];
     for (const service of serviceNames) {
       const platform = await connectPlatform(platformConfig, {
         service,
@@ -145,6 +146,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
       const created =
         service === 'kick-link' ? (kickLink = factories['kick-link'](platform)) : factories[service](platform);
       apps[service] = created.app;
+      socketIo ??= created.socketIo;
       const started = await startHttpService(created, {
         port: portOf(config, service),
         host: '127.0.0.1',
@@ -169,6 +171,9 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         rateLimit: rateLimitFrom(config),
         // the services are in this process: their requests skip the loopback hop
         inProcessApps: apps,
+        // and realtime's socket.io is served on the gateway's server, not proxied to its own (the
+        // front door thread, when there is one, sends socket.io straight to realtime's port instead)
+        inProcessSocketIo: socketIo,
       }),
       // behind the front door: a loopback port of its own
       hasFrontDoor ? { port: 0, host: '127.0.0.1' } : { port: ports.gateway, host: config.HOST },

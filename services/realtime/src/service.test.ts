@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { createTokenSigner } from '@kickstand/platform/auth';
-import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
+import { closeServer, listen, startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import type { ChatMessagePayload, ClientToServerEvents, ServerToClientEvents } from '@kickstand/platform/socket-events';
 import { createTestPlatform, eventually, testKeyPair, type TestPlatform } from '@kickstand/platform/testing';
 import { BotConnectionStatus, ChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
@@ -42,7 +43,10 @@ afterAll(async () => {
   await platform.close();
 });
 
-const urlOf = (service: RunningService) => `http://127.0.0.1:${service.port}`;
+/** Where dashboards connect: the service's own server, or another one serving its socket.io entry. */
+type Listening = Pick<RunningService, 'port'>;
+
+const urlOf = (service: Listening) => `http://127.0.0.1:${service.port}`;
 
 const aUser = () => {
   const userId = `u-${randomUUID()}`;
@@ -50,7 +54,7 @@ const aUser = () => {
 };
 
 function openSocket(
-  service: RunningService,
+  service: Listening,
   options: { token?: string; headers?: Record<string, string>; transports?: string[] } = {},
 ): ClientSocket {
   const socket: ClientSocket = connectClient(urlOf(service), {
@@ -68,7 +72,7 @@ function openSocket(
 /** Connects and waits for the chat history, which comes right after the handshake. */
 async function connect(
   token: string,
-  service: RunningService = running,
+  service: Listening = running,
   options: { headers?: Record<string, string>; transports?: string[] } = {},
 ): Promise<Dashboard> {
   const socket = openSocket(service, { token, ...options });
@@ -697,6 +701,43 @@ describe('restarts and several instances', () => {
     await service.stop();
     expect(Date.now() - startedAt).toBeLessThan(2000);
     expect(await disconnected).toBeDefined();
+  });
+});
+
+describe("socket.io's entry on another HTTP server (the gateway's, in single-machine mode)", () => {
+  test('when dashboards connect through another server of the process, then each dashboard of a channel gets every line once, in order, and no other channel line', async () => {
+    const service = createRealtimeService(platform, { instanceId: 'entry' });
+    const entry = service.socketIo;
+    if (!entry) throw new Error('realtime has no socket.io entry');
+    extraServices.push(await startHttpService(service, { port: 0 }));
+    const front = createServer((req, res) => entry.handleRequest(req, res));
+    front.on('upgrade', (req, socket, head) => entry.handleUpgrade(req, socket, head));
+    const port = await listen(front, 0, '127.0.0.1');
+    try {
+      const a = aUser();
+      const b = aUser();
+      const ofA = [
+        await connect(a.token, { port }),
+        await connect(a.token, { port }),
+        await connect(a.token, { port }, { transports: ['polling'] }),
+      ];
+      const ofB = await connect(b.token, { port });
+      const linesOfA = ['a-1', 'a-2', 'a-3', 'a-4', 'a-5'];
+      for (const [n, id] of linesOfA.entries()) {
+        await chatReceived(a.userId, { messageId: id, content: `line ${n}` });
+        if (n === 2) await chatReceived(b.userId, { messageId: 'b-1', content: 'for b' });
+      }
+      for (const dashboard of ofA) {
+        await eventually(() => expect(dashboard.all('chat-message')).toHaveLength(5));
+        expect(dashboard.all('chat-message').map((line) => line.id)).toEqual(linesOfA);
+      }
+      await ofB.next('chat-message');
+      expect(ofB.all('chat-message').map((line) => line.id)).toEqual(['b-1']);
+    } finally {
+      for (const socket of opened.splice(0)) socket.disconnect();
+      front.closeAllConnections();
+      await closeServer(front);
+    }
   });
 });
 

@@ -49,6 +49,7 @@ export function createRealtimeService(
   return {
     app,
     attach: (server) => sockets.attach(server),
+    socketIo: sockets.entry,
     start: async () => {
       await repo.createIndexes();
       await analyticsRepo.createIndexes();

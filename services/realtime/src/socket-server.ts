@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import type { SocketIoEntry } from '@kickstand/platform/lifecycle';
 import { Server, type Socket } from 'socket.io';
 import { z } from 'zod';
 import { bearerToken, type Identity, type TokenVerifier } from '@kickstand/platform/auth';
@@ -41,6 +42,12 @@ export interface UserSockets {
 export interface SocketServer extends UserSockets {
   /** Hooks socket.io into the HTTP server (path /socket.io), before it listens. */
   attach(server: HttpServer): void;
+  /**
+   * The same socket.io for requests and upgrades that reach another HTTP server of this process
+   * (single-machine mode: the gateway's public server), so a frame is written once to the
+   * dashboard's connection instead of to a loopback connection that the gateway copies.
+   */
+  entry: SocketIoEntry;
   /** Closes every socket and socket.io's engine; the HTTP server is left to its owner. */
   close(): void;
 }
@@ -130,6 +137,17 @@ export function createSocketServer(deps: {
     attach: (server) => {
       io.attach(server);
       isAttached = true;
+    },
+    // socket.io's engine exists once attached (the service's own server is attached before it listens)
+    entry: {
+      handleRequest: (req, res) => {
+        if (isAttached) io.engine.handleRequest(req, res);
+        else res.writeHead(503).end();
+      },
+      handleUpgrade: (req, socket, head) => {
+        if (isAttached) io.engine.handleUpgrade(req, socket, head);
+        else socket.destroy();
+      },
     },
     close,
     emit: (userId, event, ...payload) => {

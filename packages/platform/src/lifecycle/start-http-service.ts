@@ -19,6 +19,18 @@ export interface Service {
    * pass-through: chat-rate traffic that needs none of the app's middleware).
    */
   handleFirst?(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * socket.io's own entry points (realtime), for an HTTP server of the same process other than
+   * the service's (the gateway in single-machine mode): its /socket.io requests and upgrades are
+   * served there without the loopback hop. Usable once `attach` has run.
+   */
+  socketIo?: SocketIoEntry;
+}
+
+/** Serves socket.io requests (polling) and websocket upgrades that arrived on another HTTP server. */
+export interface SocketIoEntry {
+  handleRequest(req: IncomingMessage, res: ServerResponse): void;
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 export interface RunningService {
