@@ -3,6 +3,7 @@ import type { CommandUsage, AdminStats } from '@kickstand/api-contract';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { CommandKind, type CommandExecuted } from '@kickstand/proto';
+import type { CommandCounter } from './command-counter';
 import type { AuthRepository, CommandKindName } from './repository';
 import { dateOf } from './timestamps';
 
@@ -71,7 +72,17 @@ export interface Analytics {
   commandUsage(days: number): Promise<CommandUsageReport>;
 }
 
-export function createAnalytics({ repo, clock, log }: { repo: AuthRepository; clock: Clock; log: Logger }): Analytics {
+export function createAnalytics({
+  repo,
+  counter,
+  clock,
+  log,
+}: {
+  repo: AuthRepository;
+  counter: CommandCounter;
+  clock: Clock;
+  log: Logger;
+}): Analytics {
   return {
     async stats() {
       const [users, totalCommands, totalAuditLogs] = await Promise.all([
@@ -98,14 +109,22 @@ export function createAnalytics({ repo, clock, log }: { repo: AuthRepository; cl
         return;
       }
       const kind = kindNames[message.kind] ?? 'custom';
-      const isCounted = await repo.commandUsage.record(dayOf(at), command, seenKeyOf(eventId), clock.now(), kind);
+      const date = dayOf(at);
+      const isCounted = await counter.record({
+        seenKey: seenKeyOf(eventId),
+        usageId: `${date}:${command}`,
+        date,
+        command,
+        kind,
+      });
       if (!isCounted) log.debug({ eventId }, 'command.executed delivered again: counted already');
     },
 
     async commandUsage(days) {
       const period = daysEndingAt(clock.now(), days);
-      const counts = await repo.commandUsage.between(period[0] ?? '', period[period.length - 1] ?? '');
-      return summariseUsage(period, counts);
+      const stored = await repo.commandUsage.between(period[0] ?? '', period[period.length - 1] ?? '');
+      // what this instance counted since its last flush shows at once (summariseUsage adds them up)
+      return summariseUsage(period, [...stored, ...counter.unflushed().values()]);
     },
   };
 }

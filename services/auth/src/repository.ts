@@ -102,16 +102,28 @@ export interface CommandUsageDoc {
 }
 
 /**
- * One command.executed that was counted (or is being counted), by its seen key: a redelivery finds
- * it and is not counted again. Kept for three days, far longer than any redelivery takes.
+ * One command.executed, by its seen key: inserting it is what makes an execution count once (a
+ * redelivery finds it). It is the log behind auth's in-memory counts (command-counter.ts): a flush
+ * assigns the uncounted ones to a flush id, adds them to the day counts and marks them counted, so
+ * a restart loses none and counts none twice. Kept for three days, far longer than any redelivery takes.
  */
-interface CommandExecutionDoc {
+export interface CommandExecutionDoc {
   _id: string;
   /** The command-usage document it is counted in. */
   usageId: string;
+  date: string;
+  command: string;
+  kind: CommandKindName;
   isCounted: boolean;
+  claimedAt: Date;
+  /** The flush that counts it (set once, by the first flush to take it), and when it took it. */
+  flushId?: string;
+  flushAt?: Date;
   expiresAt: Date;
 }
+
+/** One execution to count, as the counter keeps it in memory until its flush. */
+export type CommandExecution = Pick<CommandExecutionDoc, 'usageId' | 'date' | 'command' | 'kind'> & { seenKey: string };
 
 /** How long an execution's seen key is kept (see CommandExecutionDoc). */
 export const commandExecutionKeptMs = 3 * 24 * 60 * 60 * 1000;
@@ -183,18 +195,16 @@ export function createAuthRepository(store: Store) {
   const commandExecutions = store.collection<CommandExecutionDoc>('command-executions');
   const rateLimits = store.collection<RateLimitDoc>('rate-limits');
 
-  /** The day's count + 1, unless `seenKey` is pending in it already (then false). */
+  /** The day's count + `by`, unless the flush `flushId` is pending in it already (then false). */
   async function incrementOnce(
-    usageId: string,
-    date: string,
-    command: string,
-    kind: CommandKindName,
-    seenKey: string,
+    { usageId, date, command, kind }: Omit<CommandExecution, 'seenKey'>,
+    flushId: string,
+    by: number,
   ): Promise<boolean> {
     const count = () =>
       commandUsage.updateOne(
-        { _id: usageId, [`pending.${seenKey}`]: { $exists: false } },
-        { $inc: { count: 1 }, $set: { [`pending.${seenKey}`]: true }, $setOnInsert: { date, command, kind } },
+        { _id: usageId, [`pending.${flushId}`]: { $exists: false } },
+        { $inc: { count: by }, $set: { [`pending.${flushId}`]: true }, $setOnInsert: { date, command, kind } },
         { upsert: true },
       );
     try {
@@ -203,8 +213,8 @@ export function createAuthRepository(store: Store) {
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
-    // the day's document exists but the filter did not match it: either this key is pending in
-    // it, or another execution created the document at the same moment; once more tells the two
+    // the day's document exists but the filter did not match it: either this flush is pending in
+    // it, or another flush created the document at the same moment; once more tells the two
     // apart (the document now exists, so a second duplicate means "pending")
     try {
       await count();
@@ -232,6 +242,9 @@ export function createAuthRepository(store: Store) {
       await auditLog.createIndex({ fields: { 'details.channelOwnerId': 1 } });
       await commandUsage.createIndex({ fields: { date: 1 } });
       await commandExecutions.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
+      // the uncounted executions are few: recovery and a flush's read-back find them by these
+      await commandExecutions.createIndex({ fields: { isCounted: 1 } });
+      await commandExecutions.createIndex({ fields: { flushId: 1 } });
       await rateLimits.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
     },
 
@@ -401,41 +414,75 @@ export function createAuthRepository(store: Store) {
 
     commandUsage: {
       /**
-       * Counts one execution of `command` on `date` unless the event `seenKey` was counted already
-       * (a redelivery). True when it was counted now.
-       *
-       * The seen keys live in command-executions, one small document each, not in the day's
-       * count: a popular command runs hundreds of thousands of times a day, and a document holding
-       * all their keys would be rewritten whole at every count (and outgrow MongoDB's 16 MB). The
-       * count's `pending` map bridges the two writes: a key stays there from its increment until
-       * its execution is marked counted, so an execution retried after a failure in between is
-       * not counted twice.
+       * Logs one execution to be counted: false when its seen key was logged already (a
+       * redelivery: it is or will be counted by whoever logged it first). The one store write per
+       * execution; the counts themselves are added by `countFlush`, many executions at a time.
        */
-      async record(
-        date: string,
-        command: string,
-        seenKey: string,
-        now: Date,
-        kind: CommandKindName = 'custom',
-      ): Promise<boolean> {
-        const usageId = `${date}:${command}`;
+      async claim(execution: CommandExecution, now: Date): Promise<boolean> {
+        const { seenKey, ...rest } = execution;
         try {
           await commandExecutions.insertOne({
             _id: seenKey,
-            usageId,
+            ...rest,
             isCounted: false,
+            claimedAt: now,
             expiresAt: new Date(now.getTime() + commandExecutionKeptMs),
           });
+          return true;
         } catch (error) {
-          if (!(error instanceof DuplicateKeyError)) throw error;
-          const seen = await commandExecutions.findOne({ _id: seenKey });
-          if (seen?.isCounted) return false;
-          // claimed, but not marked counted: an earlier attempt stopped part-way; `pending` tells
+          if (error instanceof DuplicateKeyError) return false;
+          throw error;
         }
-        const isCountedNow = await incrementOnce(usageId, date, command, kind, seenKey);
-        await commandExecutions.updateOne({ _id: seenKey }, { $set: { isCounted: true } });
-        await commandUsage.updateOne({ _id: usageId }, { $unset: { [`pending.${seenKey}`]: true } });
-        return isCountedNow;
+      },
+      /**
+       * Gives the uncounted executions among `seenKeys` that no flush has taken yet to the flush
+       * `flushId`; returns how many it took (fewer than asked when another flush took some).
+       */
+      async assign(seenKeys: readonly string[], flushId: string, now: Date): Promise<number> {
+        const { matchedCount } = await commandExecutions.updateMany(
+          { _id: { $in: [...seenKeys] }, isCounted: false, flushId: { $exists: false } },
+          { $set: { flushId, flushAt: now } },
+        );
+        return matchedCount;
+      },
+      /** The executions of the flush `flushId` not marked counted yet. */
+      assigned: (flushId: string): Promise<CommandExecutionDoc[]> =>
+        commandExecutions.find({ flushId, isCounted: false }),
+      /**
+       * Uncounted executions nobody is counting: logged before `unassignedBefore` and taken by no
+       * flush (their instance stopped before its flush), or taken by a flush that started before
+       * `assignedBefore` and never finished.
+       */
+      abandoned: (unassignedBefore: Date, assignedBefore: Date, limit: number): Promise<CommandExecutionDoc[]> =>
+        commandExecutions.find(
+          {
+            isCounted: false,
+            $or: [
+              { flushId: { $exists: false }, claimedAt: { $lt: unassignedBefore } },
+              { flushAt: { $lt: assignedBefore } },
+            ],
+          },
+          { limit },
+        ),
+      /**
+       * Adds the executions of the flush `flushId` to their day counts, once: each day's count is
+       * increased together with a `pending` mark of the flush, the executions are then marked
+       * counted and the marks removed. A flush repeated after a failure anywhere in between (by
+       * this instance or, once abandoned, another) adds nothing twice.
+       */
+      async countFlush(flushId: string, executions: readonly Omit<CommandExecution, 'seenKey'>[]): Promise<void> {
+        const perUsage = new Map<string, { execution: Omit<CommandExecution, 'seenKey'>; count: number }>();
+        for (const execution of executions) {
+          const entry = perUsage.get(execution.usageId);
+          if (entry) entry.count += 1;
+          else perUsage.set(execution.usageId, { execution, count: 1 });
+        }
+        for (const { execution, count } of perUsage.values()) await incrementOnce(execution, flushId, count);
+        await commandExecutions.updateMany({ flushId }, { $set: { isCounted: true } });
+        await commandUsage.updateMany(
+          { _id: { $in: [...perUsage.keys()] } },
+          { $unset: { [`pending.${flushId}`]: true } },
+        );
       },
       /** Every day-and-command count from `fromDate` to `toDate` (YYYY-MM-DD, both included). */
       async between(

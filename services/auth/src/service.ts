@@ -4,6 +4,7 @@ import { platformReadiness, type PlatformDeps, type Service } from '@kickstand/p
 import { adminRoutes } from './admin-routes';
 import { createAnalytics } from './analytics';
 import { createAuditLog } from './audit-log';
+import { createCommandCounter } from './command-counter';
 import { createUserChangePublisher, readModelHandlers, subscribeReadModel } from './events';
 import { createPasswordHasher } from './passwords';
 import { createLoginThrottle, defaultLoginThrottle } from './login-throttle';
@@ -28,7 +29,8 @@ export type { AuthServiceOptions } from './options';
 export function createAuthService(deps: PlatformDeps, options: AuthServiceOptions): Service {
   const repo = createAuthRepository(deps.store);
   const audit = createAuditLog({ repo, log: deps.log });
-  const analytics = createAnalytics({ repo, clock: deps.clock, log: deps.log });
+  const counter = createCommandCounter({ repo, clock: deps.clock, log: deps.log });
+  const analytics = createAnalytics({ repo, counter, clock: deps.clock, log: deps.log });
   const changes = createUserChangePublisher({ repo, bus: deps.bus, log: deps.log });
   const passwords = createPasswordHasher();
   const users = createUsers({
@@ -78,6 +80,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
       await ensureSuperAdmin({ users, log: deps.log }, options);
       // the dummy hash that unknown-email logins verify against is made now, not on the first such login
       await passwords.verifyNothing('');
+      counter.start();
       subscriptions = await subscribeReadModel(deps.bus, readModelHandlers({ repo, audit, analytics, log: deps.log }));
       await changes.start();
       await teams.createIndex({ fields: { editorIds: 1 } });
@@ -89,6 +92,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
       teamPublisher.stop();
       await subscriptions?.stop();
       subscriptions = undefined;
+      await counter.stop();
     },
   };
 }

@@ -336,6 +336,43 @@ describe('retries and refusals', () => {
     expect(world.replies.map((r) => r.result)).toEqual(['dropped', 'sent']);
   });
 
+  test('when nothing waits in the channel, then the claim is stored as posting (no queued → posting write), and a reply behind it is stored queued and taken before its call', async () => {
+    let endBackoff: () => void = () => undefined;
+    const backoff = new Promise<void>((resolve) => {
+      endBackoff = resolve;
+    });
+    const world = await aWorld({ mode: 'user', sleep: () => backoff });
+    const startPosting = jest.spyOn(world.repo.sendClaims, 'startPosting');
+    world.answers.push(new KickApiError(429, 'Too Many Requests'));
+    const message = (key: string) =>
+      ({
+        eventId: randomUUID(),
+        idempotencyKey: key,
+        broadcasterUserId: channel,
+        ownerUserId,
+        content: key,
+        origin: ChatOrigin.COMMAND,
+        sourceReceivedAt: timestampFromDate(world.clock.now()),
+      }) as TopicMessage<'chat.send'>;
+
+    await world.sender.handle(message('reply:first'));
+    await world.sender.handle(message('reply:second'));
+    expect((await world.repo.sendClaims.get('reply:first'))?.state).toBe('posting');
+    expect((await world.repo.sendClaims.get('reply:first'))?.postingAt).toEqual(world.clock.now());
+    expect((await world.repo.sendClaims.get('reply:second'))?.state).toBe('queued');
+    endBackoff();
+    await world.sender.drain();
+
+    expect(startPosting.mock.calls.map(([key]) => key)).toEqual(['reply:second']);
+    expect(world.posted.map((p) => p.message.content)).toEqual(['reply:first', 'reply:first', 'reply:second']);
+    expect(world.published.map((m) => [m.content, m.isSent])).toEqual([
+      ['reply:first', true],
+      ['reply:second', true],
+    ]);
+    expect((await world.repo.sendClaims.get('reply:first'))?.state).toBe('done');
+    expect((await world.repo.sendClaims.get('reply:second'))?.state).toBe('done');
+  });
+
   test('when the same chat.send arrives twice, then Kick is called once', async () => {
     const world = await aWorld({ mode: 'user' });
     const message = {

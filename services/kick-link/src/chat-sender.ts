@@ -559,9 +559,12 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     }
   }
 
-  /** Settles a reply that Kick never saw as dropped (health, chat.sent), when this caller takes it. */
-  async function drop(reply: Reply, error: string): Promise<void> {
-    if (!(await repo.sendClaims.startPosting(reply.key, clock.now()))) return;
+  /**
+   * Settles a reply that Kick never saw as dropped (health, chat.sent), when this caller takes it
+   * (`isTaken`: its claim was stored as `posting` by this caller).
+   */
+  async function drop(reply: Reply, error: string, isTaken = false): Promise<void> {
+    if (!isTaken && !(await repo.sendClaims.startPosting(reply.key, clock.now()))) return;
     const channel = reply.broadcasterUserId;
     const kind = await senderKindOf(await senderStateOf(channel));
     health.reply(channel, kind, 'dropped', error);
@@ -574,12 +577,12 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     });
   }
 
-  async function run(reply: Reply): Promise<void> {
+  async function run(reply: Reply, isTaken: boolean): Promise<void> {
     const channel = reply.broadcasterUserId;
     try {
       // only the one worker that moves the claim queued → posting calls Kick (another instance's
-      // recovery may have taken it while it waited here)
-      if (!(await repo.sendClaims.startPosting(reply.key, clock.now()))) {
+      // recovery may have taken it while it waited here); a claim stored as `posting` is this one's
+      if (!isTaken && !(await repo.sendClaims.startPosting(reply.key, clock.now()))) {
         log.info({ broadcasterUserId: channel, idempotencyKey: reply.key }, 'a reply was taken elsewhere: skipped');
         return;
       }
@@ -592,19 +595,22 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     }
   }
 
-  /** Queues a claimed reply in its channel, or drops it when the channel's queue is full. */
-  async function enqueue(reply: Reply): Promise<void> {
+  /**
+   * Queues a claimed reply in its channel, or drops it when the channel's queue is full
+   * (`isTaken`: its claim was stored as `posting`, see handle).
+   */
+  async function enqueue(reply: Reply, isTaken = false): Promise<void> {
     const channel = reply.broadcasterUserId;
     const waiting = queued.get(channel) ?? 0;
     if (waiting >= policy.maxQueuedPerChannel) {
       log.warn({ broadcasterUserId: channel, waiting }, 'too many replies waiting: one dropped');
-      await drop(reply, queueFullMessage);
+      await drop(reply, queueFullMessage, isTaken);
       return;
     }
     queued.set(channel, waiting + 1);
     held.add(reply.key);
     const job = lock
-      .run(channel, () => run(reply))
+      .run(channel, () => run(reply, isTaken))
       .finally(() => {
         const left = (queued.get(channel) ?? 1) - 1;
         if (left <= 0) queued.delete(channel);
@@ -661,13 +667,18 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         return;
       }
       const reply = replyOf(message);
-      if (!(await repo.sendClaims.claim(key, clock.now(), storedOf(reply)))) {
+      // Nothing waits in the channel here: the reply goes to Kick at once, so its claim is stored
+      // as `posting` already, which saves the queued → posting write. (A crash before Kick is
+      // called then loses this line, as a crash during the call does, instead of leaving it to
+      // recovery: a window of a few milliseconds.) Replies that will wait are stored `queued`.
+      const isTaken = !queued.has(channel);
+      if (!(await repo.sendClaims.claim(key, clock.now(), storedOf(reply), isTaken ? 'posting' : 'queued'))) {
         // seen before: at most publish an outcome that was stored but never made it onto the bus
         const claim = await repo.sendClaims.get(key);
         if (claim?.outcome && !claim.isPublished) await publishStored(reply, claim.outcome);
         return;
       }
-      await enqueue(reply);
+      await enqueue(reply, isTaken);
     },
 
     start() {

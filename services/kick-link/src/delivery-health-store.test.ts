@@ -128,12 +128,12 @@ describe('stored delivery health', () => {
           ...collection,
           insertOne: collection.insertOne.bind(collection),
           findOne: collection.findOne.bind(collection),
-          updateOne: (...args: Parameters<typeof collection.updateOne>) => {
+          updateEach: (...args: Parameters<typeof collection.updateEach>) => {
             if (failuresLeft > 0) {
               failuresLeft -= 1;
               return Promise.reject(new Error('store down'));
             }
-            return collection.updateOne(...args);
+            return collection.updateEach(...args);
           },
         };
       },
@@ -147,6 +147,70 @@ describe('stored delivery health', () => {
     await health.flush();
 
     expect((await docOf('42'))?.replies).toEqual({ 'streamer-user': { sent: 2 } });
+  });
+
+  test('when 1,200 channels had traffic, then one flush stores them all in three bulk writes and no single update', async () => {
+    const calls = { updateEach: [] as number[], updateOne: 0 };
+    const counting: Store = {
+      ...platform.store,
+      collection: <T extends { _id: string }>(name: string) => {
+        const collection = platform.store.collection<T>(name);
+        return {
+          ...collection,
+          updateOne: (...args: Parameters<typeof collection.updateOne>) => {
+            calls.updateOne += 1;
+            return collection.updateOne(...args);
+          },
+          updateEach: (...args: Parameters<typeof collection.updateEach>) => {
+            calls.updateEach.push(args[0].length);
+            return collection.updateEach(...args);
+          },
+        };
+      },
+    };
+    const health = healthOn(counting);
+    const channels = Array.from({ length: 1200 }, (_, index) => `c${index}`);
+    for (const channel of channels) health.reply(channel, 'bot-account', 'sent');
+    health.reply('c0', 'bot-account', 'sent');
+
+    await health.flush();
+
+    expect(calls).toEqual({ updateEach: [500, 500, 200], updateOne: 0 });
+    expect(await deliveryHealthDocs(platform.store).count()).toBe(1200);
+    expect((await docOf('c0'))?.replies).toEqual({ 'bot-account': { sent: 2 } });
+    expect((await docOf('c1199'))?.replies).toEqual({ 'bot-account': { sent: 1 } });
+  });
+
+  test('when the write of one channel fails alone in a flush, then only that channel is kept, and the next flush stores it once', async () => {
+    let failChannel: string | undefined = '7';
+    const partly: Store = {
+      ...platform.store,
+      collection: <T extends { _id: string }>(name: string) => {
+        const collection = platform.store.collection<T>(name);
+        return {
+          ...collection,
+          updateEach: async (...args: Parameters<typeof collection.updateEach>) => {
+            const writes = args[0];
+            const failing = writes.findIndex((write) => write.filter._id === failChannel);
+            failChannel = undefined;
+            const outcomes = await collection.updateEach(writes.filter((_, index) => index !== failing));
+            if (failing >= 0) outcomes.splice(failing, 0, new Error('write refused'));
+            return outcomes;
+          },
+        };
+      },
+    };
+    const health = healthOn(partly);
+    health.reply('7', 'bot-account', 'sent');
+    health.reply('8', 'bot-account', 'sent');
+
+    await health.flush();
+    expect(await docOf('7')).toBeNull();
+    expect((await docOf('8'))?.replies).toEqual({ 'bot-account': { sent: 1 } });
+    await health.flush();
+
+    expect((await docOf('7'))?.replies).toEqual({ 'bot-account': { sent: 1 } });
+    expect((await docOf('8'))?.replies).toEqual({ 'bot-account': { sent: 1 } });
   });
 
   test('when stopped, then what is left is flushed', async () => {

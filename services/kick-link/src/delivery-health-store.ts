@@ -149,6 +149,9 @@ export interface StoredDeliveryHealth extends DeliveryHealthReporter {
 
 export const deliveryHealthCollection = 'delivery-health';
 
+/** How many channels one bulk write of a flush carries (a MongoDB bulk write is split at 100,000). */
+const flushChunk = 500;
+
 export function deliveryHealthDocs(store: Store): Collection<DeliveryHealthDoc> {
   return store.collection<DeliveryHealthDoc>(deliveryHealthCollection);
 }
@@ -188,21 +191,43 @@ export function createStoredDeliveryHealth(deps: {
     }
   }
 
+  /** Puts a report that could not be stored back under what came since. */
+  function keep(id: string, entry: Pending, error: unknown): void {
+    log.warn({ err: error, broadcasterUserId: id }, 'could not store delivery health; kept for the next flush');
+    const since = pending.get(id);
+    pending.set(id, since ? merge(entry, since) : entry);
+  }
+
   async function write(id: string, entry: Pending, now: Date): Promise<void> {
     try {
       await docs.updateOne({ _id: id }, updateOf(entry, now), { upsert: true });
     } catch (error) {
-      log.warn({ err: error, broadcasterUserId: id }, 'could not store delivery health; kept for the next flush');
-      const since = pending.get(id);
-      pending.set(id, since ? merge(entry, since) : entry);
+      keep(id, entry, error);
     }
   }
 
+  /**
+   * Every channel's update in bulk writes of up to `flushChunk` (one round trip each on MongoDB:
+   * with a thousand busy channels the flush was a thousand sequential upserts).
+   */
   async function flushOnce(): Promise<void> {
-    const batch = pending;
+    const batch = [...pending];
     pending = new Map();
     const now = clock.now();
-    for (const [id, entry] of batch) await write(id, entry, now);
+    for (let start = 0; start < batch.length; start += flushChunk) {
+      const chunk = batch.slice(start, start + flushChunk);
+      try {
+        const outcomes = await docs.updateEach(
+          chunk.map(([id, entry]) => ({ filter: { _id: id }, update: updateOf(entry, now), upsert: true })),
+        );
+        chunk.forEach(([id, entry], index) => {
+          const error = outcomes[index];
+          if (error) keep(id, entry, error);
+        });
+      } catch (error) {
+        for (const [id, entry] of chunk) keep(id, entry, error);
+      }
+    }
   }
 
   function flush(): Promise<void> {

@@ -261,8 +261,11 @@ export interface KickLinkRepository {
     remove(id: string): Promise<boolean>;
   };
   sendClaims: {
-    /** Claims the key with its reply in state `queued`; false when it was claimed before. */
-    claim(idempotencyKey: string, now: Date, reply: StoredReply): Promise<boolean>;
+    /**
+     * Claims the key with its reply in state `queued`, or `posting` when the caller calls Kick at
+     * once (no startPosting needed); false when it was claimed before.
+     */
+    claim(idempotencyKey: string, now: Date, reply: StoredReply, state?: 'queued' | 'posting'): Promise<boolean>;
     get(idempotencyKey: string): Promise<SendClaimDoc | null>;
     /** `queued` → `posting`, atomically: true for the one caller that may call Kick. */
     startPosting(idempotencyKey: string, now: Date): Promise<boolean>;
@@ -445,14 +448,15 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     },
 
     sendClaims: {
-      claim: (idempotencyKey, now, reply) =>
+      claim: (idempotencyKey, now, reply, state = 'queued') =>
         insertOnce(sendClaims, {
           _id: idempotencyKey,
           claimedAt: now,
           outcome: null,
           isPublished: false,
-          state: 'queued',
+          state,
           reply,
+          ...(state === 'posting' ? { postingAt: now } : {}),
         }),
       get: (idempotencyKey) => sendClaims.findOne({ _id: idempotencyKey }),
       startPosting: async (idempotencyKey, now) =>

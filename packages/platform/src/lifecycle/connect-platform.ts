@@ -82,16 +82,20 @@ export function topicPartitions(config: Pick<PlatformConfig, 'KAFKA_PARTITIONS'>
 export const chatBatchWaitMs = 20;
 
 /**
- * The same wait for the chat-rate readers no reply waits for: realtime (dashboards) and auth
- * (command analytics). A consumer with traffic fetches about once per wait whatever the rate, so
+ * The same wait for the chat-rate readers no reply waits for: realtime (dashboards, stream
+ * analytics), auth (command analytics), commands (usage per command), bot-runner's timers
+ * (counting chat lines). A consumer with traffic fetches about once per wait whatever the rate, so
  * at ~100 messages a second these readers fetched and committed ~40 times a second each, for one
  * or two messages a fetch; now ~9 times. Dashboards see a chat line up to this much later.
  */
 export const sideBatchWaitMs = 100;
 
-/** The readers of `sideBatchWaitMs`: by bus group (realtime reads through one group per instance). */
+/** The bus groups of `sideBatchWaitMs` readers (their services' consumer group constants). */
+const sideReaderGroups = new Set(['auth', 'realtime', 'commands-usage', 'bot-runner.timers']);
+
+/** The readers of `sideBatchWaitMs`: by bus group (realtime's dashboards read through one group per instance). */
 export function isSideReader(group: string): boolean {
-  return group === 'auth' || group.startsWith('realtime.instance.');
+  return sideReaderGroups.has(group) || group.startsWith('realtime.instance.');
 }
 
 /** How long a consumer of `topic` in `group` lets messages gather between fetches (KafkaBusOptions.batchWaitMs). */

@@ -354,7 +354,7 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
     );
   };
 
-  return {
+  const collection: Collection<T> = {
     insertOne: (doc) =>
       write(name, async (datastore) => {
         const toInsert = { ...doc, _id: doc._id ?? randomUUID() };
@@ -377,6 +377,18 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
       checkUpdate(update);
       return write(name, (datastore) => updateManyIn(datastore, live(filter), update));
     },
+    // in memory there is no round trip to save: each write is an updateOne of its own
+    updateEach: async (writes) => {
+      for (const { update } of writes) checkUpdate(update);
+      return Promise.all(
+        writes.map(({ filter, update, upsert }) =>
+          collection.updateOne(filter, update, { upsert: upsert ?? false }).then(
+            () => undefined,
+            (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+          ),
+        ),
+      );
+    },
     findOneAndUpdate: async (filter, update, updateOptions) => {
       const { before, after } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
       return (updateOptions?.returnDocument === 'before' ? before : after) as T | null;
@@ -390,6 +402,7 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
         await ensureNedbIndex(datastore, spec);
       }),
   };
+  return collection;
 }
 
 async function findIn(datastore: Datastore<Raw>, filter: Filter, findOptions?: FindOptions): Promise<Raw[]> {

@@ -9,6 +9,7 @@ export {
   type SortOrder,
   type Store,
   type Update,
+  type UpdateOneWrite,
   type UpdateResult,
 } from './store';
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded-store';

@@ -203,6 +203,16 @@ function mongoCollection<T extends Document>(name: string, engine: MongoEngine):
       });
     },
 
+    // one unordered bulkWrite; not retried after purging expired documents (some writes may have applied)
+    updateEach: async (writes) => {
+      for (const { update } of writes) checkUpdate(update);
+      if (writes.length === 0) return [];
+      const operations = writes.map(({ filter, update, upsert = false }) => ({
+        updateOne: { filter: liveFilter(name, filter), update: toRawUpdate(filter, update, upsert), upsert },
+      }));
+      return eachOutcome(name, writes.length, () => raw().bulkWrite(operations, { ordered: false }));
+    },
+
     findOneAndUpdate: async (filter, update, updateOptions) => {
       checkUpdate(update);
       const isUpsert = updateOptions?.upsert ?? false;
@@ -240,6 +250,35 @@ async function createMongoIndex(collection: RawCollection, name: string, spec: I
     }
   }
   await translateErrors(name, () => collection.createIndex(spec.fields, indexOptions));
+}
+
+/**
+ * The outcome of each write of an unordered bulk write: undefined when applied, else its own error
+ * (a duplicate key as DuplicateKeyError). An error that is not about single writes is thrown.
+ */
+async function eachOutcome(
+  collection: string,
+  count: number,
+  run: () => Promise<unknown>,
+): Promise<Array<Error | undefined>> {
+  const outcomes: Array<Error | undefined> = Array.from({ length: count }, () => undefined);
+  try {
+    await run();
+    return outcomes;
+  } catch (error) {
+    if (!(error instanceof mongoose.mongo.MongoBulkWriteError)) throw error;
+    const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    // no single write failed (a write concern error): which writes hold is unknown
+    if (failures.length === 0) throw error;
+    for (const failure of failures) {
+      const message = failure.errmsg ?? 'update failed';
+      outcomes[failure.index] =
+        failure.code === 11000
+          ? new DuplicateKeyError(collection, `duplicate key in ${collection}: ${message}`)
+          : Object.assign(new Error(message), { code: failure.code });
+    }
+    return outcomes;
+  }
 }
 
 /** MongoDB would give an upserted document an ObjectId; the port promises string ids. */

@@ -338,6 +338,42 @@ export function storeContract(
         });
       });
 
+      test('when updateEach is given several writes, then each is applied as its updateOne would be', async () => {
+        const items = fresh('items');
+        await items.insertOne({ _id: 'a', hits: 1 });
+        const outcomes = await items.updateEach([
+          { filter: { _id: 'a' }, update: { $inc: { hits: 2 }, $set: { seen: true } }, upsert: true },
+          { filter: { _id: 'b' }, update: { $inc: { hits: 5 } }, upsert: true },
+          { filter: { _id: 'c' }, update: { $inc: { hits: 7 } } },
+        ]);
+        expect(outcomes).toEqual([undefined, undefined, undefined]);
+        expect(await items.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'a', hits: 3, seen: true },
+          { _id: 'b', hits: 5 },
+        ]);
+        expect(await items.updateEach([])).toEqual([]);
+      });
+
+      test('when one write of updateEach breaks a unique index, then only that one fails, with a DuplicateKeyError', async () => {
+        const items = fresh('items');
+        await items.createIndex({ fields: { key: 1 }, unique: true });
+        await items.insertOne({ _id: 'a', key: 'k1' });
+        await items.insertOne({ _id: 'b', key: 'k2' });
+        const outcomes = await items.updateEach([
+          { filter: { _id: 'a' }, update: { $set: { n: 1 } } },
+          { filter: { _id: 'b' }, update: { $set: { key: 'k1' } } },
+          { filter: { _id: 'c' }, update: { $set: { key: 'k3' } }, upsert: true },
+        ]);
+        expect(outcomes[0]).toBeUndefined();
+        expect(outcomes[1]).toBeInstanceOf(DuplicateKeyError);
+        expect(outcomes[2]).toBeUndefined();
+        expect(await items.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'a', key: 'k1', n: 1 },
+          { _id: 'b', key: 'k2' },
+          { _id: 'c', key: 'k3' },
+        ]);
+      });
+
       test('when an update uses an operator outside the port, then it is rejected', async () => {
         const items = fresh('items');
         await items.insertOne({ _id: 'u', tags: [] });

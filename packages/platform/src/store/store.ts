@@ -50,6 +50,13 @@ export interface UpdateResult {
   upsertedId?: string;
 }
 
+/** One write of `updateEach`: what `updateOne` takes. */
+export interface UpdateOneWrite {
+  filter: Filter;
+  update: Update;
+  upsert?: boolean;
+}
+
 /** Without `_id`, the store assigns a random UUID. */
 export type NewDocument<T extends Document> = Omit<T, '_id'> & { _id?: string };
 
@@ -61,6 +68,13 @@ export interface Collection<T extends Document> {
   count(filter?: Filter): Promise<number>;
   updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /**
+   * Several `updateOne`s at once, each atomic on its own document and independent of the others
+   * (one unordered bulk write on MongoDB: one round trip instead of one per write). Resolves to one
+   * entry per write, in order: undefined when it was applied, its error when it failed alone (a
+   * DuplicateKeyError, as updateOne would throw). Rejects when the store could not be asked at all.
+   */
+  updateEach(writes: readonly UpdateOneWrite[]): Promise<Array<Error | undefined>>;
   /** Atomic: returns the document after the update (or before, if asked), or null when none matched. */
   findOneAndUpdate(
     filter: Filter,

@@ -3,7 +3,7 @@ import { commandKey } from '@kickstand/chat-language';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { CommandKind, type CommandExecuted, timestampDate } from '@kickstand/proto';
-import type { CommandUsageRepository } from './repository';
+import type { CommandUsageDoc, CommandUsageRepository } from './repository';
 import { emptyUsage, recordUse, statsOf } from './usage';
 
 export interface CommandUsage {
@@ -17,6 +17,9 @@ export interface CommandUsage {
 
 const maxWriteAttempts = 5;
 
+/** How many commands' usage documents are kept in memory (then the cache starts over). */
+const maxCachedDocs = 20_000;
+
 /** Built-in and game commands are answered by games and are not in the streamer's list. */
 const isCustom = (kind: CommandKind) => kind === CommandKind.CUSTOM || kind === CommandKind.UNSPECIFIED;
 
@@ -29,6 +32,18 @@ export function createCommandUsage({
   clock: Clock;
   log: Logger;
 }): CommandUsage {
+  /**
+   * The usage documents as this instance last wrote or read them: a command's next execution
+   * writes on that version without reading it again (one store round trip instead of two). The
+   * write is guarded by the version, so a document another instance changed meanwhile (after a
+   * rebalance of command.executed) fails the write, and is read again.
+   */
+  const known = new Map<string, CommandUsageDoc>();
+  const remember = (doc: CommandUsageDoc) => {
+    if (known.size >= maxCachedDocs) known.clear();
+    known.set(`${doc.userId}:${doc.command}`, doc);
+  };
+
   return {
     async recordExecution(message) {
       const command = commandKey(message.command.trim().replace(/^\$/, ''));
@@ -41,12 +56,25 @@ export function createCommandUsage({
         return;
       }
       const at = timestampDate(time);
+      const key = `${message.ownerUserId}:${command}`;
       for (let attempt = 1; attempt <= maxWriteAttempts; attempt++) {
-        const doc = await repo.load(message.ownerUserId, command);
+        const cached = attempt === 1 ? known.get(key) : undefined;
+        known.delete(key);
+        const doc = cached ?? (await repo.load(message.ownerUserId, command));
         const next = recordUse(doc ?? emptyUsage(), at, message.eventId, clock.now());
-        if (!next) return; // delivered again: counted already
+        if (!next) {
+          if (doc) remember(doc);
+          return; // delivered again: counted already
+        }
         const written = doc ? await repo.save(doc, next) : await repo.create(message.ownerUserId, command, next);
-        if (written) return;
+        if (written) {
+          remember(
+            doc
+              ? { ...doc, ...next, version: doc.version + 1 }
+              : { _id: key, userId: message.ownerUserId, command, ...next, version: 1 },
+          );
+          return;
+        }
       }
       // the bus retries the message (and finally dead-letters it)
       throw new Error(`command usage of ${command}: ${maxWriteAttempts} conflicting writes`);
@@ -61,6 +89,9 @@ export function createCommandUsage({
       });
     },
 
-    removeAllOf: (userId) => repo.removeAllOf(userId),
+    removeAllOf: async (userId) => {
+      for (const doc of known.values()) if (doc.userId === userId) known.delete(`${doc.userId}:${doc.command}`);
+      await repo.removeAllOf(userId);
+    },
   };
 }
