@@ -1,5 +1,6 @@
 import type { LoginThrottleSettings } from './login-throttle';
 import type { SuperAdminSettings } from './super-admin';
+import type { PasswordHasher } from './passwords';
 
 // The service's options on their own, so that config.ts (which builds them) and service.ts (which
 // takes them) both depend on this file instead of on each other.
@@ -16,4 +17,6 @@ export interface AuthServiceOptions {
   generatedAdminFile?: string;
   /** How failed sign-ins are slowed down (login-throttle.ts); `defaultLoginThrottle` by default. */
   loginThrottle?: LoginThrottleSettings;
+  /** argon2id with OWASP's parameters by default; tests pass one that records what it was asked. */
+  passwords?: PasswordHasher;
 }

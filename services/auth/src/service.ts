@@ -32,7 +32,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
   const counter = createCommandCounter({ repo, clock: deps.clock, log: deps.log });
   const analytics = createAnalytics({ repo, counter, clock: deps.clock, log: deps.log });
   const changes = createUserChangePublisher({ repo, bus: deps.bus, log: deps.log });
-  const passwords = createPasswordHasher();
+  const passwords = options.passwords ?? createPasswordHasher();
   const users = createUsers({
     repo,
     passwords,
