@@ -1,5 +1,7 @@
 export {
   DuplicateKeyError,
+  type ClaimSet,
+  type ClaimSetSpec,
   type Collection,
   type Document,
   type Filter,
@@ -14,3 +16,4 @@ export {
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded-store';
 export { createMongoStore, type MongoStoreOptions } from './mongo-store';
 export { mongoDriverOptions } from './mongo-driver';
+export { collectionClaimSet } from './claim-set';
