@@ -1,5 +1,5 @@
 import type { FilterAction, FilterName, ModerationFilters } from '@kickstand/api-contract';
-import { permitSeconds } from '@kickstand/api-contract';
+import { filterNames, permitSeconds } from '@kickstand/api-contract';
 import { senderRank, type ChatLine } from './dispatch';
 
 /**
@@ -167,6 +167,8 @@ export type Verdict =
  * emotes: the worst offence first, so the log names it). Exempt senders pass every filter; a link
  * with a permit passes once (usedPermit: the caller takes the permit).
  */
+export const anyFilterOn = (filters: ModerationFilters): boolean => filterNames.some((name) => filters[name].enabled);
+
 export function judge(line: ChatLine, filters: ModerationFilters, memory: JudgeMemory): Verdict {
   if (isExempt(line, filters)) return { kind: 'pass', usedPermit: false };
   const { content } = line;
