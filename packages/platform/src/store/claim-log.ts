@@ -23,14 +23,14 @@ export interface ClaimLogOptions {
   formerDatafile?: string;
 }
 
-/** Enough for 10 minutes at 1,666 claims a second; each costs ~105 bytes of heap (docs/performance.md). */
+/** Enough for 10 minutes at 1,666 claims a second; each costs ~100 bytes of heap (docs/performance.md). */
 export const defaultMaxClaims = 1_000_000;
 
 /**
  * The embedded store's claim set: the claims in a Map (id → claim date), the log on disk only to
  * rebuild it after a restart. Instead of one document per claim (a NeDB document, its two index
- * nodes and its datafile line: ~510 bytes of heap each, 600,000 of them for 10 minutes at 1,000 a
- * second), a claim costs a Map entry (~105 bytes).
+ * nodes and its datafile line: ~380 bytes of heap each, 600,000 of them for 10 minutes at 1,000 a
+ * second), a claim costs a Map entry (~100 bytes; `bench:claims` in tools/bench).
  *
  * The log: lines `+<date ms> <id as JSON>` (claimed) and `-<id as JSON>` (released), appended in
  * groups: the lines of one turn of the event loop go out with one write(2) on the next turn, and
