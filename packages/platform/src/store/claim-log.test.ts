@@ -122,6 +122,23 @@ describe('the embedded store claim set (claim-log.ts)', () => {
     await replayed.close();
   });
 
+  test('when a claim forgotten beyond the bound is released, then the release is logged and a restart does not bring it back', async () => {
+    const dir = await freshDir();
+    const clock = createFakeClock();
+    const log = createSilentLogger();
+    const claims = createClaimLog({ dir, expireAfterMs: 10 * minute, maxClaims: 1, clock, log });
+    await claims.open();
+    await claims.claim('m1', clock.now());
+    await claims.claim('m2', clock.now()); // m1 forgotten
+    await claims.release('m1');
+    await claims.close();
+    const replayed = createClaimLog({ dir, expireAfterMs: 10 * minute, maxClaims: 2, clock, log });
+    await replayed.open();
+    expect(await replayed.claim('m1', clock.now())).toBe(true);
+    expect(await replayed.claim('m2', clock.now())).toBe(false);
+    await replayed.close();
+  });
+
   test('when every claim of a segment has expired, then its file is deleted, and a newer one kept', async () => {
     const dir = await freshDir();
     const clock = createFakeClock();

@@ -83,7 +83,8 @@ export function createClaimLog(options: ClaimLogOptions): ClaimSet & { close(): 
     async release(id) {
       if (!isOpen) await ready();
       if (isClosed) throw new Error('the claim log is closed');
-      if (!memory.forget(id)) return;
+      memory.forget(id);
+      // logged even when memory no longer held it (forgotten beyond the bound): its claim line may be replayed
       await segments.append(`-${JSON.stringify(id)}\n`, -Infinity);
     },
     async close() {
