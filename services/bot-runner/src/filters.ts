@@ -1,4 +1,5 @@
 import type { FilterAction, FilterName, ModerationFilters } from '@kickstand/api-contract';
+import { filterNames } from '@kickstand/api-contract';
 import { senderRank, type ChatLine } from './dispatch';
 
 /**
@@ -157,6 +158,9 @@ export interface JudgeMemory {
   /** The times of the sender's earlier lines with the same text (repeatKey). */
   earlierSameAtMs: readonly number[];
 }
+
+/** With every filter off nothing can be caught: the line needs no further look. */
+export const anyFilterOn = (filters: ModerationFilters): boolean => filterNames.some((name) => filters[name].enabled);
 
 export type Verdict =
   { kind: 'pass'; usedPermit: boolean } | { kind: 'caught'; filter: FilterName; action: FilterAction; reason: string };

@@ -6,6 +6,7 @@ import {
   type ModerationFilters,
   type ModerationLogEntry,
 } from '@kickstand/api-contract';
+import type { Clock } from '@kickstand/platform/clock';
 import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
 
 /** One document per streamer (`_id` is the user id): the filters, and the Kick scopes their link has. */
@@ -55,16 +56,48 @@ export interface ModerationRepository {
   updateLog(id: string, change: Partial<ModerationLogDoc>): Promise<ModerationLogDoc | null>;
 }
 
-export function createModerationRepository(store: Store): ModerationRepository {
+/**
+ * How the filters read for every chat line are cached: at most `maxEntries` streamers (the longest
+ * held out first), each for `ttlMs`. A save on this instance replaces the entry at
+ * once; a save on another bot-runner instance (distributed mode) applies here within `filtersCacheMs`.
+ */
+export const filtersCache = { maxEntries: 10_000, ttlMs: 10_000 };
+
+export function createModerationRepository(
+  store: Store,
+  options: { clock: Clock; filtersCache?: { maxEntries: number; ttlMs: number } },
+): ModerationRepository {
   const settings = store.collection<ModerationSettingsDoc>('moderation-settings');
   const log = store.collection<ModerationLogDoc>('moderation-log');
+  const { maxEntries, ttlMs } = options.filtersCache ?? filtersCache;
+  // insertion order is the order entries were read in: the first is the oldest
+  const cached = new Map<string, { filters: ModerationFilters; untilMs: number }>();
+  const remember = (userId: string, filters: ModerationFilters) => {
+    cached.delete(userId);
+    cached.set(userId, { filters, untilMs: options.clock.now().getTime() + ttlMs });
+    for (const oldest of cached.keys()) {
+      if (cached.size <= maxEntries) break;
+      cached.delete(oldest);
+    }
+  };
+  /** Bumped by every save: a read that started before one is not cached (it may hold the old filters). */
+  let saves = 0;
   return {
     filters: async (userId) => {
+      const held = cached.get(userId);
+      if (held && held.untilMs > options.clock.now().getTime()) return held.filters;
+      const savesBefore = saves;
       const parsed = moderationFiltersSchema.safeParse((await settings.findOne({ _id: userId }))?.filters);
-      return parsed.success ? parsed.data : defaultModerationFilters;
+      const filters = parsed.success ? parsed.data : defaultModerationFilters;
+      if (saves === savesBefore) remember(userId, filters);
+      return filters;
     },
     saveFilters: async (userId, filters) => {
+      saves += 1;
+      cached.delete(userId);
       await settings.updateOne({ _id: userId }, { $set: { filters } }, { upsert: true });
+      saves += 1;
+      remember(userId, filters);
     },
     scopes: async (userId) => (await settings.findOne({ _id: userId }))?.scopes,
     saveScopes: async (userId, scopes) => {

@@ -1,11 +1,9 @@
 import {
-  filterNames,
   moderationFiltersSchema,
   moderationLogLimit,
   moderationLogParamsSchema,
   moderationMessages,
   moderationScopes,
-  type ModerationFilters,
 } from '@kickstand/api-contract';
 import { Router } from 'express';
 import { currentUser, requireUser, type TokenVerifier } from '@kickstand/platform/auth';
@@ -13,14 +11,13 @@ import type { KickstandBus } from '@kickstand/platform/bus';
 import type { Clock } from '@kickstand/platform/clock';
 import { conflict, notFound } from '@kickstand/platform/errors';
 import { parseBody, parseParams } from '@kickstand/platform/http';
+import { anyFilterOn } from './filters';
 import { requestUndo } from './moderation';
 import { moderationLogView, type ModerationRepository } from './moderation-repository';
 
 /** The moderation scopes the link lacks; unknown scopes (a link made before the filters) lack them all. */
 export const missingModerationScopes = (granted: readonly string[] | undefined): string[] =>
   moderationScopes.filter((scope) => !(granted ?? []).includes(scope));
-
-export const anyFilterOn = (filters: ModerationFilters): boolean => filterNames.some((name) => filters[name].enabled);
 
 /** The signed-in streamer's filters and moderation log. */
 export function moderationRoutes(deps: {

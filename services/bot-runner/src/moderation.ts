@@ -11,7 +11,7 @@ import {
 } from '@kickstand/proto';
 import { chatLineOf } from './chat-line';
 import type { ChatLine } from './dispatch';
-import { mayPermit, moderationIdempotencyKey, permitTarget, repeatKey, warningText } from './filters';
+import { anyFilterOn, mayPermit, moderationIdempotencyKey, permitTarget, repeatKey, warningText } from './filters';
 import type { ModerationLogDoc, ModerationRepository } from './moderation-repository';
 import { judgeWithPermit, type Permits } from './permits';
 import type { BotsView } from './read-model';
@@ -161,6 +161,10 @@ function logDocOf(
  * Judges a chat line once. Only for a running bot of this very channel. `$permit <user>` from a
  * moderator or the broadcaster grants one link for 60 s. A replayed line finds its log entry (by
  * the message id) and only finishes publishing what the first delivery did not.
+ *
+ * Per line it reads nothing from the store unless a filter of the channel is on (the filters are
+ * cached: moderation-repository.ts): with every filter off no line is caught, and the log entry of a
+ * line caught while they were on and not yet published is left as it is.
  */
 export const onChatForModeration =
   (deps: ModerationDeps) =>
@@ -168,14 +172,10 @@ export const onChatForModeration =
     if (message.isFromBot || message.messageId === '' || message.ownerUserId === '') return;
     const bot = deps.view.get(message.ownerUserId);
     if (!bot?.isRunning || bot.broadcasterUserId !== message.broadcasterUserId) return;
+    // marked judged only once all of it is done, its action published too
+    if (deps.memory.isJudged(message.messageId)) return;
     const nowMs = deps.clock.now().getTime();
     const line = chatLineOf(message, nowMs);
-    const existing = await deps.repo.logEntry(moderationIdempotencyKey(line.messageId));
-    if (existing) {
-      if (!existing.isPublished) await publishAction(deps, existing);
-      return;
-    }
-    if (deps.memory.isJudged(line.messageId)) return;
     const target = permitTarget(line.content);
     if (target !== undefined && mayPermit(line)) {
       await deps.permits.grant(line.broadcasterUserId, target);
@@ -183,26 +183,33 @@ export const onChatForModeration =
       return;
     }
     const filters = await deps.repo.filters(line.ownerUserId);
+    if (!anyFilterOn(filters)) return;
+    const existing = await deps.repo.logEntry(moderationIdempotencyKey(line.messageId));
+    if (existing) {
+      if (!existing.isPublished) await publishAction(deps, existing);
+      deps.memory.judged(line.messageId);
+      return;
+    }
     const earlierSameAtMs = deps.memory.earlierSame(line.broadcasterUserId, line.senderUserId, line.content);
     const verdict = await judgeWithPermit(deps.permits, line, filters, earlierSameAtMs);
-    const done = () => {
+    // the repeat filter's memory, kept only while it is on (switched on, it counts from then)
+    if (filters.repeats.enabled) {
       deps.memory.remember(line.broadcasterUserId, line.senderUserId, line.content, line.sentAtMs);
-      deps.memory.judged(line.messageId);
-    };
+    }
     if (verdict.kind === 'pass') {
       if (verdict.usedPermit) await deps.permits.spend(line.broadcasterUserId, line.senderUsername);
-      done();
+      deps.memory.judged(line.messageId);
       return;
     }
     const doc = logDocOf(line, verdict.filter, verdict.action, nowMs);
-    const isNew = await deps.repo.insertLog(doc);
-    done();
-    if (!isNew) return;
-    deps.log.info(
-      { messageId: line.messageId, filter: verdict.filter, action: doc.action },
-      'chat line caught by a filter',
-    );
-    await publishAction(deps, doc);
+    if (await deps.repo.insertLog(doc)) {
+      deps.log.info(
+        { messageId: line.messageId, filter: verdict.filter, action: doc.action },
+        'chat line caught by a filter',
+      );
+      await publishAction(deps, doc);
+    }
+    deps.memory.judged(line.messageId);
   };
 
 /** kick-link's answer: the entry shows done or failed (with Kick's reason); an unban's answer marks it undone. */

@@ -66,7 +66,7 @@ export function createBotRunnerService(deps: PlatformDeps, options: BotRunnerOpt
   const counters = createCountersRepository(deps.store);
   const channels = createChannelsRepository(deps.store);
   const timers = createTimersRepository(deps.store);
-  const moderation = createModerationRepository(deps.store);
+  const moderation = createModerationRepository(deps.store, { clock: deps.clock });
   const timerMinuteMs = options.timerMinuteMs ?? 60_000;
   // a shortened minute (sandbox e2e) shortens the loop with it: a quarter of a timer minute, 15 s in production
   const tickMs = options.timerTickMs ?? Math.min(timerTickMs, Math.max(250, timerMinuteMs / 4));

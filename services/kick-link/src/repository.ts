@@ -86,6 +86,7 @@ export interface TokenHolders {
   markNeedsRelink(id: string, expectedVersion: number): Promise<LinkDoc | null>;
 }
 
+/** A webhook claim as MongoDB keeps it (Store.claimSet; the embedded store keeps a log line instead). */
 export interface WebhookMessageDoc extends Document {
   /** Kick-Event-Message-Id. */
   _id: string;
@@ -304,7 +305,11 @@ const newestLetterFirst = { receivedAt: -1, _id: -1 } as const;
 export function createKickLinkRepository(store: Store, options: { oauthStateSeconds: number }): KickLinkRepository {
   const links = store.collection<LinkDoc>('kick-links');
   const oauthStates = store.collection<OAuthStateDoc>('oauth-states');
-  const webhookMessages = store.collection<WebhookMessageDoc>('webhook-messages');
+  // in memory with a log on the embedded store, documents on MongoDB (Store.claimSet)
+  const webhookClaims = store.claimSet('webhook-messages', {
+    expireAfterSeconds: retention.webhookMessageSeconds,
+    dateField: 'receivedAt',
+  });
   const sendClaims = store.collection<SendClaimDoc>('chat-send-claims');
   const sentMessages = store.collection<SentMessageDoc>('sent-chat-messages');
   const knownUsers = store.collection<KnownUserDoc>('known-users');
@@ -321,10 +326,7 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     async createIndexes() {
       await links.createIndex({ fields: { kickUserId: 1 }, unique: true });
       await oauthStates.createIndex({ fields: { createdAt: 1 }, expireAfterSeconds: options.oauthStateSeconds });
-      await webhookMessages.createIndex({
-        fields: { receivedAt: 1 },
-        expireAfterSeconds: retention.webhookMessageSeconds,
-      });
+      await webhookClaims.open();
       await sendClaims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: retention.sendClaimSeconds });
       // the recovery pass looks for claims still queued (chat-sender.ts)
       await sendClaims.createIndex({ fields: { state: 1, claimedAt: 1 } });
@@ -425,10 +427,8 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     },
 
     webhookMessages: {
-      claim: (messageId, now) => insertOnce(webhookMessages, { _id: messageId, receivedAt: now }),
-      async release(messageId) {
-        await webhookMessages.deleteOne({ _id: messageId });
-      },
+      claim: (messageId, now) => webhookClaims.claim(messageId, now),
+      release: (messageId) => webhookClaims.release(messageId),
     },
 
     deadLetters: {

@@ -7,9 +7,12 @@ import Datastore from '@seald-io/nedb';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { ensurePrivateDir, privateDirMode, privateFileMode, restrictMode } from '../files';
+import { createClaimLog, defaultMaxClaims } from './claim-log';
 import { createExpiry, retryAfterPurgingExpired, startSweeper, type Expiry } from './expiry';
 import {
   DuplicateKeyError,
+  type ClaimSet,
+  type ClaimSetSpec,
   type Collection,
   type Document,
   type Filter,
@@ -29,6 +32,8 @@ export interface EmbeddedStoreOptions {
   /** How often expired documents are deleted and datafiles compacted; 30 s by default. */
   sweepIntervalMs?: number;
   log?: Logger;
+  /** How many claims each claim set holds at most (claim-log.ts); 1,000,000 by default. */
+  maxClaims?: number;
 }
 
 type Raw = Record<string, unknown> & { _id: string };
@@ -228,6 +233,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   const expiry = createExpiry(clock);
   const states = new Map<string, CollectionState>();
   const queue = createKeyedQueue();
+  const claimSets = embeddedClaimSets({ dir, clock, log, maxClaims: options.maxClaims ?? defaultMaxClaims });
   let isClosed = false;
 
   function stateOf(name: string): CollectionState {
@@ -285,6 +291,12 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
 
   return {
     collection: <T extends Document>(name: string) => embeddedCollection<T>(name, engine),
+    claimSet(name, spec) {
+      if (isClosed) throw new Error('the embedded store is closed');
+      // its former datafile is deleted on open (claim-log.ts)
+      if (states.has(name)) throw new Error(`"${name}" is a collection of this store, not a claim set`);
+      return claimSets.get(name, spec);
+    },
     ping: async () => {
       if (isClosed) throw new Error('the embedded store is closed');
       await access(dir, constants.W_OK);
@@ -294,7 +306,38 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       isClosed = true;
       await sweeper.stop();
       await queue.idle();
+      await claimSets.close();
       await closeCollections(states, log);
+    },
+  };
+}
+
+/** The store's claim sets, one log folder each (`<dir>/<name>.claims`). */
+function embeddedClaimSets(settings: { dir: string; clock: Clock; log: Logger; maxClaims: number }): {
+  get(name: string, spec: ClaimSetSpec): ClaimSet;
+  close(): Promise<void>;
+} {
+  const logs = new Map<string, ClaimSet & { close(): Promise<void> }>();
+  return {
+    get(name, spec) {
+      if (!collectionNamePattern.test(name)) throw new Error(`invalid claim set name "${name}"`);
+      let claimLog = logs.get(name);
+      if (!claimLog) {
+        claimLog = createClaimLog({
+          dir: path.join(settings.dir, `${name}.claims`),
+          expireAfterMs: spec.expireAfterSeconds * 1000,
+          maxClaims: settings.maxClaims,
+          clock: settings.clock,
+          log: settings.log,
+          // earlier versions kept the claims as documents of the collection of the same name
+          formerDatafile: path.join(settings.dir, `${name}.db`),
+        });
+        logs.set(name, claimLog);
+      }
+      return claimLog;
+    },
+    async close() {
+      for (const claimLog of logs.values()) await claimLog.close();
     },
   };
 }

@@ -1,5 +1,11 @@
+import type * as MongoAdapter from './mongo-store';
+import type { MongoStoreOptions } from './mongo-store';
+import type { Store } from './store';
+
 export {
   DuplicateKeyError,
+  type ClaimSet,
+  type ClaimSetSpec,
   type Collection,
   type Document,
   type Filter,
@@ -13,5 +19,18 @@ export {
   type UpdateResult,
 } from './store';
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded-store';
-export { createMongoStore, type MongoStoreOptions } from './mongo-store';
+export type { MongoStoreOptions } from './mongo-store';
 export { mongoDriverOptions } from './mongo-driver';
+export { collectionClaimSet } from './claim-set';
+
+/**
+ * The MongoDB adapter (mongo-store.ts), loaded on first use: mongoose with its driver costs ~33 MB
+ * of resident memory at load (BSON's 16 MB serialisation buffer among it), which a process on the
+ * embedded store (single-machine mode) never needs.
+ */
+export function createMongoStore(options: MongoStoreOptions): Promise<Store> {
+  // a require, not import(): jest runs tests in a vm context without dynamic import (mongo-driver.ts)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const adapter = require('./mongo-store') as typeof MongoAdapter;
+  return adapter.createMongoStore(options);
+}

@@ -3,6 +3,7 @@ import mongoose from 'mongoose';
 import { createBatcher, type Batcher } from '../batch/batcher';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
+import { collectionClaimSet } from './claim-set';
 import { createExpiry, retryAfterPurgingExpired, startSweeper, type Expiry } from './expiry';
 import { mongoDriverOptions } from './mongo-driver';
 import {
@@ -109,6 +110,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
 
   return {
     collection,
+    claimSet: (name, spec) => collectionClaimSet(collection(name), spec),
 
     ping: async () => {
       if (isClosed) throw new Error('the mongo store is closed');

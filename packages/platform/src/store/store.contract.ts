@@ -621,6 +621,45 @@ export function storeContract(
       });
     });
 
+    describe('claim sets', () => {
+      const claims = async () => {
+        const set = store.claimSet(`claims-${randomUUID()}`, { expireAfterSeconds: 600, dateField: 'claimedAt' });
+        await set.open();
+        return set;
+      };
+
+      test('when an id is claimed twice within its expiry, then only the first claim wins', async () => {
+        const set = await claims();
+        expect(await set.claim('m1', clock.now())).toBe(true);
+        clock.advance(599_000);
+        expect(await set.claim('m1', clock.now())).toBe(false);
+        expect(await set.claim('m2', clock.now())).toBe(true);
+      });
+
+      test('when a claim has expired, then the id is taken again, and held again from then on', async () => {
+        const set = await claims();
+        expect(await set.claim('m1', clock.now())).toBe(true);
+        clock.advance(601_000);
+        expect(await set.claim('m1', clock.now())).toBe(true);
+        expect(await set.claim('m1', clock.now())).toBe(false);
+      });
+
+      test('when a claim is released, then the id is taken again', async () => {
+        const set = await claims();
+        expect(await set.claim('m1', clock.now())).toBe(true);
+        await set.release('m1');
+        await set.release('never-claimed');
+        expect(await set.claim('m1', clock.now())).toBe(true);
+        expect(await set.claim('m1', clock.now())).toBe(false);
+      });
+
+      test('when the same id is claimed concurrently, then exactly one claim wins', async () => {
+        const set = await claims();
+        const results = await Promise.all([1, 2, 3, 4].map(() => set.claim('m1', clock.now())));
+        expect(results.filter(Boolean)).toEqual([true]);
+      });
+    });
+
     describe('ping', () => {
       test('when the store is open, then ping resolves', async () => {
         await expect(store.ping()).resolves.toBeUndefined();

@@ -88,8 +88,32 @@ export interface Collection<T extends Document> {
   createIndex(spec: IndexSpec): Promise<void>;
 }
 
+/**
+ * Ids taken at most once within a time window (Kick's webhook message ids): the first claim of an id
+ * wins until it expires or is released. Durable on both adapters: a claim survives a restart.
+ */
+export interface ClaimSet {
+  /** Prepares it (the TTL index; the embedded store replays its log). Call once before claiming. */
+  open(): Promise<void>;
+  /** True for the first claim of the id, or the first since it expired or was released; durable on return. */
+  claim(id: string, at: Date): Promise<boolean>;
+  release(id: string): Promise<void>;
+}
+
+export interface ClaimSetSpec {
+  /** A claim expires this many seconds after its `at`. */
+  expireAfterSeconds: number;
+  /** The date field a claim document keeps `at` in (MongoDB; the TTL index's field). */
+  dateField: string;
+}
+
 export interface Store {
   collection<T extends Document>(name: string): Collection<T>;
+  /**
+   * The claim set `name`. MongoDB keeps one document per claim in the collection `name`; the
+   * embedded store keeps claims in memory (bounded) with an append-only log (claim-log.ts).
+   */
+  claimSet(name: string, spec: ClaimSetSpec): ClaimSet;
   /** Throws when the store cannot be reached (used by /readyz). */
   ping(): Promise<void>;
   /** Flushes what is pending and closes. */

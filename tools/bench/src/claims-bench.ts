@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEmbeddedStore, DuplicateKeyError, type Document } from '@kickstand/platform/store';
+import { createUlidSource } from './kick-delivery';
+
+/**
+ * The webhook claims' memory (issue 22 item 5): N claims (Kick message ids, ULIDs) taken on the
+ * embedded store, as kick-link took them before (one document each in a collection with a TTL
+ * index, `--way documents`) or takes them now (`Store.claimSet`, `--way claim-set`). Reports the
+ * heap the claims hold (heapUsed after a full GC, minus before) per claim, CPU µs per claim
+ * (process.cpuUsage) and RSS. Usage (needs --expose-gc):
+ *   node --expose-gc tools/bench/dist/claims-bench.js --way claim-set --claims 200000
+ */
+
+interface ClaimWay {
+  claim(id: string, at: Date): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function open(way: string, dir: string): Promise<ClaimWay> {
+  const store = await createEmbeddedStore({ dir });
+  if (way === 'claim-set') {
+    const claims = store.claimSet('webhook-messages', { expireAfterSeconds: 600, dateField: 'receivedAt' });
+    await claims.open();
+    return { claim: (id, at) => claims.claim(id, at), close: () => store.close() };
+  }
+  const docs = store.collection<Document & { receivedAt: Date }>('webhook-messages');
+  await docs.createIndex({ fields: { receivedAt: 1 }, expireAfterSeconds: 600 });
+  return {
+    async claim(id, at) {
+      try {
+        await docs.insertOne({ _id: id, receivedAt: at });
+        return true;
+      } catch (error) {
+        if (error instanceof DuplicateKeyError) return false;
+        throw error;
+      }
+    },
+    close: () => store.close(),
+  };
+}
+
+const heapAfterGc = (): number => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { way: { type: 'string', default: 'claim-set' }, claims: { type: 'string', default: '200000' } },
+  });
+  const way = values.way;
+  const count = Number(values.claims);
+  if (way !== 'claim-set' && way !== 'documents') throw new Error('--way claim-set | documents');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-claims-bench-'));
+  const ulid = createUlidSource();
+  const claims = await open(way, dir);
+  await claims.claim('warm-up', new Date());
+  const heapBefore = heapAfterGc();
+  const cpuBefore = process.cpuUsage();
+  // 32 in flight, as concurrent deliveries are
+  for (let start = 0; start < count; start += 32) {
+    // made here, so the ids' strings count as what the claims hold
+    const batch = Array.from({ length: Math.min(32, count - start) }, () => ulid(Date.now()));
+    await Promise.all(batch.map((id) => claims.claim(id, new Date())));
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  const heldBytes = heapAfterGc() - heapBefore;
+  const rssMb = process.memoryUsage().rss / 1024 / 1024;
+  console.log(
+    JSON.stringify({
+      way,
+      claims: count,
+      heapBytesPerClaim: Math.round(heldBytes / count),
+      cpuMicrosPerClaim: Number(((cpu.user + cpu.system) / count).toFixed(1)),
+      rssMb: Math.round(rssMb),
+    }),
+  );
+  await claims.close();
+  await rm(dir, { recursive: true, force: true });
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
