@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -8,6 +7,8 @@ import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { ensurePrivateDir, privateDirMode, privateFileMode, restrictMode } from '../files';
 import { createClaimLog, defaultMaxClaims } from './claim-log';
+import { rewriteDatafile, type IndexDefinition, type Snapshot } from './compaction';
+import { createJournal, type Journal } from './journal';
 import { createExpiry, retryAfterPurgingExpired, startSweeper, type Expiry } from './expiry';
 import {
   DuplicateKeyError,
@@ -49,6 +50,8 @@ interface Applied {
 }
 
 interface CollectionState {
+  name: string;
+  filename: string;
   datastore: Datastore<Raw>;
   loaded: Promise<void>;
   journal: Journal;
@@ -60,96 +63,10 @@ interface CollectionState {
 
 /**
  * A datafile is rewritten (compacted) once the lines appended since the last rewrite outnumber its
- * documents then (and at least this many): rewriting is O(documents) and blocks the event loop
- * while NeDB serialises them, so it is amortised over at least as many writes.
+ * documents then (and at least this many): rewriting is O(documents), so it is amortised over at
+ * least as many writes. It runs in chunks beside the writes (compaction.ts).
  */
 const minLinesBeforeCompaction = 1000;
-
-/**
- * The datafile's appends, grouped. NeDB appends every write with its own fs.appendFile (open,
- * write and close, each a trip through libuv's thread pool) and makes the next operation on the
- * collection wait for it. Here NeDB's lines go into a buffer instead; once per turn of the event
- * loop (setImmediate) whatever gathered is written with one write(2) to a file descriptor kept
- * open. The write is synchronous, as pino's log lines are: appending a few kilobytes to the page
- * cache takes microseconds, less than handing it to another thread. Each store write still
- * resolves only once its lines are written (`written()`), as before.
- */
-interface Journal {
-  append(text: string): void;
-  /** Resolves once every line appended so far is written to the datafile. */
-  written(): Promise<void>;
-  /** Runs a task that replaces the datafile (a compaction) between two appends, then reopens the file. */
-  replacing(task: () => Promise<void>): Promise<void>;
-  /** Writes what is buffered and closes the file. */
-  close(): Promise<void>;
-}
-
-function createJournal(filename: string): Journal {
-  let fd: number | undefined;
-  let buffer = '';
-  /** The append that will take the buffer (not started yet). */
-  let next: Promise<void> | undefined;
-  /** The last append started: it holds every line no longer in the buffer. */
-  let latest: Promise<void> = Promise.resolve();
-  // appends and file replacements run one at a time, in order
-  let chain: Promise<unknown> = Promise.resolve();
-  const serially = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = chain.then(task, task);
-    chain = run.catch(() => undefined);
-    return run;
-  };
-  const closeFile = () => {
-    const open = fd;
-    fd = undefined;
-    if (open !== undefined) closeSync(open);
-  };
-  const flush = async () => {
-    next = undefined;
-    const data = Buffer.from(buffer, 'utf8');
-    buffer = '';
-    if (data.length === 0) return;
-    try {
-      fd ??= openSync(filename, 'a', dataFileMode);
-      for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset);
-    } catch (error) {
-      try {
-        closeFile();
-      } catch {
-        // the write failed already; that is the error to report
-      }
-      throw error;
-    }
-  };
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return {
-    append(text) {
-      buffer += text;
-    },
-    written() {
-      if (buffer === '') return latest;
-      if (!next) {
-        // the writes of this turn of the event loop go out together
-        next = serially(() => nextTurn().then(flush));
-        latest = next;
-      }
-      return next;
-    },
-    replacing(task) {
-      // buffered lines are in memory already, so the rewritten file holds them; appended again
-      // afterwards they only repeat the documents' latest state
-      return serially(async () => {
-        closeFile();
-        await task();
-      });
-    },
-    close() {
-      return serially(async () => {
-        if (buffer !== '') await flush();
-        closeFile();
-      });
-    },
-  };
-}
 
 /**
  * The datafiles hold password hashes and encrypted Kick tokens: owner only, whatever the umask.
@@ -183,7 +100,7 @@ function openCollection(dir: string, name: string): CollectionState {
       loadError = error ?? undefined;
     },
   });
-  const journal = createJournal(filename);
+  const journal = createJournal(filename, dataFileMode);
   const persistence = datastore.persistence as unknown as Partial<NedbPersistenceHook>;
   if (typeof persistence.persistNewStateAsync !== 'function') {
     throw new Error('@seald-io/nedb no longer has persistence.persistNewStateAsync: the journal needs it (README)');
@@ -206,7 +123,15 @@ function openCollection(dir: string, name: string): CollectionState {
     });
   // keeps an unobserved load failure from becoming an unhandled rejection; every op still sees it
   loaded.catch(() => undefined);
-  const state: CollectionState = { datastore, loaded, journal, linesSinceCompaction: 0, documentsAtCompaction: 0 };
+  const state: CollectionState = {
+    name,
+    filename,
+    datastore,
+    loaded,
+    journal,
+    linesSinceCompaction: 0,
+    documentsAtCompaction: 0,
+  };
   return state;
 }
 
@@ -283,7 +208,12 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     for (const state of states.values()) {
       if (isClosed) return;
       if (state.linesSinceCompaction < Math.max(minLinesBeforeCompaction, state.documentsAtCompaction)) continue;
-      await compact(state);
+      await compact(state, (take) =>
+        queue.run(state.name, async () => {
+          await state.loaded;
+          return take();
+        }),
+      );
     }
   }
 
@@ -342,13 +272,29 @@ function embeddedClaimSets(settings: { dir: string; clock: Clock; log: Logger; m
   };
 }
 
-/** Rewrites the datafile to one line per live document. */
-async function compact(state: CollectionState): Promise<void> {
-  await state.journal.replacing(async () => {
+/**
+ * Rewrites the datafile to one line per live document (compaction.ts). The snapshot is taken
+ * between two writes of the collection (`betweenWrites`), when the journal starts keeping the
+ * lines that must follow it.
+ */
+async function compact(
+  state: CollectionState,
+  betweenWrites: (take: () => Snapshot) => Promise<Snapshot>,
+): Promise<void> {
+  const snapshot = await betweenWrites(() => {
+    state.journal.startCapture();
     state.linesSinceCompaction = 0;
-    await state.datastore.compactDatafileAsync();
-    state.documentsAtCompaction = state.datastore.getAllData().length;
+    const docs = state.datastore.getAllData();
+    state.documentsAtCompaction = docs.length;
+    return { docs, indexes: persistedIndexes(state.datastore) };
   });
+  await rewriteDatafile({ filename: state.filename, fileMode: dataFileMode, journal: state.journal, snapshot });
+}
+
+/** The indexes NeDB writes into the datafile: all but the one on _id, which it always has. */
+function persistedIndexes(datastore: Datastore<Raw>): IndexDefinition[] {
+  const { indexes } = datastore as unknown as { indexes: Record<string, IndexDefinition> };
+  return Object.entries(indexes).flatMap(([key, index]) => (key === '_id' ? [] : [index]));
 }
 
 /** Flushes and compacts every loaded collection; one failing does not keep the others from it. */
@@ -362,7 +308,8 @@ async function closeCollections(states: Map<string, CollectionState>, log: Logge
     }
     try {
       await state.journal.close();
-      await compact(state);
+      // the queue is idle (the store is closed): nothing writes between snapshot and rewrite
+      await compact(state, async (take) => take());
     } catch (err) {
       log.error({ err, collection: name }, 'could not compact the datafile on close');
       firstError ??= err;

@@ -1,0 +1,93 @@
+import { open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Journal } from './journal';
+
+// NeDB's own serialiser, so the rewritten file holds the lines NeDB would (the package has no types for it)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nedbModel = require('@seald-io/nedb/lib/model.js') as { serialize(doc: unknown): string };
+
+/** What NeDB keeps of an index in the datafile (a `$$indexCreated` line). */
+export interface IndexDefinition {
+  fieldName: string;
+  unique?: boolean;
+  sparse?: boolean;
+}
+
+/** A collection's state at one moment, taken between two of its writes. */
+export interface Snapshot {
+  /** The datastore's document objects: NeDB replaces a document on update, never changes it in place. */
+  docs: readonly object[];
+  indexes: readonly IndexDefinition[];
+}
+
+/**
+ * Documents serialised between two yields to the event loop: ~2 ms for chat-line-sized documents
+ * (`npm run bench:compaction`), so other work waits at most that long for a compaction.
+ */
+export const compactionChunkSize = 500;
+
+export interface RewriteOptions {
+  filename: string;
+  fileMode: number;
+  /** The collection's journal; it must have been capturing since the snapshot was taken. */
+  journal: Journal;
+  snapshot: Snapshot;
+  chunkSize?: number;
+  /** Runs just before the new file replaces the old one (tests stop there, as a crash would). */
+  beforeRename?: () => Promise<void>;
+}
+
+/**
+ * Rewrites a datafile to one line per document, in NeDB's format (documents, then one
+ * `$$indexCreated` line per index), without holding the event loop for long: the snapshot is
+ * serialised in chunks into `<file>~` while the journal keeps appending to the old file; then,
+ * between two appends, the lines journaled since the snapshot are added to the new file, which
+ * replaces the old one (rename). Until the rename the old file is whole, so a crash keeps it (NeDB
+ * ignores a `<file>~` next to an existing datafile).
+ */
+export async function rewriteDatafile(options: RewriteOptions): Promise<void> {
+  const { filename, fileMode, journal, snapshot, chunkSize = compactionChunkSize } = options;
+  const tempFile = `${filename}~`;
+  try {
+    const file = await open(tempFile, 'w', fileMode);
+    try {
+      await file.chmod(fileMode); // a leftover temporary file keeps its mode otherwise
+      const { docs } = snapshot;
+      for (let start = 0; start < docs.length; start += chunkSize) {
+        let text = '';
+        for (const doc of docs.slice(start, start + chunkSize)) text += `${nedbModel.serialize(doc)}\n`;
+        await file.write(text);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      let indexLines = '';
+      for (const index of snapshot.indexes) {
+        const { fieldName, unique, sparse } = index;
+        indexLines += `${nedbModel.serialize({ $$indexCreated: { fieldName, unique, sparse } })}\n`;
+      }
+      await file.write(indexLines);
+      await journal.replacing(async (captured) => {
+        await file.write(captured);
+        await file.sync();
+        await options.beforeRename?.();
+        await rename(tempFile, filename);
+        await syncDir(path.dirname(filename));
+      });
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    journal.stopCapture();
+    await rm(tempFile, { force: true });
+    throw error;
+  }
+}
+
+/** Makes a rename durable (as NeDB's own crash-safe write does). */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
