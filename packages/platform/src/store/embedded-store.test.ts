@@ -152,6 +152,55 @@ describe('embedded store on disk', () => {
     await store.close();
   });
 
+  test('when a large collection is compacted while writes go on, then a copy taken without closing loads every write and the indexes', async () => {
+    const dir = await freshDir();
+    const store = await createEmbeddedStore({ dir, sweepIntervalMs: 5 });
+    const lines = store.collection<Document & { userId: string; n: number }>('lines');
+    await lines.createIndex({ fields: { userId: 1, n: 1 }, unique: true });
+    const datafile = path.join(dir, 'lines.db');
+    const lineCount = async () => (await readFile(datafile, 'utf8')).split('\n').filter(Boolean).length;
+    // 1,500 documents: the rewrite serialises them in several chunks, yielding between them
+    await Promise.all(
+      Array.from({ length: 1500 }, (_, i) => lines.insertOne({ _id: `l${i}`, userId: `u${i % 50}`, n: i })),
+    );
+    let written = 1500 + 2; // and the two index lines
+    const tenIds = (round: number) => Array.from({ length: 10 }, (_, k) => round * 10 + k);
+    // rounds of inserts, updates and deletes go on until a compaction has shrunk the file (and a little after)
+    for (let round = 0, compactedRounds = 0; compactedRounds < 5 && round < 300; round += 1) {
+      await Promise.all([
+        ...tenIds(round).map((i) => lines.insertOne({ _id: `new${i}`, userId: 'new', n: i })),
+        ...tenIds(round).map((i) => lines.updateOne({ _id: `l${i % 1500}` }, { $set: { n: 100_000 + i } })),
+        ...(round > 0 ? tenIds(round - 1).map((i) => lines.deleteOne({ _id: `new${i}` })) : []),
+      ]);
+      written += round > 0 ? 30 : 20;
+      if (compactedRounds > 0 || (await lineCount()) < written) compactedRounds += 1;
+    }
+    expect(await lineCount()).toBeLessThan(written);
+
+    const copy = await freshDir();
+    await cp(dir, copy, { recursive: true });
+    // the indexes as the rewrite left them (NeDB rewrites the file again when it loads it)
+    expect(
+      (await readFile(path.join(copy, 'lines.db'), 'utf8'))
+        .split('\n')
+        .filter((line) => line.includes('$$indexCreated'))
+        .map((line) => (JSON.parse(line) as { $$indexCreated: { fieldName: string } }).$$indexCreated.fieldName)
+        .sort(),
+    ).toEqual(['n,userId', 'userId']);
+    const reopened = await createEmbeddedStore({ dir: copy });
+    const copied = reopened.collection<Document & { userId: string; n: number }>('lines');
+    const all = { sort: { _id: 1 } } as const;
+    const live = await lines.find({}, all);
+    expect(live).toHaveLength(1510);
+    expect(await copied.find({}, all)).toEqual(live);
+    const [taken] = live;
+    await expect(
+      copied.insertOne({ _id: 'dup', userId: taken?.userId ?? '', n: taken?.n ?? 0 }),
+    ).rejects.toBeInstanceOf(DuplicateKeyError);
+    await reopened.close();
+    await store.close();
+  });
+
   test('when a compound index is asked for, then its first field gets an index of its own, and only a unique one keeps the compound', async () => {
     const dir = await freshDir();
     const store = await createEmbeddedStore({ dir });
