@@ -65,6 +65,8 @@ export async function rewriteDatafile(options: RewriteOptions): Promise<void> {
         indexLines += `${nedbModel.serialize({ $$indexCreated: { fieldName, unique, sparse } })}\n`;
       }
       await file.write(indexLines);
+      // the bulk goes to disk before the journal waits: inside, only the tail is left to sync
+      await file.sync();
       await journal.replacing(async (captured) => {
         await file.write(captured);
         await file.sync();

@@ -59,6 +59,13 @@ interface CollectionState {
   linesSinceCompaction: number;
   /** Documents in the datafile when it was last compacted (or loaded). */
   documentsAtCompaction: number;
+  /**
+   * Each document's latest line, by _id: the datafile folded as NeDB folds it on load, kept as
+   * the journal writes it. A compaction's snapshot is taken from here because NeDB's own list
+   * (`getAllData()`, a walk of its _id tree) takes ~110 ms for 250,000 documents, Array.from of a
+   * Map a few. NeDB replaces a document on update, so the objects held stay as they were written.
+   */
+  latest: Map<unknown, object>;
 }
 
 /**
@@ -108,7 +115,12 @@ function openCollection(dir: string, name: string): CollectionState {
   persistence.persistNewStateAsync = async (docs) => {
     if (docs.length === 0) return;
     let lines = '';
-    for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
+    for (const doc of docs) {
+      lines += `${nedbModel.serialize(doc)}\n`;
+      if ('$$indexCreated' in doc || '$$indexRemoved' in doc) continue; // index lines are taken from NeDB
+      if (doc.$$deleted === true) state.latest.delete(doc._id);
+      else state.latest.set(doc._id, doc);
+    }
     journal.append(lines);
     state.linesSinceCompaction += docs.length;
   };
@@ -117,7 +129,8 @@ function openCollection(dir: string, name: string): CollectionState {
       throw loadError ?? new Error(`could not load collection ${name}`);
     })
     .then(async () => {
-      state.documentsAtCompaction = datastore.getAllData().length;
+      for (const doc of datastore.getAllData()) state.latest.set(doc._id, doc);
+      state.documentsAtCompaction = state.latest.size;
       // a datafile written before modes were set keeps its old mode until tightened here
       await restrictMode(filename, dataFileMode);
     });
@@ -131,6 +144,7 @@ function openCollection(dir: string, name: string): CollectionState {
     journal,
     linesSinceCompaction: 0,
     documentsAtCompaction: 0,
+    latest: new Map(),
   };
   return state;
 }
@@ -284,7 +298,7 @@ async function compact(
   const snapshot = await betweenWrites(() => {
     state.journal.startCapture();
     state.linesSinceCompaction = 0;
-    const docs = state.datastore.getAllData();
+    const docs = Array.from(state.latest.values());
     state.documentsAtCompaction = docs.length;
     return { docs, indexes: persistedIndexes(state.datastore) };
   });
