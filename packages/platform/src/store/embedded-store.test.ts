@@ -261,6 +261,28 @@ describe('embedded store on disk', () => {
     await store.close();
   });
 
+  test('when more documents expired than the sweep deletes in one write, then it deletes them all and keeps the live ones', async () => {
+    const dir = await freshDir();
+    const clock = createFakeClock();
+    const first = await createEmbeddedStore({ dir, clock, sweepIntervalMs: 20 });
+    const sent = first.collection<Document & { sentAt: Date }>('sent');
+    await sent.createIndex({ fields: { sentAt: 1 }, expireAfterSeconds: 60 });
+    // 2,500 that expire (the sweep deletes 1,000 at a time), 10 that do not
+    await Promise.all(
+      Array.from({ length: 2510 }, (_, i) =>
+        sent.insertOne({ _id: `s${i}`, sentAt: new Date(clock.now().getTime() + (i < 2500 ? i : 3_600_000)) }),
+      ),
+    );
+    clock.advance(2500 + 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await first.close();
+
+    const second = await createEmbeddedStore({ dir, clock: createFakeClock(new Date(0)) });
+    const kept = await second.collection('sent').find({}, { sort: { _id: 1 } });
+    expect(kept.map((doc) => doc._id)).toEqual(Array.from({ length: 10 }, (_, i) => `s${2500 + i}`));
+    await second.close();
+  });
+
   test('when expired documents were swept, then reopening the directory does not bring them back', async () => {
     const dir = await freshDir();
     const clock = createFakeClock();
