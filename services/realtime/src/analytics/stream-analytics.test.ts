@@ -301,6 +301,42 @@ describe('writing', () => {
     expect(writes).toEqual({ minutes: 14, days: 4 });
   });
 
+  test('when a minute is written a second time (a line that came late), then its counts are added to the first', async () => {
+    const minute = at('2026-03-01T19:40:00Z');
+    const delta = (chatters: Array<[string, number]>, unnamedLines: number, commands: Array<[string, number]>) => ({
+      userId: owner,
+      minute,
+      counts: { messages: 3, commands: 1, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 },
+      chatters: new Map(chatters),
+      unnamedLines,
+      commands: new Map(commands),
+    });
+
+    await repo.addMinute(delta([['alice', 3]], 0, [['hello', 1]]));
+    await repo.addMinute(
+      delta(
+        [
+          ['alice', 1],
+          ['bob', 1],
+        ],
+        1,
+        [['dice', 1]],
+      ),
+    );
+
+    expect(await repo.minutesBetween(owner, minute, at('2026-03-01T19:41:00Z'))).toEqual([
+      {
+        _id: `${owner}|2026-03-01T19:40:00.000Z`,
+        userId: owner,
+        minute,
+        counts: { messages: 6, commands: 2, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 },
+        chatters: { alice: 4, bob: 1 },
+        unnamedLines: 1,
+        commandRuns: { hello: 1, dice: 1 },
+      },
+    ]);
+  });
+
   test('when stopped, then what is left is written, the minute under way too', async () => {
     analytics = inChunks();
     analytics.start();
