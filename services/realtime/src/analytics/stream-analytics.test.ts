@@ -246,7 +246,7 @@ describe('writing', () => {
   const inChunks = () =>
     createStreamAnalytics({ repo, clock, log: platform.log, writeChunk: 2, writePauseMs: 1, flushEveryMs: 60_000 });
 
-  test('when a flush writes 5 channels in chunks of 2, then every channel’s counts are exact', async () => {
+  test('when a flush writes 5 channels (and all channels) 2 at a time, then every channel’s counts are exact', async () => {
     analytics = inChunks();
     clock.set(at('2026-03-25T12:00:00Z'));
     const owners = [owner, ...[1, 2, 3, 4].map((index) => `${owner}-${index}`)];

@@ -34,31 +34,47 @@ export const analyticsFlushMs = 5_000;
 export const analyticsMinuteGraceMs = 3_000;
 
 /**
- * Bucket writes started at once, and the pause after each chunk of the timed flush: the writes of
- * 1,000 channels' minutes are spread over a second or two, a few milliseconds of store work at a
- * time, so that chat is never held up behind them. A report or stop does not pause (it yields only).
+ * Channels whose bucket writes (their minutes and days, ~3 writes a channel) start at once, and
+ * the pause after each such chunk in the timer's flush: 1,000 channels' minutes are spread over a
+ * few seconds, a few milliseconds of store work at a time, so that chat is never held up behind
+ * them. A report or stop does not pause (it only yields to the event loop between chunks).
  */
-export const analyticsWriteChunk = 10;
+export const analyticsWriteChunk = 4;
 export const analyticsWritePauseMs = 10;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Runs `write` over the items a chunk at a time, `between` chunks; returns why each failed write failed. */
+/**
+ * Starts the writes of `chunk` items at a time, `between` chunks, and waits for them; returns why
+ * each failed write failed. An item's writes are made when its chunk's turn comes (their work too).
+ */
 async function settleInChunks<T>(
   items: readonly T[],
   chunk: number,
   between: () => Promise<void>,
-  write: (item: T) => Promise<void>,
+  writesOf: (item: T) => Array<Promise<void>>,
 ): Promise<unknown[]> {
   const failures: unknown[] = [];
   for (let index = 0; index < items.length; index += chunk) {
     if (index > 0) await between();
-    for (const result of await Promise.allSettled(items.slice(index, index + chunk).map(write))) {
+    const writes = items.slice(index, index + chunk).flatMap(writesOf);
+    for (const result of await Promise.allSettled(writes)) {
       if (result.status === 'rejected') failures.push(result.reason);
     }
   }
   return failures;
+}
+
+/** The minutes grouped by channel owner. */
+function byOwner(minutes: readonly MinuteDelta[]): MinuteDelta[][] {
+  const owners = new Map<string, MinuteDelta[]>();
+  for (const minute of minutes) {
+    const own = owners.get(minute.userId);
+    if (own) own.push(minute);
+    else owners.set(minute.userId, [minute]);
+  }
+  return [...owners.values()];
 }
 
 export interface StreamAnalyticsCounter {
@@ -148,13 +164,12 @@ export function createStreamAnalytics({
   const writeMinutes = async (minutes: MinuteDelta[]) => {
     if (minutes.length === 0) return;
     forgetOldDays();
-    // a write that fails loses its counts (logged): retrying it could count them twice
-    const failures = [
-      ...(await settleInChunks(minutes, writeChunk, betweenChunks, (minute) => repo.addMinute(minute))),
-      ...(await settleInChunks(dayDeltasOf(minutes), writeChunk, betweenChunks, async (day) =>
-        repo.addDay(day, await namesOf(day.userId, day.day)),
-      )),
-    ];
+    // a write that fails loses its counts (logged): retrying it could count them twice. A channel's
+    // day deltas are made with its writes, so no step adds up all channels' minutes at once.
+    const failures = await settleInChunks(byOwner(minutes), writeChunk, betweenChunks, (own) => [
+      ...own.map((minute) => repo.addMinute(minute)),
+      ...dayDeltasOf(own).map(async (day) => repo.addDay(day, await namesOf(day.userId, day.day))),
+    ]);
     if (failures.length > 0) {
       log.error({ err: failures[0], failed: failures.length }, 'stream analytics: counts could not be written');
     }
