@@ -42,6 +42,24 @@ describe('minute accumulator', () => {
     expect(pending.drain()).toEqual([]);
   });
 
+  test('when the minutes that ended are drained, then the minute under way stays for the next drain', () => {
+    const pending = createMinuteAccumulator();
+    pending.add('u1', at('2026-03-01T20:00:59Z'), { kind: 'message', chatter: 'alice' });
+    pending.add('u1', at('2026-03-01T20:01:00Z'), { kind: 'message', chatter: 'bob' });
+    pending.add('u2', at('2026-03-01T19:58:10Z'), { kind: 'message', chatter: 'carol' });
+
+    const ended = pending.drainEndedBy(at('2026-03-01T20:01:00Z').getTime());
+
+    expect(ended.map((delta) => [delta.userId, delta.minute.toISOString()])).toEqual([
+      ['u1', '2026-03-01T20:00:00.000Z'],
+      ['u2', '2026-03-01T19:58:00.000Z'],
+    ]);
+    expect(pending.drainEndedBy(at('2026-03-01T20:01:59.999Z').getTime())).toEqual([]);
+    expect(pending.drain().map((delta) => [delta.userId, delta.minute.toISOString(), delta.counts.messages])).toEqual([
+      ['u1', '2026-03-01T20:01:00.000Z', 1],
+    ]);
+  });
+
   test('when commands, follows and gifts are added, then each is counted under its own name', () => {
     const pending = createMinuteAccumulator();
     const minute = at('2026-03-01T20:00:00Z');

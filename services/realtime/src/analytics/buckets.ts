@@ -103,6 +103,8 @@ export interface MinuteAccumulator {
   add(userId: string, at: Date, change: Change): void;
   /** Everything added since the last drain, and forgets it. */
   drain(): MinuteDelta[];
+  /** The minutes that ended at or before `ms` (added since the last drain), and forgets them. */
+  drainEndedBy(ms: number): MinuteDelta[];
   isEmpty(): boolean;
 }
 
@@ -156,6 +158,15 @@ export function createMinuteAccumulator(): MinuteAccumulator {
     drain() {
       const drained = [...pending.values()];
       pending = new Map();
+      return drained;
+    },
+    drainEndedBy(ms) {
+      const drained: MinuteDelta[] = [];
+      for (const [key, delta] of pending) {
+        if (delta.minute.getTime() + minuteMs > ms) continue;
+        drained.push(delta);
+        pending.delete(key);
+      }
       return drained;
     },
     isEmpty: () => pending.size === 0,

@@ -15,7 +15,12 @@ import {
 import { CommandKind, timestampFromDate } from '@kickstand/proto';
 import { createAnalyticsRepository, type AnalyticsRepository } from './analytics-repository';
 import { analyticsLimits } from './buckets';
-import { allChannels, createStreamAnalytics, type StreamAnalyticsCounter } from './stream-analytics';
+import {
+  allChannels,
+  analyticsMinuteGraceMs,
+  createStreamAnalytics,
+  type StreamAnalyticsCounter,
+} from './stream-analytics';
 
 const start = new Date('2026-03-01T20:00:00Z');
 const at = (iso: string) => new Date(iso);
@@ -70,12 +75,16 @@ async function decoded<T extends KickstandTopicName>(
   return message;
 }
 
-async function chat(username: string, sentAt: Date, overrides: { messageId?: string; isFromBot?: boolean } = {}) {
+async function chat(
+  username: string,
+  sentAt: Date,
+  overrides: { messageId?: string; isFromBot?: boolean; ownerUserId?: string } = {},
+) {
   analytics.countChat(
     await decoded('chat.received', {
       eventId: randomUUID(),
       messageId: overrides.messageId ?? randomUUID(),
-      ownerUserId: owner,
+      ownerUserId: overrides.ownerUserId ?? owner,
       broadcasterUserId: '4377088',
       sender: { username },
       content: 'hi',
@@ -229,6 +238,119 @@ describe('counting', () => {
     const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
     expect(doc?.chatters).toEqual({ v1: 1 });
     expect(doc?.unnamedLines).toBe(1);
+  });
+});
+
+describe('writing', () => {
+  // small chunks, so that a flush of a few channels takes several of them
+  const inChunks = () =>
+    createStreamAnalytics({ repo, clock, log: platform.log, writeChunk: 2, writePauseMs: 1, flushEveryMs: 60_000 });
+
+  test('when a flush writes 5 channels (and all channels) 2 at a time, then every channel’s counts are exact', async () => {
+    analytics = inChunks();
+    clock.set(at('2026-03-25T12:00:00Z'));
+    const owners = [owner, ...[1, 2, 3, 4].map((index) => `${owner}-${index}`)];
+    for (const [index, ownerUserId] of owners.entries()) {
+      for (let line = 0; line <= index; line += 1)
+        await chat(`viewer_${line}`, at('2026-03-25T11:58:10Z'), { ownerUserId });
+      for (let line = 0; line <= index + 1; line += 1)
+        await chat('regular', at('2026-03-25T11:59:20Z'), { ownerUserId });
+    }
+
+    await analytics.flush();
+
+    expect(writes).toEqual({ minutes: 12, days: 6 });
+    for (const [index, ownerUserId] of owners.entries()) {
+      const report = await analytics.report(ownerUserId, '7d');
+      expect(report.totals).toMatchObject({ messages: 2 * index + 3, uniqueChatters: index + 2 });
+      expect(report.topChatters[0]).toEqual({ username: 'regular', messages: index + 2 });
+    }
+  });
+
+  test('when the timer’s flush runs, then only the minutes that ended a few seconds ago are written, each once', async () => {
+    analytics = inChunks();
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await chat('bob', at('2026-03-01T20:00:50Z'));
+    clock.set(at('2026-03-01T20:01:00Z'));
+    await chat('carol', at('2026-03-01T20:01:00Z'));
+
+    clock.set(new Date(at('2026-03-01T20:01:00Z').getTime() + analyticsMinuteGraceMs - 1));
+    await analytics.flushEnded();
+    expect(writes).toEqual({ minutes: 0, days: 0 });
+
+    clock.set(new Date(at('2026-03-01T20:01:00Z').getTime() + analyticsMinuteGraceMs));
+    await analytics.flushEnded();
+    await analytics.flushEnded();
+    expect(writes).toEqual({ minutes: 2, days: 2 });
+    const [written] = await repo.minutesBetween(owner, at('2026-03-01T20:00:00Z'), at('2026-03-01T20:02:00Z'));
+    expect(written).toMatchObject({ minute: at('2026-03-01T20:00:00Z'), counts: { messages: 2 } });
+    expect(written?.chatters).toEqual({ alice: 1, bob: 1 });
+  });
+
+  test('when a report comes while the timer’s flush is writing, then it sees every count, the minute under way too', async () => {
+    analytics = createStreamAnalytics({ repo, clock, log: platform.log, writeChunk: 1, writePauseMs: 20 });
+    for (let index = 0; index < 6; index += 1) await chat(`viewer_${index}`, at(`2026-03-01T19:5${index}:10Z`));
+    clock.set(at('2026-03-01T20:00:30Z'));
+    await chat('late_one', at('2026-03-01T20:00:20Z'));
+
+    const timed = analytics.flushEnded();
+    const report = await analytics.report(owner, '7d');
+    await timed;
+
+    expect(report.totals).toMatchObject({ messages: 7, uniqueChatters: 7 });
+    expect(writes).toEqual({ minutes: 14, days: 4 });
+  });
+
+  test('when a minute is written a second time (a line that came late), then its counts are added to the first', async () => {
+    const minute = at('2026-03-01T19:40:00Z');
+    const delta = (chatters: Array<[string, number]>, unnamedLines: number, commands: Array<[string, number]>) => ({
+      userId: owner,
+      minute,
+      counts: { messages: 3, commands: 1, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 },
+      chatters: new Map(chatters),
+      unnamedLines,
+      commands: new Map(commands),
+    });
+
+    await repo.addMinute(delta([['alice', 3]], 0, [['hello', 1]]));
+    await repo.addMinute(
+      delta(
+        [
+          ['alice', 1],
+          ['bob', 1],
+        ],
+        1,
+        [['dice', 1]],
+      ),
+    );
+
+    expect(await repo.minutesBetween(owner, minute, at('2026-03-01T19:41:00Z'))).toEqual([
+      {
+        _id: `${owner}|2026-03-01T19:40:00.000Z`,
+        userId: owner,
+        minute,
+        counts: { messages: 6, commands: 2, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 },
+        chatters: { alice: 4, bob: 1 },
+        unnamedLines: 1,
+        commandRuns: { hello: 1, dice: 1 },
+      },
+    ]);
+  });
+
+  test('when stopped, then what is left is written, the minute under way too', async () => {
+    analytics = inChunks();
+    analytics.start();
+    await chat('alice', at('2026-03-01T19:59:10Z'));
+    await chat('bob', at('2026-03-01T20:00:00Z'));
+
+    await analytics.stop();
+
+    const written = await repo.minutesBetween(owner, at('2026-03-01T19:59:00Z'), at('2026-03-01T20:01:00Z'));
+    expect(written.map((minute) => [minute.minute.toISOString(), minute.counts.messages])).toEqual([
+      ['2026-03-01T19:59:00.000Z', 1],
+      ['2026-03-01T20:00:00.000Z', 1],
+    ]);
+    expect(writes).toEqual({ minutes: 4, days: 2 });
   });
 });
 

@@ -12,6 +12,7 @@ import {
   dayMs,
   floorTo,
   type Change,
+  type MinuteDelta,
 } from './buckets';
 import { kickFactFrom } from './kick-facts';
 import { buildReport, emptyReport, windowOf } from './report';
@@ -22,8 +23,59 @@ import { buildReport, emptyReport, windowOf } from './report';
  */
 export const allChannels = '*';
 
-/** How often the counts kept in memory are written: a crash loses at most this much (docs/analytics.md). */
-export const analyticsFlushMs = 60_000;
+/**
+ * How often the minutes that are over are written. Each channel's minute is written once, shortly
+ * after it ends (a new small document rather than `$inc`s into one already holding its names), so a
+ * crash loses the minute under way and at most a few seconds of the one before (docs/analytics.md).
+ */
+export const analyticsFlushMs = 5_000;
+
+/** A minute is written once it ended this long ago: lines sent just before its end may still arrive. */
+export const analyticsMinuteGraceMs = 3_000;
+
+/**
+ * Channels whose bucket writes (their minutes and days, ~3 writes a channel) start at once, and
+ * the pause after each such chunk in the timer's flush: 1,000 channels' minutes are spread over a
+ * few seconds, a few milliseconds of store work at a time, so that chat is never held up behind
+ * them. A report or stop does not pause (it only yields to the event loop between chunks).
+ */
+export const analyticsWriteChunk = 4;
+export const analyticsWritePauseMs = 10;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts the writes of `chunk` items at a time, `between` chunks, and waits for them; returns why
+ * each failed write failed. An item's writes are made when its chunk's turn comes (their work too).
+ */
+async function settleInChunks<T>(
+  items: readonly T[],
+  chunk: number,
+  between: () => Promise<void>,
+  writesOf: (item: T) => Array<Promise<void>>,
+): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  for (let index = 0; index < items.length; index += chunk) {
+    if (index > 0) await between();
+    const writes = items.slice(index, index + chunk).flatMap(writesOf);
+    for (const result of await Promise.allSettled(writes)) {
+      if (result.status === 'rejected') failures.push(result.reason);
+    }
+  }
+  return failures;
+}
+
+/** The minutes grouped by channel owner. */
+function byOwner(minutes: readonly MinuteDelta[]): MinuteDelta[][] {
+  const owners = new Map<string, MinuteDelta[]>();
+  for (const minute of minutes) {
+    const own = owners.get(minute.userId);
+    if (own) own.push(minute);
+    else owners.set(minute.userId, [minute]);
+  }
+  return [...owners.values()];
+}
 
 export interface StreamAnalyticsCounter {
   /** chat.received → one more line (the bot's own lines are not counted). */
@@ -32,11 +84,13 @@ export interface StreamAnalyticsCounter {
   countCommand(message: TopicMessage<'command.executed'>): void;
   /** kick.event → follows, subscriptions, gifts; stream starts, ends and title changes (written at once). */
   countKickEvent(message: TopicMessage<'kick.event'>): Promise<void>;
-  /** Writes what is counted in memory (the timer, a report, stop). */
+  /** Writes everything counted in memory, the minute under way too (a report, stop). */
   flush(): Promise<void>;
+  /** Writes the minutes that are over, pausing between chunks (the timer). */
+  flushEnded(): Promise<void>;
   /** The signed-in streamer's report; this instance's unwritten counts are written first. */
   report(userId: string, range: AnalyticsRange): Promise<StreamAnalytics>;
-  /** Starts the periodic flush. */
+  /** Starts the periodic flush of the minutes that are over. */
   start(): void;
   /** Stops the periodic flush and writes what is left. */
   stop(): Promise<void>;
@@ -54,17 +108,24 @@ export function createStreamAnalytics({
   clock,
   log,
   flushEveryMs = analyticsFlushMs,
+  writeChunk = analyticsWriteChunk,
+  writePauseMs = analyticsWritePauseMs,
 }: {
   repo: AnalyticsRepository;
   clock: Clock;
   log: Logger;
   flushEveryMs?: number;
+  writeChunk?: number;
+  writePauseMs?: number;
 }): StreamAnalyticsCounter {
   const pending = createMinuteAccumulator();
   const seen = createRecentIds();
   /** The names each recent day bucket holds, learnt once per day bucket and kept up to date here. */
   const dayNames = new Map<string, Promise<DayNames>>();
   let flushing: Promise<void> = Promise.resolve();
+  /** Flushes queued by a report or stop, not done yet: until then no flush pauses between chunks. */
+  let hurried = 0;
+  const betweenChunks = () => (hurried > 0 ? yieldToEventLoop() : sleep(writePauseMs));
   let timer: NodeJS.Timeout | undefined;
 
   /** A time within the kept days (older than that: nothing to add to; a clock far ahead: now). */
@@ -100,26 +161,35 @@ export function createStreamAnalytics({
       if (Number(key.slice(key.lastIndexOf('|') + 1)) < yesterday) dayNames.delete(key);
   };
 
-  const writePending = async () => {
-    const minutes = pending.drain();
+  const writeMinutes = async (minutes: MinuteDelta[]) => {
     if (minutes.length === 0) return;
     forgetOldDays();
-    // a write that fails loses its counts (logged): retrying it could count them twice
-    const writes = [
-      ...minutes.map((minute) => repo.addMinute(minute)),
-      ...dayDeltasOf(minutes).map(async (day) => repo.addDay(day, await namesOf(day.userId, day.day))),
-    ];
-    const failures = (await Promise.allSettled(writes)).filter((result) => result.status === 'rejected');
+    // a write that fails loses its counts (logged): retrying it could count them twice. A channel's
+    // day deltas are made with its writes, so no step adds up all channels' minutes at once.
+    const failures = await settleInChunks(byOwner(minutes), writeChunk, betweenChunks, (own) => [
+      ...own.map((minute) => repo.addMinute(minute)),
+      ...dayDeltasOf(own).map(async (day) => repo.addDay(day, await namesOf(day.userId, day.day))),
+    ]);
     if (failures.length > 0) {
-      log.error({ err: failures[0]?.reason, failed: failures.length }, 'stream analytics: counts could not be written');
+      log.error({ err: failures[0], failed: failures.length }, 'stream analytics: counts could not be written');
     }
   };
 
-  // one flush at a time, in order: a day bucket's names are learnt once
-  const flush = () => {
-    flushing = flushing.catch(() => undefined).then(writePending);
+  // one flush at a time, in order: a day bucket's names are learnt once; the minutes are taken
+  // when the flush's turn comes, so a report queued behind a timed flush still writes everything
+  const queueFlush = (take: () => MinuteDelta[]) => {
+    flushing = flushing.catch(() => undefined).then(() => writeMinutes(take()));
     return flushing;
   };
+  const flush = async () => {
+    hurried += 1;
+    try {
+      await queueFlush(() => pending.drain());
+    } finally {
+      hurried -= 1;
+    }
+  };
+  const flushEnded = () => queueFlush(() => pending.drainEndedBy(clock.now().getTime() - analyticsMinuteGraceMs));
 
   return {
     countChat(message) {
@@ -171,6 +241,7 @@ export function createStreamAnalytics({
     },
 
     flush,
+    flushEnded,
 
     async report(userId, range) {
       await flush();
@@ -188,7 +259,7 @@ export function createStreamAnalytics({
     },
 
     start() {
-      timer = setInterval(() => void flush(), flushEveryMs);
+      timer = setInterval(() => void flushEnded(), flushEveryMs);
       timer.unref();
     },
 
