@@ -1,10 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import express from 'express';
 import { systemClock, type Clock } from '@kickstand/platform/clock';
-import { requestIdOf } from '@kickstand/platform/http';
+import { closeServer, listen, requestIdOf } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
 import { createWebhookVerifier, kickWebhookRoutes, webhookPath } from '@kickstand/kick-link/front-door';
 import { createForwarder } from './forward';
@@ -20,8 +19,6 @@ export interface FrontDoor {
 const isWebhook = (req: IncomingMessage) =>
   req.method === 'POST' && (req.url === webhookPath || req.url?.startsWith(`${webhookPath}?`) === true);
 const isSocketIo = (url: string | undefined) => url === '/socket.io' || url?.startsWith('/socket.io/') === true;
-
-const requestDrainMs = 3000;
 
 /**
  * Single-machine mode's front door: the public port, in a thread of its own so that the owner
@@ -72,27 +69,13 @@ export async function startFrontDoor(
     socket.once('close', () => upgraded.delete(socket));
     realtime.upgrade(req, socket, head);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const port = await listen(server, options.port, options.host);
 
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     async close() {
       for (const socket of upgraded) socket.destroy();
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), requestDrainMs);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      await closeServer(server);
       gateway.close();
       realtime.close();
       owner.close();

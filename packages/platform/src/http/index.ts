@@ -3,3 +3,4 @@ export { createErrorHandler, notFoundHandler, type ErrorBody } from './error-han
 export { healthRoutes, processStartedAt, type ReadinessCheck } from './health';
 export { parseBody, parseParams, parseQuery } from './parse';
 export { requestIdOf } from './request-id';
+export { closeServer, listen } from './listen';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { processMetrics } from '../metrics';
-import { closeServer, listen } from './start-http-service';
+import { closeServer, listen } from '../http/listen';
 
 export interface MetricsServer {
   port: number;

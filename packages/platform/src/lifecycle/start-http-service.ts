@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { closeServer, listen } from '../http/listen';
 
 /** What every service factory returns: `createXService(deps) → { app, start, stop }`, no I/O at import. */
 export interface Service {
@@ -38,30 +38,6 @@ export interface RunningService {
   port: number;
   /** Stops taking requests, lets requests in flight finish (briefly), then stops the service. */
   stop(): Promise<void>;
-}
-
-const requestDrainMs = 3000;
-
-export function listen(server: Server, port: number, host?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), requestDrainMs);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }
 
 /** Liveness is answered while the service starts; every other request waits for the start to end. */
