@@ -3,10 +3,9 @@ import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import express from 'express';
 import { systemClock, type Clock } from '@kickstand/platform/clock';
-import { closeServer, listen, requestIdOf } from '@kickstand/platform/http';
+import { closeServer, createForwarder, listen, requestIdOf } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
 import { createWebhookVerifier, kickWebhookRoutes, webhookPath } from '@kickstand/kick-link/front-door';
-import { createForwarder } from './forward';
 import type { FrontDoorOptions } from './messages';
 import { createOwnerLink } from './owner-link';
 
@@ -47,8 +46,17 @@ export async function startFrontDoor(
   const webhooks = express();
   webhooks.disable('x-powered-by');
   webhooks.use(kickWebhookRoutes({ verifier, intake: owner.intake, clock, log, bodyLimit: options.bodyLimit }));
-  const gateway = createForwarder(options.gatewayUrl, 'Kickstand gateway', log);
-  const realtime = createForwarder(options.realtimeUrl, 'realtime service', log);
+  // the owner thread trusts this hop (trustBehindFrontDoor): its `req.ip` is the client's address
+  const gateway = createForwarder(options.gatewayUrl, {
+    upstream: 'Kickstand gateway',
+    clientAddress: 'appended',
+    log,
+  });
+  const realtime = createForwarder(options.realtimeUrl, {
+    upstream: 'realtime service',
+    clientAddress: 'appended',
+    log,
+  });
 
   const server: Server = createServer((req, res) => {
     if (isWebhook(req)) {

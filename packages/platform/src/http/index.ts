@@ -4,3 +4,4 @@ export { healthRoutes, processStartedAt, type ReadinessCheck } from './health';
 export { parseBody, parseParams, parseQuery } from './parse';
 export { requestIdOf } from './request-id';
 export { closeServer, listen } from './listen';
+export { createForwarder, type Forwarder, type ForwarderOptions } from './forward';
