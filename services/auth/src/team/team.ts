@@ -80,6 +80,22 @@ export function createTeam(deps: {
 }): Team {
   const { teams, accounts, audit, clock } = deps;
 
+  /** The owner's change to the team, in the audit log with the editor it concerns. */
+  function recordChange(
+    action: 'team.editor.invited' | 'team.editor.removed',
+    owner: Identity,
+    editor: { id: string; username: string },
+    now: Date,
+  ): Promise<void> {
+    return audit.record({
+      occurredAt: now,
+      actor: { id: owner.userId, username: owner.username },
+      action,
+      target: { type: 'user', ...editor },
+      details: { channelOwnerId: owner.userId },
+    });
+  }
+
   async function write(owner: Identity, known: TeamDoc | null, editors: EditorGrantDoc[], now: Date): Promise<void> {
     const entry: PendingTeamChange = { eventId: randomUUID(), occurredAt: now };
     const state = { ownerUsername: owner.username, editors, editorIds: editors.map((editor) => editor.userId) };
@@ -127,13 +143,7 @@ export function createTeam(deps: {
         addedAt: now,
       };
       await write(owner, known, [...editors, grant], now);
-      await audit.record({
-        occurredAt: now,
-        actor: { id: owner.userId, username: owner.username },
-        action: 'team.editor.invited',
-        target: { type: 'user', id: account._id, username: account.username },
-        details: { channelOwnerId: owner.userId },
-      });
+      await recordChange('team.editor.invited', owner, { id: account._id, username: account.username }, now);
       return grant;
     },
 
@@ -148,13 +158,7 @@ export function createTeam(deps: {
         known.editors.filter((editor) => editor.userId !== editorUserId),
         now,
       );
-      await audit.record({
-        occurredAt: now,
-        actor: { id: owner.userId, username: owner.username },
-        action: 'team.editor.removed',
-        target: { type: 'user', id: removed.userId, username: removed.username },
-        details: { channelOwnerId: owner.userId },
-      });
+      await recordChange('team.editor.removed', owner, { id: removed.userId, username: removed.username }, now);
       return removed;
     },
 
