@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createPeriodicFlush } from '@kickstand/platform/batch';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { AuthRepository, CommandExecution } from './repository';
@@ -44,8 +45,6 @@ export function createCommandCounter(deps: {
 }): CommandCounter {
   const { repo, clock, log, flushIntervalMs = defaultCountFlushIntervalMs } = deps;
   let pending = new Map<string, CommandExecution>();
-  let timer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> | undefined;
 
   /** The executions of one flush, each counted once (see repo.commandUsage.countFlush). */
   async function countGroup(flushId: string, executions: ReadonlyArray<Omit<CommandExecution, 'seenKey'>>) {
@@ -88,15 +87,12 @@ export function createCommandCounter(deps: {
     for (const [flushId, executions] of unfinished) await countGroup(flushId, executions);
   }
 
-  function flush(): Promise<void> {
-    flushing ??= flushOnce().finally(() => {
-      flushing = undefined;
-    });
-    return flushing;
-  }
-
-  const logFailure = (error: unknown) =>
-    log.warn({ err: error }, 'could not store command counts; the executions are counted by a later flush');
+  const periodic = createPeriodicFlush({
+    flushOnce,
+    everyMs: flushIntervalMs,
+    onError: (error) =>
+      log.warn({ err: error }, 'could not store command counts; the executions are counted by a later flush'),
+  });
 
   return {
     async record(execution) {
@@ -116,19 +112,8 @@ export function createCommandCounter(deps: {
       }
       return counts;
     },
-    flush,
-    start() {
-      if (timer || flushIntervalMs <= 0) return;
-      timer = setInterval(() => {
-        flush().catch(logFailure);
-      }, flushIntervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await flushing?.catch(() => undefined);
-      await flush().catch(logFailure);
-    },
+    flush: periodic.flush,
+    start: periodic.start,
+    stop: periodic.stop,
   };
 }

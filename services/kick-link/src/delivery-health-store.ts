@@ -1,3 +1,4 @@
+import { createPeriodicFlush } from '@kickstand/platform/batch';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { Collection, Document, Store, Update } from '@kickstand/platform/store';
@@ -173,8 +174,6 @@ export function createStoredDeliveryHealth(deps: {
   const { clock, log, flushIntervalMs = 30_000 } = deps;
   const docs = deliveryHealthDocs(deps.store);
   let pending = new Map<string, Pending>();
-  let timer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> | undefined;
 
   /** Never throws: a bug here must not cost a delivery or a reply. */
   function note(channel: string | null, change: (entry: Pending) => void): void {
@@ -230,12 +229,11 @@ export function createStoredDeliveryHealth(deps: {
     }
   }
 
-  function flush(): Promise<void> {
-    flushing ??= flushOnce().finally(() => {
-      flushing = undefined;
-    });
-    return flushing;
-  }
+  const periodic = createPeriodicFlush({
+    flushOnce,
+    everyMs: flushIntervalMs,
+    onError: (error) => log.error({ err: error }, 'delivery-health flush failed'),
+  });
 
   return {
     deliveryAccepted: (channel, sentAt, receivedAt) =>
@@ -266,25 +264,14 @@ export function createStoredDeliveryHealth(deps: {
         if (check.recreated.length > 0) entry.lastRecreated = { at: check.checkedAt, events: [...check.recreated] };
       }),
     liveChecked: (channel, isLive, checkedAt) => note(channel, (entry) => (entry.live = { isLive, checkedAt })),
-    flush,
+    flush: periodic.flush,
     async flushChannel(broadcasterUserId) {
       const entry = pending.get(broadcasterUserId);
       if (!entry) return;
       pending.delete(broadcasterUserId);
       await write(broadcasterUserId, entry, clock.now());
     },
-    start() {
-      if (timer || flushIntervalMs <= 0) return;
-      timer = setInterval(() => {
-        flush().catch((error: unknown) => log.error({ err: error }, 'delivery-health flush failed'));
-      }, flushIntervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await flushing?.catch(() => undefined);
-      await flush().catch((error: unknown) => log.error({ err: error }, 'delivery-health flush failed'));
-    },
+    start: periodic.start,
+    stop: periodic.stop,
   };
 }

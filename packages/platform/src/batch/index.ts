@@ -1,0 +1,2 @@
+export { createBatcher, type BatcherOptions } from './batcher';
+export { createPeriodicFlush, type PeriodicFlush } from './periodic-flush';
