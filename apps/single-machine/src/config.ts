@@ -38,6 +38,14 @@ export const singleMachineConfigSchema = platformConfigSchema
      * this one thread, as before.
      */
     FRONT_DOOR: z.enum(['thread', 'inline']).default('thread'),
+    /**
+     * A debugging aid: each thread logs its V8 heap (per space) and the process's resident set this
+     * often ("memory" lines). Unset: never.
+     */
+    MEMORY_LOG_INTERVAL_MS: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce.number().int().min(100).max(3_600_000).optional(),
+    ),
     /** With JWT_PUBLIC_KEY: auth's signing key; without both, a key pair is made once under DATA_DIR/keys. */
     JWT_PRIVATE_KEY: jwtPrivateKeySchema,
   });

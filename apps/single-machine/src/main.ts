@@ -1,11 +1,12 @@
 import { loadConfigOrExit } from '@kickstand/platform/config';
-import { isPrettyLogging, runProcess } from '@kickstand/platform/lifecycle';
+import { isPrettyLogging, runProcess, startMemoryLog } from '@kickstand/platform/lifecycle';
 import { createLogger } from '@kickstand/platform/log';
 import { singleMachineConfigSchema } from './config';
 import { startSingleMachine } from './single-machine';
 
 const config = loadConfigOrExit(singleMachineConfigSchema, 'kickstand');
 const log = createLogger({ level: config.LOG_LEVEL, pretty: isPrettyLogging(config) });
+if (config.MEMORY_LOG_INTERVAL_MS !== undefined) startMemoryLog(log.child({ thread: 'owner' }), config.MEMORY_LOG_INTERVAL_MS);
 runProcess({
   log,
   start: async () => {

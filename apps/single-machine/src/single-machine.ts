@@ -199,6 +199,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         {
           log: log.child({ service: 'front-door' }),
           logSettings: { level: config.LOG_LEVEL, pretty: isPrettyLogging(config) },
+          memoryLogIntervalMs: config.MEMORY_LOG_INTERVAL_MS,
         },
       );
       // stopped first (stopAll goes backwards): Kick's last deliveries are answered while kick-link still runs

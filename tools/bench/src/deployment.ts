@@ -244,6 +244,8 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           SUPER_ADMIN_PASSWORD: 'Bench-admin-1!',
           // thread (Kickstand's default) or inline: the front door of single-machine mode
           ...(process.env.FRONT_DOOR ? { FRONT_DOOR: process.env.FRONT_DOOR } : {}),
+          // a debugging aid: each thread logs its heap that often (Kickstand's "memory" log lines)
+          ...(process.env.MEMORY_LOG_INTERVAL_MS ? { MEMORY_LOG_INTERVAL_MS: process.env.MEMORY_LOG_INTERVAL_MS } : {}),
         },
       });
       started.push(single);

@@ -33,12 +33,17 @@ const stopTimeoutMs = 5000;
 export async function startFrontDoorThread(
   options: FrontDoorOptions,
   door: WebhookDoorHandOff,
-  settings: { log: Logger; logSettings: LoggerSettings; workerFile?: string },
+  settings: { log: Logger; logSettings: LoggerSettings; workerFile?: string; memoryLogIntervalMs?: number },
 ): Promise<RunningFrontDoor> {
   const { log } = settings;
   const channel = new MessageChannel();
   const handOff = serveWebhookHandOff(channel.port2, door, log);
-  const workerData: FrontDoorWorkerData = { options, ownerPort: channel.port1, log: settings.logSettings };
+  const workerData: FrontDoorWorkerData = {
+    options,
+    ownerPort: channel.port1,
+    log: settings.logSettings,
+    ...(settings.memoryLogIntervalMs === undefined ? {} : { memoryLogIntervalMs: settings.memoryLogIntervalMs }),
+  };
   const worker = new Worker(settings.workerFile ?? frontDoorWorkerFile, {
     workerData,
     transferList: [channel.port1],

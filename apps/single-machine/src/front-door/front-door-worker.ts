@@ -1,4 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { startMemoryLog } from '@kickstand/platform/lifecycle';
 import { createLogger, type LoggerSettings } from '@kickstand/platform/log';
 import { startFrontDoor } from './front-door';
 import type { FrontDoorOptions, ThreadControl, ThreadStatus } from './messages';
@@ -8,6 +9,8 @@ export interface FrontDoorWorkerData {
   options: FrontDoorOptions;
   ownerPort: MessagePort;
   log: LoggerSettings;
+  /** MEMORY_LOG_INTERVAL_MS: this thread logs its heap that often (a debugging aid). */
+  memoryLogIntervalMs?: number;
 }
 
 // The entry of the front door's worker thread: starts it, says so, stops it when told.
@@ -16,6 +19,7 @@ if (!control) throw new Error('front-door-worker runs as a worker thread (front-
 const data = workerData as FrontDoorWorkerData;
 const log = createLogger(data.log).child({ thread: 'front-door' });
 const tell = (status: ThreadStatus) => control.postMessage(status);
+if (data.memoryLogIntervalMs !== undefined) startMemoryLog(log, data.memoryLogIntervalMs);
 
 startFrontDoor(data.options, data.ownerPort, log).then(
   (front) => {
