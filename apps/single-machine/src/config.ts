@@ -39,6 +39,15 @@ export const singleMachineConfigSchema = platformConfigSchema
      */
     FRONT_DOOR: z.enum(['thread', 'inline']).default('thread'),
     /**
+     * The old generation of each V8 heap (both threads) is collected once it has grown by this
+     * many percent over what survived the last full collection; 0: V8's own heuristic, which lets
+     * it grow up to 4 times (heap-settings.ts). Lower: less memory, more CPU on collections.
+     */
+    HEAP_GROWING_PERCENT: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce.number().int().min(0).max(300).default(20),
+    ),
+    /**
      * A debugging aid: each thread logs its V8 heap (per space) and the process's resident set this
      * often ("memory" lines). Unset: never.
      */

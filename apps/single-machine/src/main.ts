@@ -2,11 +2,14 @@ import { loadConfigOrExit } from '@kickstand/platform/config';
 import { isPrettyLogging, runProcess, startMemoryLog } from '@kickstand/platform/lifecycle';
 import { createLogger } from '@kickstand/platform/log';
 import { singleMachineConfigSchema } from './config';
+import { applyHeapSettings } from './heap-settings';
 import { startSingleMachine } from './single-machine';
 
 const config = loadConfigOrExit(singleMachineConfigSchema, 'kickstand');
+applyHeapSettings(config);
 const log = createLogger({ level: config.LOG_LEVEL, pretty: isPrettyLogging(config) });
-if (config.MEMORY_LOG_INTERVAL_MS !== undefined) startMemoryLog(log.child({ thread: 'owner' }), config.MEMORY_LOG_INTERVAL_MS);
+if (config.MEMORY_LOG_INTERVAL_MS !== undefined)
+  startMemoryLog(log.child({ thread: 'owner' }), config.MEMORY_LOG_INTERVAL_MS);
 runProcess({
   log,
   start: async () => {

@@ -154,6 +154,15 @@ async function stopProcess(p: RunningProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/**
+ * Settings of single-machine mode the bench's own environment may set, to compare one against
+ * Kickstand's default (unset: the default, as `npm start` has it): FRONT_DOOR (thread or inline),
+ * HEAP_GROWING_PERCENT, MEMORY_LOG_INTERVAL_MS (each thread logs its heap), MALLOC_ARENA_MAX (glibc).
+ */
+const passedThroughNames = ['FRONT_DOOR', 'HEAP_GROWING_PERCENT', 'MEMORY_LOG_INTERVAL_MS', 'MALLOC_ARENA_MAX'];
+const passedThrough = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(passedThroughNames.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+
 const baseEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG };
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
@@ -242,10 +251,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           KICK_SANDBOX_PORT: '0',
           SUPER_ADMIN_EMAIL: 'bench-admin@bench.example',
           SUPER_ADMIN_PASSWORD: 'Bench-admin-1!',
-          // thread (Kickstand's default) or inline: the front door of single-machine mode
-          ...(process.env.FRONT_DOOR ? { FRONT_DOOR: process.env.FRONT_DOOR } : {}),
-          // a debugging aid: each thread logs its heap that often (Kickstand's "memory" log lines)
-          ...(process.env.MEMORY_LOG_INTERVAL_MS ? { MEMORY_LOG_INTERVAL_MS: process.env.MEMORY_LOG_INTERVAL_MS } : {}),
+          ...passedThrough(),
         },
       });
       started.push(single);
