@@ -1,5 +1,4 @@
 import { setFlagsFromString } from 'node:v8';
-import type { ResourceLimits } from 'node:worker_threads';
 import type { SingleMachineConfig } from './config';
 
 /**
@@ -20,12 +19,3 @@ export function heapFlags(config: Pick<SingleMachineConfig, 'HEAP_GROWING_PERCEN
 export function applyHeapSettings(config: Pick<SingleMachineConfig, 'HEAP_GROWING_PERCENT'>): void {
   for (const flag of heapFlags(config)) setFlagsFromString(flag);
 }
-
-/**
- * The front door thread's heap. Its objects are short-lived (a request, its answer), so a young
- * generation of 2 × 4 MB semi-spaces (V8's default grows to 2 × 16 MB) holds what is in flight;
- * V8 counts the young generation as 3 semi-spaces (two plus the large-object space beside them).
- * No ceiling on the old generation: reaching one ends the thread (ERR_WORKER_OUT_OF_MEMORY), and
- * with it the process, so HEAP_GROWING_PERCENT bounds its headroom instead.
- */
-export const frontDoorResourceLimits: ResourceLimits = { maxYoungGenerationSizeMb: 12 };

@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '@kickstand/platform/config';
-import { isPrettyLogging, runProcess, startMemoryLog } from '@kickstand/platform/lifecycle';
-import { createLogger } from '@kickstand/platform/log';
+import { isPrettyLogging, runProcess } from '@kickstand/platform/lifecycle';
+import { createLogger, startMemoryLog } from '@kickstand/platform/log';
 import { singleMachineConfigSchema } from './config';
 import { applyHeapSettings } from './heap-settings';
 import { startSingleMachine } from './single-machine';

@@ -1,6 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { startMemoryLog } from '@kickstand/platform/lifecycle';
-import { createLogger, type LoggerSettings } from '@kickstand/platform/log';
+import { createLogger, startMemoryLog, type LoggerSettings } from '@kickstand/platform/log';
 import { startFrontDoor } from './front-door';
 import type { FrontDoorOptions, ThreadControl, ThreadStatus } from './messages';
 

@@ -12,4 +12,3 @@ export { startHttpService, type RunningService, type Service, type SocketIoEntry
 export { platformReadiness, type ReadinessNeed } from './readiness';
 export { claimDataDir, pidFilePath, runningPid } from './data-dir-lock';
 export { startMetricsServer, type MetricsServer } from './metrics-server';
-export { readMemory, startMemoryLog, type MemoryReading } from './memory-log';

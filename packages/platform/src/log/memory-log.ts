@@ -1,5 +1,5 @@
 import { getHeapSpaceStatistics } from 'node:v8';
-import type { Logger } from '../log';
+import type { Logger } from './logger';
 
 /** One thread's V8 heap and the process's resident set, in MB (1 decimal). */
 export interface MemoryReading {
