@@ -2,6 +2,7 @@ import path from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { WebhookDoorHandOff } from '@kickstand/kick-link';
 import type { Logger, LoggerSettings } from '@kickstand/platform/log';
+import { frontDoorResourceLimits } from '../heap-settings';
 import type { FrontDoorWorkerData } from './front-door-worker';
 import type { FrontDoorOptions, ThreadControl, ThreadStatus } from './messages';
 import { serveWebhookHandOff } from './serve-hand-off';
@@ -47,6 +48,7 @@ export async function startFrontDoorThread(
   const worker = new Worker(settings.workerFile ?? frontDoorWorkerFile, {
     workerData,
     transferList: [channel.port1],
+    resourceLimits: frontDoorResourceLimits,
   });
   let isStopping = false;
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
