@@ -51,7 +51,7 @@ export function createRealtimeService(
     attach: (server) => sockets.attach(server),
     socketIo: sockets.entry,
     start: async () => {
-      await repo.createIndexes();
+      await repo.open();
       await analyticsRepo.createIndexes();
       subscriptions = [
         ...(await subscribeRealtimeEvents(deps.bus, options.instanceId, { sockets, chatLog, clock: deps.clock })),

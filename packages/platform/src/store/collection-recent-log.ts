@@ -62,7 +62,10 @@ export function collectionRecentLog<E extends RecentEntry>(
     recent: (key, limit) =>
       queue.run(key, async () => {
         if (limit <= 0) return [];
-        const docs = await collection.find({ [keyField]: key }, { sort: newestFirst, limit: Math.min(limit, keepPerKey) });
+        const docs = await collection.find(
+          { [keyField]: key },
+          { sort: newestFirst, limit: Math.min(limit, keepPerKey) },
+        );
         return docs.reverse().map((doc) => {
           const { _id: id, [keyField]: _key, [atField]: at, ...entry } = doc;
           return { id, at: at as Date, entry: entry as E };

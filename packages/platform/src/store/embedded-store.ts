@@ -28,7 +28,7 @@ import {
   type UpdateResult,
 } from './store';
 import { checkUpdate, isPlainObject, setPath, upsertSeed } from './update';
-import { createKeyedQueue } from '../keyed-queue';
+import { createKeyedQueue, type KeyedQueue } from '../keyed-queue';
 
 export interface EmbeddedStoreOptions {
   /** One datafile per collection is kept here (services pass `data/<service>/`). */
@@ -223,38 +223,29 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       if (isClosed) return;
       if (states.has(name)) await purgeInBatches(engine, name, () => isClosed);
     }
-    // NeDB appends every write to the datafile; rewriting it now and then keeps it from growing without bound
-    for (const state of states.values()) {
-      if (isClosed) return;
-      if (state.linesSinceCompaction < Math.max(minLinesBeforeCompaction, state.documentsAtCompaction)) continue;
-      await compact(state, (take) =>
-        queue.run(state.name, async () => {
-          await state.loaded;
-          return take();
-        }),
-      );
-    }
+    await compactWhereDue(states, queue, () => isClosed);
   }
 
   const sweeper = startSweeper(sweepIntervalMs, sweep, log);
+
+  /**
+   * A claim set or a recent log, which is no collection: the datafile of its name is a former
+   * version's, which it deletes (claim-log.ts) or imports and deletes (recent-log.ts) on open.
+   */
+  function logNamed<R>(name: string, kind: string, get: () => R): R {
+    if (isClosed) throw new Error('the embedded store is closed');
+    if (states.has(name)) throw new Error(`"${name}" is a collection of this store, not a ${kind}`);
+    return get();
+  }
 
   return {
     collection: <T extends Document>(name: string) => {
       if (recentLogs.has(name)) throw new Error(`"${name}" is a recent log of this store, not a collection`);
       return embeddedCollection<T>(name, engine);
     },
-    claimSet(name, spec) {
-      if (isClosed) throw new Error('the embedded store is closed');
-      // its former datafile is deleted on open (claim-log.ts)
-      if (states.has(name)) throw new Error(`"${name}" is a collection of this store, not a claim set`);
-      return claimSets.get(name, spec);
-    },
-    recentLog<E extends RecentEntry>(name: string, spec: RecentLogSpec) {
-      if (isClosed) throw new Error('the embedded store is closed');
-      // its former datafile is imported on open, then deleted (recent-log.ts)
-      if (states.has(name)) throw new Error(`"${name}" is a collection of this store, not a recent log`);
-      return recentLogs.get<E>(name, spec);
-    },
+    claimSet: (name, spec) => logNamed(name, 'claim set', () => claimSets.get(name, spec)),
+    recentLog: <E extends RecentEntry>(name: string, spec: RecentLogSpec) =>
+      logNamed(name, 'recent log', () => recentLogs.get<E>(name, spec)),
     ping: async () => {
       if (isClosed) throw new Error('the embedded store is closed');
       await access(dir, constants.W_OK);
@@ -269,6 +260,24 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       await closeCollections(states, log);
     },
   };
+}
+
+/** NeDB appends every write to the datafile; rewriting it now and then keeps it from growing without bound. */
+async function compactWhereDue(
+  states: Map<string, CollectionState>,
+  queue: KeyedQueue,
+  isClosed: () => boolean,
+): Promise<void> {
+  for (const state of states.values()) {
+    if (isClosed()) return;
+    if (state.linesSinceCompaction < Math.max(minLinesBeforeCompaction, state.documentsAtCompaction)) continue;
+    await compact(state, (take) =>
+      queue.run(state.name, async () => {
+        await state.loaded;
+        return take();
+      }),
+    );
+  }
 }
 
 /** The store's claim sets, one log folder each (`<dir>/<name>.claims`). */

@@ -156,11 +156,10 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   test('when a data folder of an earlier version holds the collection, then each key newest entries are imported once and the collection is gone', async () => {
     const dir = await freshDir();
     const before = await createEmbeddedStore({ dir });
-    const old = before.collection<Document & { userId: string; at: Date; payload?: Line; event?: Line }>(
-      'chat-lines',
-    );
+    const old = before.collection<Document & { userId: string; at: Date; payload?: Line; event?: Line }>('chat-lines');
     await old.createIndex({ fields: { userId: 1, at: -1 } });
-    for (let n = 1; n <= 5; n++) await old.insertOne({ _id: `m${n}`, userId: 'u1', at: at(n), payload: { text: `line ${n}` } });
+    for (let n = 1; n <= 5; n++)
+      await old.insertOne({ _id: `m${n}`, userId: 'u1', at: at(n), payload: { text: `line ${n}` } });
     await old.insertOne({ _id: 'e1', userId: 'u2', at: at(7), event: { text: 'a gift' } });
     await old.insertOne({ _id: 'gone', userId: 'u2', at: at(8), payload: { text: 'deleted' } });
     await old.deleteOne({ _id: 'gone' });

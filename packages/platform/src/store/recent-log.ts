@@ -229,7 +229,7 @@ function createSegmentFiles(options: RecentLogOptions, memory: RecentMemory): Se
     }
     const data = Buffer.from(buffer, 'utf8');
     buffer = '';
-    for (let offset = 0; offset < data.length; ) offset += writeSync(current.fd, data, offset);
+    for (let offset = 0; offset < data.length;) offset += writeSync(current.fd, data, offset);
     if (!compacting && !isClosing && linesSinceCompaction >= Math.max(minLines, memory.size())) {
       void startCompaction().catch((err: unknown) => log.error({ err, dir }, 'could not compact the recent log'));
     }
@@ -248,39 +248,12 @@ function createSegmentFiles(options: RecentLogOptions, memory: RecentMemory): Se
     seal();
     const seq = nextSeq++;
     linesSinceCompaction = 0;
-    const snapshot = memory.snapshot();
     const temp = path.join(dir, compactionFile);
-    const file = await open(temp, 'w', privateFileMode);
-    let isWritten = false;
-    try {
-      let text = '';
-      let lines = 0;
-      for (const { key, entries } of snapshot) {
-        for (let i = 0; i < entries.ids.length; i++) {
-          text += lineOf(key, entries.ids[i] as string, entries.ats[i] as number, entries.texts[i] as string);
-          if (++lines % compactionChunkLines !== 0) continue;
-          await file.write(text);
-          text = '';
-        }
-      }
-      await file.write(text);
-      await file.sync();
-      isWritten = true;
-    } finally {
-      await file.close();
-      if (!isWritten) rmSync(temp, { force: true });
-    }
+    await writeSnapshot(temp, memory.snapshot());
     await options.beforeCompactionRename?.();
     await rename(temp, path.join(dir, segmentName(seq)));
     // every line of the older segments is in the new one or was pushed out by a line that is
-    while (sealed[0] !== undefined && sealed[0] < seq) {
-      const old = path.join(dir, segmentName(sealed.shift() as number));
-      try {
-        unlinkSync(old);
-      } catch (err) {
-        log.warn({ err, file: old }, 'could not delete a compacted recent log segment');
-      }
-    }
+    while (sealed[0] !== undefined && sealed[0] < seq) deleteSegment(dir, sealed.shift() as number, log);
     sealed.push(seq);
     sealed.sort((a, b) => a - b);
   }
@@ -288,42 +261,20 @@ function createSegmentFiles(options: RecentLogOptions, memory: RecentMemory): Se
   return {
     replay() {
       rmSync(path.join(dir, compactionFile), { force: true }); // a compaction a crash cut short
-      let unreadable = 0;
-      for (const name of readdirSync(dir)
-        .filter((entry) => segmentPattern.test(entry))
-        .sort()) {
-        for (const text of readFileSync(path.join(dir, name), 'utf8').split('\n')) {
-          if (text === '') continue;
-          const line = parseLine(text);
-          if (!line) {
-            unreadable += 1; // a line cut short by a crash
-            continue;
-          }
-          // re-serialised: a slice of the file's text would keep all of it in memory
-          memory.insert(line.key, line.id, line.atMs, JSON.stringify(line.entry));
-          linesSinceCompaction += 1;
-        }
-        // the file is never appended to again: its last line may be cut short
-        const seq = Number(name.slice(0, 12));
-        sealed.push(seq);
-        nextSeq = seq + 1;
-      }
-      if (unreadable > 0) log.warn({ dir, unreadable }, 'recent log lines that could not be read were skipped');
+      const found = readSegments(dir, log, (line) => {
+        // re-serialised: a slice of the file's text would keep all of it in memory
+        memory.insert(line.key, line.id, line.atMs, JSON.stringify(line.entry));
+        linesSinceCompaction += 1;
+      });
+      // those files are never appended to again: their last line may be cut short
+      sealed.push(...found);
+      nextSeq = (found.at(-1) ?? -1) + 1;
     },
     append(line) {
       buffer += line;
       linesSinceCompaction += 1;
       // the lines of this turn of the event loop go out together
-      pending ??= new Promise<void>((resolve, reject) => {
-        setImmediate(() => {
-          try {
-            flush();
-            resolve();
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
-      });
+      pending ??= onNextTurn(flush);
       return pending;
     },
     written: () => pending ?? Promise.resolve(),
@@ -336,6 +287,72 @@ function createSegmentFiles(options: RecentLogOptions, memory: RecentMemory): Se
       seal();
     },
   };
+}
+
+/** Runs `task` on the next turn of the event loop; resolves or rejects as it does. */
+function onNextTurn(task: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    setImmediate(() => {
+      try {
+        task();
+        resolve();
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+function deleteSegment(dir: string, seq: number, log: Logger): void {
+  const file = path.join(dir, segmentName(seq));
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    log.warn({ err, file }, 'could not delete a compacted recent log segment');
+  }
+}
+
+/** Writes a snapshot of memory to `file`, yielding to the event loop between chunks. */
+async function writeSnapshot(file: string, snapshot: ReturnType<RecentMemory['snapshot']>): Promise<void> {
+  const handle = await open(file, 'w', privateFileMode);
+  let isWritten = false;
+  try {
+    let text = '';
+    let lines = 0;
+    for (const { key, entries } of snapshot) {
+      for (let i = 0; i < entries.ids.length; i++) {
+        text += lineOf(key, entries.ids[i] as string, entries.ats[i] as number, entries.texts[i] as string);
+        if (++lines % compactionChunkLines !== 0) continue;
+        await handle.write(text);
+        text = '';
+      }
+    }
+    await handle.write(text);
+    await handle.sync();
+    isWritten = true;
+  } finally {
+    await handle.close();
+    if (!isWritten) rmSync(file, { force: true });
+  }
+}
+
+/** Applies every line of the folder's segments, oldest first; returns their sequence numbers. */
+function readSegments(dir: string, log: Logger, apply: (line: LogLine) => void): number[] {
+  const seqs: number[] = [];
+  let unreadable = 0;
+  for (const name of readdirSync(dir)
+    .filter((entry) => segmentPattern.test(entry))
+    .sort()) {
+    for (const text of readFileSync(path.join(dir, name), 'utf8').split('\n')) {
+      if (text === '') continue;
+      const line = parseLine(text);
+      if (line) apply(line);
+      else unreadable += 1; // a line cut short by a crash
+    }
+    seqs.push(Number(name.slice(0, 12)));
+  }
+  if (unreadable > 0) log.warn({ dir, unreadable }, 'recent log lines that could not be read were skipped');
+  return seqs;
 }
 
 interface LogLine {
@@ -382,5 +399,8 @@ async function importFormer(
   }
   rows.sort((a, b) => a.atMs - b.atMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const row of rows) memory.insert(row.key, row.id, row.atMs, row.entryJson);
-  log.info({ datafile, documents: rows.length, skipped }, 'imported the entries of a former collection into its recent log');
+  log.info(
+    { datafile, documents: rows.length, skipped },
+    'imported the entries of a former collection into its recent log',
+  );
 }
