@@ -12,7 +12,8 @@ import { createRealtimeRepository } from './repository';
 import { realtimeRoutes } from './routes';
 import { createSocketServer } from './socket-server';
 
-export { chatLogLimit } from './chat-log';
+export { chatLogLimit, createChatLog, type ChatLog } from './chat-log';
+export { createRealtimeRepository } from './repository';
 export { realtimeConsumerGroup } from './events';
 export { botUsername } from './payloads';
 export { roomOf, unauthorizedMessage } from './socket-server';
