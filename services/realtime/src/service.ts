@@ -14,6 +14,9 @@ import { createSocketServer } from './socket-server';
 
 export { chatLogLimit, createChatLog, type ChatLog } from './chat-log';
 export { createRealtimeRepository } from './repository';
+// for tools/bench (bench:chatlog, bench:analytics-flush)
+export { createAnalyticsRepository } from './analytics/analytics-repository';
+export { createStreamAnalytics } from './analytics/stream-analytics';
 export { realtimeConsumerGroup } from './events';
 export { botUsername } from './payloads';
 export { roomOf, unauthorizedMessage } from './socket-server';
