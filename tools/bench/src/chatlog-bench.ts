@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { createSilentLogger } from '@kickstand/platform/log';
@@ -18,7 +19,8 @@ import { chatLogLimit, createChatLog, createRealtimeRepository } from '@kickstan
  * realtime's own chat log on `Store.recentLog`; `--way none`: the lines made and dropped, the
  * bench's own share of the figures). Reports CPU µs per line over the M lines
  * (process.cpuUsage, channels full: steady state) and the heap the log holds per line (heapUsed
- * after a full GC, minus before filling). Usage (needs --expose-gc):
+ * after a full GC, minus before filling), then how long a restart takes until the lines are back
+ * (the log replayed, or the datafile loaded). Usage (needs --expose-gc):
  *   node --expose-gc tools/bench/dist/chatlog-bench.js --way recent-log --channels 1000 --lines 100000
  */
 
@@ -137,14 +139,11 @@ async function main(): Promise<void> {
   const channels = Number(values.channels);
   const measured = Number(values.lines);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-chatlog-bench-'));
-  const store = await createEmbeddedStore({ dir, log: createSilentLogger() });
+  const openWay = (store: Store) =>
+    way === 'collection' ? collectionWay(store) : way === 'recent-log' ? recentLogWay(store, channels) : noWay();
+  let store = await createEmbeddedStore({ dir, log: createSilentLogger() });
   try {
-    const writer =
-      way === 'collection'
-        ? await collectionWay(store)
-        : way === 'recent-log'
-          ? await recentLogWay(store, channels)
-          : noWay();
+    const writer = await openWay(store);
     const heapBefore = heapAfterGc();
     // every channel full: N lines each, and 25 more, so the collection's trims have run
     const fill = channels * (chatLogLimit + 25);
@@ -156,6 +155,14 @@ async function main(): Promise<void> {
     // a compaction the last lines began (recent log), or a sweep (collection), ends meanwhile
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const heldBytes = heapAfterGc() - heapBefore;
+    const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
+    // a restart: the log replayed (recent log) or the datafile loaded (collection)
+    await store.close();
+    const startedAt = performance.now();
+    store = await createEmbeddedStore({ dir, log: createSilentLogger() });
+    const reopened = await openWay(store);
+    const heldAfterRestart = await reopened.held();
+    const restartMs = Math.round(performance.now() - startedAt);
     console.log(
       JSON.stringify({
         way,
@@ -165,7 +172,9 @@ async function main(): Promise<void> {
         heapMbHeld: Math.round(heldBytes / 1024 / 1024),
         measuredLines: measured,
         cpuMicrosPerLine: Number(((cpu.user + cpu.system) / measured).toFixed(1)),
-        rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024),
+        rssMb,
+        restartMs,
+        heldAfterRestart,
       }),
     );
   } finally {
