@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import { createSilentLogger } from '@kickstand/platform/log';
@@ -148,9 +148,12 @@ async function main(): Promise<void> {
     // every channel full: N lines each, and 25 more, so the collection's trims have run
     const fill = channels * (chatLogLimit + 25);
     await writeLines(writer, 0, fill, channels);
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
     const cpuBefore = process.cpuUsage();
     await writeLines(writer, fill, fill + measured, channels);
     const cpu = process.cpuUsage(cpuBefore);
+    delay.disable();
     const held = await writer.held();
     // a compaction the last lines began (recent log), or a sweep (collection), ends meanwhile
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -172,6 +175,8 @@ async function main(): Promise<void> {
         heapMbHeld: Math.round(heldBytes / 1024 / 1024),
         measuredLines: measured,
         cpuMicrosPerLine: Number(((cpu.user + cpu.system) / measured).toFixed(1)),
+        // the longest the event loop was held while the M lines were written (a compaction, a GC)
+        eventLoopDelayMaxMs: Number((delay.max / 1e6).toFixed(1)),
         rssMb,
         restartMs,
         heldAfterRestart,
