@@ -186,6 +186,16 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     await again.close();
   });
 
+  test('when two ids share a hash, then both are kept, and each is found again as itself', async () => {
+    const { store, lines } = await openLines(await freshDir());
+    // 'm4vl8' and 'mlpd6' have the same 32-bit FNV-1a hash: the hash only narrows the search
+    await lines.append('u1', 'm4vl8', at(1), { text: 'first' });
+    await lines.append('u1', 'mlpd6', at(2), { text: 'second' });
+    await lines.append('u1', 'mlpd6', at(3), { text: 'again' });
+    expect(textsOf(await lines.recent('u1', 10))).toEqual(['first', 'second']);
+    await store.close();
+  });
+
   test('when a name is used as a collection and as a recent log, then the second use is refused', async () => {
     const dir = await freshDir();
     const store = await createEmbeddedStore({ dir });
