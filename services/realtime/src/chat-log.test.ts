@@ -36,9 +36,7 @@ const follow: ChannelEventPayload = {
 };
 
 /** A document of the collection `chat-lines` as versions before the recent log wrote it. */
-type FormerLine = Document & { userId: string; at: Date } & (
-    { payload: ChatMessagePayload } | { event: ChannelEventPayload }
-  );
+type FormerLine = Document & { userId: string; at: Date; payload?: ChatMessagePayload; event?: ChannelEventPayload };
 
 describe('the chat log on upgrade', () => {
   test('when the data folder holds the former chat-lines collection, then each streamer keeps the newest 100 lines and the collection is gone', async () => {
