@@ -30,9 +30,10 @@ const compactionChunkLines = 1000;
 
 /**
  * The embedded store's recent log: each key's newest entries in memory, the log on disk only to
- * rebuild them after a restart. A NeDB document per entry costs ~800 bytes of heap (the document,
- * its deep copy, its index nodes, its datafile line in the compaction map); here an entry costs its
- * JSON text, its id and 24 bytes of array slots (`bench:chatlog` in tools/bench).
+ * rebuild them after a restart. A NeDB document per chat line cost ~830 bytes of heap (the
+ * document, its index nodes, its entry in the compaction map) and ~45 µs of CPU with the trims;
+ * here a line costs its JSON text, its id and four array slots, ~460 bytes, and ~10 µs
+ * (`npm run bench:chatlog`, docs/performance.md).
  *
  * The log: one line per entry appended, `[<key>,<id>,<at ms>,<entry>]` as JSON, in groups: the
  * lines of one turn of the event loop go out with one write(2) on the next turn, and each append
