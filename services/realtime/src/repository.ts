@@ -1,46 +1,56 @@
 import type { ChannelEventPayload, ChatMessagePayload } from '@kickstand/platform/socket-events';
-import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
+import type { RecentItem, RecentLogSpec, Store } from '@kickstand/platform/store';
+
+/** The spec's chat log size (§4, §9): the channel's last 100 lines (messages and event lines together). */
+export const chatLogLimit = 100;
+
+/** One line of one streamer's channel: a chat message (`payload`) or a channel event (`event`). */
+export type ChatLine =
+  { payload: ChatMessagePayload; event?: undefined } | { event: ChannelEventPayload; payload?: undefined };
 
 /**
- * One line of one streamer's channel: a chat message (`payload`) or a channel event (`event`).
- * `_id` is the chat message id (`event:<Kick message id>` for events), so every realtime instance
- * writing the same line writes the same document (an idempotent upsert).
+ * The store's recent log `chat-lines`: each user's newest 100 lines, ordered by `at` (the line's own
+ * time). On MongoDB a line is the document earlier versions wrote (`{ _id, userId, at, payload |
+ * event }`); the embedded store imports the collection of that name once (Store.recentLog).
  */
-export type ChatLineDoc = Document & {
-  userId: string;
-  /** The line's own time: the log's order. */
-  at: Date;
-} & ({ payload: ChatMessagePayload; event?: undefined } | { event: ChannelEventPayload; payload?: undefined });
+export const chatLinesSpec: RecentLogSpec = { keepPerKey: chatLogLimit, keyField: 'userId', atField: 'at' };
 
 export interface RealtimeRepository {
-  createIndexes(): Promise<void>;
-  /** Inserts the line unless it is already there (another instance, or a replay, wrote it). */
-  saveLine(line: ChatLineDoc): Promise<void>;
-  /** Deletes a user's lines beyond the newest `keep`. */
-  trimLines(userId: string, keep: number): Promise<void>;
-  /** The newest `limit` lines, oldest first. */
-  recentLines(userId: string, limit: number): Promise<ChatLineDoc[]>;
+  /**
+   * Prepares the chat log (its index; the embedded store replays its log). The other calls open it
+   * too when they come first: HTTP is served before the service's start() ends.
+   */
+  open(): Promise<void>;
+  /**
+   * Keeps the line unless it is already there (another instance, or a replay, wrote it). `id` is
+   * the chat message id (`event:<Kick message id>` for events), so every instance writes the same line.
+   */
+  saveLine(userId: string, id: string, at: Date, line: ChatLine): Promise<void>;
+  /** The newest `limit` lines (at most 100), oldest first. */
+  recentLines(userId: string, limit: number): Promise<Array<RecentItem<ChatLine>>>;
 }
 
-const newestFirst = { at: -1, _id: -1 } as const;
-
 export function createRealtimeRepository(store: Store): RealtimeRepository {
-  const lines = store.collection<ChatLineDoc>('chat-lines');
+  const lines = store.recentLog<ChatLine>('chat-lines', chatLinesSpec);
+  let opening: Promise<void> | undefined;
+  let isOpen = false;
+  const open = () =>
+    (opening ??= lines.open().then(
+      () => {
+        isOpen = true;
+      },
+      (error: unknown) => {
+        opening = undefined; // tried again by the next call
+        throw error;
+      },
+    ));
   return {
-    createIndexes: () => lines.createIndex({ fields: { userId: 1, at: -1 } }),
-    saveLine: async ({ _id, userId, at, payload, event }) => {
-      try {
-        // an insert, not an upsert: the store sends the inserts of a moment together (one round trip)
-        await lines.insertOne(payload ? { _id, userId, at, payload } : { _id, userId, at, event });
-      } catch (error) {
-        // Another instance, or a replay, wrote this line already.
-        if (!(error instanceof DuplicateKeyError)) throw error;
-      }
+    open,
+    saveLine: (userId, id, at, line) =>
+      isOpen ? lines.append(userId, id, at, line) : open().then(() => lines.append(userId, id, at, line)),
+    recentLines: async (userId, limit) => {
+      if (!isOpen) await open();
+      return lines.recent(userId, limit);
     },
-    trimLines: async (userId, keep) => {
-      const overflow = await lines.find({ userId }, { sort: newestFirst, skip: keep });
-      if (overflow.length > 0) await lines.deleteMany({ _id: { $in: overflow.map((line) => line._id) } });
-    },
-    recentLines: async (userId, limit) => (await lines.find({ userId }, { sort: newestFirst, limit })).reverse(),
   };
 }

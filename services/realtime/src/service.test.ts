@@ -6,6 +6,7 @@ import { closeServer, listen, startHttpService, type RunningService } from '@kic
 import type { ChatMessagePayload, ClientToServerEvents, ServerToClientEvents } from '@kickstand/platform/socket-events';
 import { createTestPlatform, eventually, testKeyPair, type TestPlatform } from '@kickstand/platform/testing';
 import { BotConnectionStatus, ChangeKind, UserChangeKind, UserRole } from '@kickstand/proto';
+import { chatLinesSpec } from './repository';
 import { createRealtimeService } from './service';
 import { maxSocketsPerUser } from './socket-server';
 
@@ -277,9 +278,10 @@ describe('chat.received', () => {
       badges: [],
       isBot: false,
     };
-    await platform.store
-      .collection<{ _id: string; userId: string; at: Date; payload: ChatMessagePayload }>('chat-lines')
-      .insertOne({ _id: 'old-huge', userId: user.userId, at: new Date(base), payload: line });
+    // kept as an older version kept it: uncut (the chat log is a recent log of the store now, not a collection)
+    await platform.store.recentLog('chat-lines', chatLinesSpec).append(user.userId, 'old-huge', new Date(base), {
+      payload: line,
+    });
     const dashboard = await connect(user.token);
     const [history] = dashboard.all('chat-history');
     expect(history?.messages).toEqual([{ ...line, content: 'z'.repeat(500) }]);
@@ -309,10 +311,9 @@ describe('chat.received', () => {
       expect(body.data.messages[0]?.id).toBe('line-2');
       expect(body.data.messages[99]?.id).toBe('line-101');
     }, 10_000);
-    // the store keeps no more than 100 either: the 1st, 11th, … 101st writes trim
-    await eventually(async () =>
-      expect(await platform.store.collection('chat-lines').count({ userId: user.userId })).toBe(100),
-    );
+    // the store keeps no more than 100 either (its recent log holds each user's newest 100)
+    const kept = await platform.store.recentLog('chat-lines', chatLinesSpec).recent(user.userId, 1000);
+    expect(kept.map((item) => item.id)).toEqual(Array.from({ length: 100 }, (_, i) => `line-${i + 2}`));
     const dashboard = await connect(user.token);
     const [history] = dashboard.all('chat-history');
     expect(history?.messages.map((line) => line.content)).toEqual(

@@ -12,7 +12,11 @@ import { createRealtimeRepository } from './repository';
 import { realtimeRoutes } from './routes';
 import { createSocketServer } from './socket-server';
 
-export { chatLogLimit } from './chat-log';
+export { chatLogLimit, createChatLog, type ChatLog } from './chat-log';
+export { createRealtimeRepository } from './repository';
+// for tools/bench (bench:chatlog, bench:analytics-flush)
+export { createAnalyticsRepository } from './analytics/analytics-repository';
+export { createStreamAnalytics } from './analytics/stream-analytics';
 export { realtimeConsumerGroup } from './events';
 export { botUsername } from './payloads';
 export { roomOf, unauthorizedMessage } from './socket-server';
@@ -51,7 +55,7 @@ export function createRealtimeService(
     attach: (server) => sockets.attach(server),
     socketIo: sockets.entry,
     start: async () => {
-      await repo.createIndexes();
+      await repo.open();
       await analyticsRepo.createIndexes();
       subscriptions = [
         ...(await subscribeRealtimeEvents(deps.bus, options.instanceId, { sockets, chatLog, clock: deps.clock })),

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { ensurePrivateDir, privateDirMode, privateFileMode, restrictMode } from '../files';
 import { createClaimLog, defaultMaxClaims } from './claim-log';
+import { createRecentLog } from './recent-log';
 import { rewriteDatafile, type IndexDefinition, type Snapshot } from './compaction';
 import { createJournal, type Journal } from './journal';
 import { createExpiry, retryAfterPurgingExpired, startSweeper, type Expiry } from './expiry';
@@ -19,12 +20,15 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
+  type RecentEntry,
+  type RecentLog,
+  type RecentLogSpec,
   type Store,
   type Update,
   type UpdateResult,
 } from './store';
 import { checkUpdate, isPlainObject, setPath, upsertSeed } from './update';
-import { createKeyedQueue } from '../keyed-queue';
+import { createKeyedQueue, type KeyedQueue } from '../keyed-queue';
 
 export interface EmbeddedStoreOptions {
   /** One datafile per collection is kept here (services pass `data/<service>/`). */
@@ -173,6 +177,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   const states = new Map<string, CollectionState>();
   const queue = createKeyedQueue();
   const claimSets = embeddedClaimSets({ dir, clock, log, maxClaims: options.maxClaims ?? defaultMaxClaims });
+  const recentLogs = embeddedRecentLogs({ dir, log });
   let isClosed = false;
 
   function stateOf(name: string): CollectionState {
@@ -218,29 +223,29 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       if (isClosed) return;
       if (states.has(name)) await purgeInBatches(engine, name, () => isClosed);
     }
-    // NeDB appends every write to the datafile; rewriting it now and then keeps it from growing without bound
-    for (const state of states.values()) {
-      if (isClosed) return;
-      if (state.linesSinceCompaction < Math.max(minLinesBeforeCompaction, state.documentsAtCompaction)) continue;
-      await compact(state, (take) =>
-        queue.run(state.name, async () => {
-          await state.loaded;
-          return take();
-        }),
-      );
-    }
+    await compactWhereDue(states, queue, () => isClosed);
   }
 
   const sweeper = startSweeper(sweepIntervalMs, sweep, log);
 
+  /**
+   * A claim set or a recent log, which is no collection: the datafile of its name is a former
+   * version's, which it deletes (claim-log.ts) or imports and deletes (recent-log.ts) on open.
+   */
+  function logNamed<R>(name: string, kind: string, get: () => R): R {
+    if (isClosed) throw new Error('the embedded store is closed');
+    if (states.has(name)) throw new Error(`"${name}" is a collection of this store, not a ${kind}`);
+    return get();
+  }
+
   return {
-    collection: <T extends Document>(name: string) => embeddedCollection<T>(name, engine),
-    claimSet(name, spec) {
-      if (isClosed) throw new Error('the embedded store is closed');
-      // its former datafile is deleted on open (claim-log.ts)
-      if (states.has(name)) throw new Error(`"${name}" is a collection of this store, not a claim set`);
-      return claimSets.get(name, spec);
+    collection: <T extends Document>(name: string) => {
+      if (recentLogs.has(name)) throw new Error(`"${name}" is a recent log of this store, not a collection`);
+      return embeddedCollection<T>(name, engine);
     },
+    claimSet: (name, spec) => logNamed(name, 'claim set', () => claimSets.get(name, spec)),
+    recentLog: <E extends RecentEntry>(name: string, spec: RecentLogSpec) =>
+      logNamed(name, 'recent log', () => recentLogs.get<E>(name, spec)),
     ping: async () => {
       if (isClosed) throw new Error('the embedded store is closed');
       await access(dir, constants.W_OK);
@@ -251,9 +256,28 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       await sweeper.stop();
       await queue.idle();
       await claimSets.close();
+      await recentLogs.close();
       await closeCollections(states, log);
     },
   };
+}
+
+/** NeDB appends every write to the datafile; rewriting it now and then keeps it from growing without bound. */
+async function compactWhereDue(
+  states: Map<string, CollectionState>,
+  queue: KeyedQueue,
+  isClosed: () => boolean,
+): Promise<void> {
+  for (const state of states.values()) {
+    if (isClosed()) return;
+    if (state.linesSinceCompaction < Math.max(minLinesBeforeCompaction, state.documentsAtCompaction)) continue;
+    await compact(state, (take) =>
+      queue.run(state.name, async () => {
+        await state.loaded;
+        return take();
+      }),
+    );
+  }
 }
 
 /** The store's claim sets, one log folder each (`<dir>/<name>.claims`). */
@@ -282,6 +306,38 @@ function embeddedClaimSets(settings: { dir: string; clock: Clock; log: Logger; m
     },
     async close() {
       for (const claimLog of logs.values()) await claimLog.close();
+    },
+  };
+}
+
+/** The store's recent logs, one log folder each (`<dir>/<name>.recent`). */
+function embeddedRecentLogs(settings: { dir: string; log: Logger }): {
+  has(name: string): boolean;
+  /** The log of that name; the spec of its first call holds. */
+  get<E extends RecentEntry>(name: string, spec: RecentLogSpec): RecentLog<E>;
+  close(): Promise<void>;
+} {
+  const logs = new Map<string, RecentLog<RecentEntry> & { close(): Promise<void> }>();
+  return {
+    has: (name) => logs.has(name),
+    get<E extends RecentEntry>(name: string, spec: RecentLogSpec) {
+      if (!collectionNamePattern.test(name)) throw new Error(`invalid recent log name "${name}"`);
+      let recentLog = logs.get(name);
+      if (!recentLog) {
+        recentLog = createRecentLog<RecentEntry>({
+          dir: path.join(settings.dir, `${name}.recent`),
+          keepPerKey: spec.keepPerKey,
+          log: settings.log,
+          // earlier versions kept the entries as documents of the collection of the same name
+          former: { datafile: path.join(settings.dir, `${name}.db`), keyField: spec.keyField, atField: spec.atField },
+        });
+        logs.set(name, recentLog);
+      }
+      // the entries are JSON text until read: the type is the caller's word, as a collection's is
+      return recentLog as unknown as RecentLog<E>;
+    },
+    async close() {
+      for (const recentLog of logs.values()) await recentLog.close();
     },
   };
 }

@@ -12,6 +12,10 @@ export {
   type FindOptions,
   type IndexSpec,
   type NewDocument,
+  type RecentEntry,
+  type RecentItem,
+  type RecentLog,
+  type RecentLogSpec,
   type SortOrder,
   type Store,
   type Update,
@@ -22,6 +26,7 @@ export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded-store
 export type { MongoStoreOptions } from './mongo-store';
 export { mongoDriverOptions } from './mongo-driver';
 export { collectionClaimSet } from './claim-set';
+export { collectionRecentLog, recentLogTrimEvery } from './collection-recent-log';
 
 /**
  * The MongoDB adapter (mongo-store.ts), loaded on first use: mongoose with its driver costs ~33 MB

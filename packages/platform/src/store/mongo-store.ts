@@ -4,6 +4,7 @@ import { createBatcher, type Batcher } from '../batch/batcher';
 import { systemClock, type Clock } from '../clock/clock';
 import { createSilentLogger, type Logger } from '../log/logger';
 import { collectionClaimSet } from './claim-set';
+import { collectionRecentLog } from './collection-recent-log';
 import { createExpiry, retryAfterPurgingExpired, startSweeper, type Expiry } from './expiry';
 import { mongoDriverOptions } from './mongo-driver';
 import {
@@ -111,6 +112,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
   return {
     collection,
     claimSet: (name, spec) => collectionClaimSet(collection(name), spec),
+    recentLog: (name, spec) => collectionRecentLog(collection(name), spec),
 
     ping: async () => {
       if (isClosed) throw new Error('the mongo store is closed');

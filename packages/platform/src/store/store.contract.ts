@@ -660,6 +660,67 @@ export function storeContract(
       });
     });
 
+    describe('recent logs', () => {
+      type Line = { text: string };
+      const keepPerKey = 3;
+      const recentLog = async () => {
+        const log = store.recentLog<Line>(`lines-${randomUUID()}`, { keepPerKey, keyField: 'userId', atField: 'at' });
+        await log.open();
+        return log;
+      };
+      const at = (seconds: number) => new Date(contractStart.getTime() + seconds * 1000);
+      const textsOf = (items: Array<{ entry: Line }>) => items.map((item) => item.entry.text);
+
+      test('when entries are appended, then recent returns the newest ones of the key, oldest first, with id and date', async () => {
+        const log = await recentLog();
+        await log.append('u1', 'm1', at(1), { text: 'one' });
+        await log.append('u1', 'm2', at(2), { text: 'two' });
+        await log.append('u2', 'm3', at(3), { text: 'other key' });
+        expect(await log.recent('u1', 10)).toEqual([
+          { id: 'm1', at: at(1), entry: { text: 'one' } },
+          { id: 'm2', at: at(2), entry: { text: 'two' } },
+        ]);
+        expect(await log.recent('u1', 1)).toEqual([{ id: 'm2', at: at(2), entry: { text: 'two' } }]);
+        expect(textsOf(await log.recent('u2', 10))).toEqual(['other key']);
+        expect(await log.recent('nobody', 10)).toEqual([]);
+      });
+
+      test('when more than keepPerKey entries are appended, then only the newest keepPerKey are returned', async () => {
+        const log = await recentLog();
+        for (let n = 1; n <= 5; n++) await log.append('u1', `m${n}`, at(n), { text: `line ${n}` });
+        expect(textsOf(await log.recent('u1', 100))).toEqual(['line 3', 'line 4', 'line 5']);
+      });
+
+      test('when an id is appended again, then the second append is a no-op', async () => {
+        const log = await recentLog();
+        await log.append('u1', 'm1', at(1), { text: 'first' });
+        await log.append('u1', 'm1', at(2), { text: 'second' });
+        expect(await log.recent('u1', 10)).toEqual([{ id: 'm1', at: at(1), entry: { text: 'first' } }]);
+      });
+
+      test('when the same id is appended concurrently, then it is kept once', async () => {
+        const log = await recentLog();
+        await Promise.all([1, 2, 3].map(() => log.append('u1', 'm1', at(1), { text: 'same' })));
+        expect(textsOf(await log.recent('u1', 10))).toEqual(['same']);
+      });
+
+      test('when entries come out of order, then they are ordered by date, then id, and one older than a full key is not kept', async () => {
+        const log = await recentLog();
+        await log.append('u1', 'b', at(5), { text: 'b at 5' });
+        await log.append('u1', 'c', at(2), { text: 'c at 2' });
+        await log.append('u1', 'a', at(5), { text: 'a at 5' });
+        await log.append('u1', 'd', at(1), { text: 'd at 1' });
+        expect(textsOf(await log.recent('u1', 10))).toEqual(['c at 2', 'a at 5', 'b at 5']);
+      });
+
+      test('when recent is asked right after an append, then it sees the entry', async () => {
+        const log = await recentLog();
+        const appended = log.append('u1', 'm1', at(1), { text: 'just now' });
+        expect(textsOf(await log.recent('u1', 10))).toEqual(['just now']);
+        await appended;
+      });
+    });
+
     describe('ping', () => {
       test('when the store is open, then ping resolves', async () => {
         await expect(store.ping()).resolves.toBeUndefined();

@@ -107,6 +107,42 @@ export interface ClaimSetSpec {
   dateField: string;
 }
 
+/** An entry of a recent log: a JSON object (no Dates, no undefined: the embedded store keeps it as JSON text). */
+export type RecentEntry = Record<string, unknown>;
+
+/** One entry as `recent` returns it. */
+export interface RecentItem<E extends RecentEntry> {
+  id: string;
+  at: Date;
+  entry: E;
+}
+
+/**
+ * The newest entries per key (a channel's recent chat lines): appends are idempotent by id, reads
+ * return the newest `keepPerKey` at most. Durable on both adapters: the entries survive a restart.
+ * The order is by `at`, then by id; entries older than a key's newest `keepPerKey` are dropped.
+ */
+export interface RecentLog<E extends RecentEntry> {
+  /** Prepares it (the index; the embedded store replays its log). Call once before the rest. */
+  open(): Promise<void>;
+  /**
+   * Adds the entry under `key` unless an entry of that id is already among the key's kept ones (a
+   * no-op then); durable on return. A `recent` called after `append` (before it resolves) sees it.
+   */
+  append(key: string, id: string, at: Date, entry: E): Promise<void>;
+  /** The key's newest `limit` entries (at most `keepPerKey`), oldest first. */
+  recent(key: string, limit: number): Promise<Array<RecentItem<E>>>;
+}
+
+export interface RecentLogSpec {
+  /** How many entries per key are kept; older ones are dropped. */
+  keepPerKey: number;
+  /** The field an entry document keeps its key in (MongoDB; indexed with `atField`). */
+  keyField: string;
+  /** The date field an entry document keeps `at` in (MongoDB). */
+  atField: string;
+}
+
 export interface Store {
   collection<T extends Document>(name: string): Collection<T>;
   /**
@@ -114,6 +150,13 @@ export interface Store {
    * embedded store keeps claims in memory (bounded) with an append-only log (claim-log.ts).
    */
   claimSet(name: string, spec: ClaimSetSpec): ClaimSet;
+  /**
+   * The recent log `name`. MongoDB keeps one document per entry in the collection `name`
+   * (`{ _id: id, [keyField]: key, [atField]: at, ...entry }`), trimmed per key now and then; the
+   * embedded store keeps each key's entries in memory (bounded) with an append-only log
+   * (recent-log.ts), importing the collection `name` an earlier version kept them in.
+   */
+  recentLog<E extends RecentEntry>(name: string, spec: RecentLogSpec): RecentLog<E>;
   /** Throws when the store cannot be reached (used by /readyz). */
   ping(): Promise<void>;
   /** Flushes what is pending and closes. */

@@ -1,7 +1,7 @@
 /**
- * How long the stream analytics flush holds the event loop (docs/performance.md, "Periodic stalls:
- * the analytics flush"). Not part of the service: `npx tsc -b services/realtime && node
- * services/realtime/dist/analytics/flush-bench.js [channels] [lines per channel-minute] [timed|report]`.
+ * How long realtime's stream analytics flush holds the event loop (docs/performance.md, "Periodic
+ * stalls: the analytics flush"): `npm run bench:analytics-flush -- [channels] [lines per
+ * channel-minute] [timed|report]`.
  *
  * 1,000 channels (default) chat for one minute, which is flushed unmeasured (so the day documents
  * exist, as in a running stream), then for two more minutes; the flush of those two minutes is
@@ -18,8 +18,7 @@ import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore } from '@kickstand/platform/store';
 import { createFakeClock } from '@kickstand/platform/testing';
 import { timestampFromDate } from '@kickstand/proto';
-import { createAnalyticsRepository } from './analytics-repository';
-import { createStreamAnalytics } from './stream-analytics';
+import { createAnalyticsRepository, createStreamAnalytics } from '@kickstand/realtime';
 
 const channels = Number(process.argv[2] ?? 1000);
 const linesPerMinute = Number(process.argv[3] ?? 60);
