@@ -1,6 +1,5 @@
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import { MessageChannel } from 'node:worker_threads';
-import { createSilentLogger } from '@kickstand/platform/log';
 import { captureLog, createFakeClock, eventually, listenLocally, type LocalServer } from '@kickstand/platform/testing';
 import { startFrontDoor, type FrontDoor } from './front-door';
 import type { FrontDoorOptions, OwnerMessage } from './messages';
@@ -66,6 +65,7 @@ describe('the front door (in this thread, its owner at the other end of a Messag
     const recording = aRecordingDoor(kickKey.publicPem);
     const channel = new MessageChannel();
     const log = captureLog('info');
+    const frontLog = captureLog('info');
     const owner = serveWebhookHandOff(channel.port2, recording.door, log.log);
     const options: FrontDoorOptions = {
       port: 0,
@@ -78,7 +78,7 @@ describe('the front door (in this thread, its owner at the other end of a Messag
       maxUnfinished: 100,
       ...overrides,
     };
-    const front: FrontDoor = await startFrontDoor(options, channel.port1, createSilentLogger(), clock);
+    const front: FrontDoor = await startFrontDoor(options, channel.port1, frontLog.log, clock);
     // listening after the front door, so when it is told here, the front door has been told too
     const frontSawClose = new Promise((resolve) => channel.port1.once('close', resolve));
     let reported = 0;
@@ -93,6 +93,7 @@ describe('the front door (in this thread, its owner at the other end of a Messag
       owner,
       front,
       log,
+      frontLog,
       url,
       deliver,
       frontSawClose,
@@ -185,6 +186,22 @@ describe('the front door (in this thread, its owner at the other end of a Messag
       error: 'The delivery could not be kept; try again shortly',
     });
     expect(door.finished).toEqual(['k-5a', 'k-5b', 'k-5d']);
+    expect(
+      door.frontLog.records().map(({ level, msg, unfinished, refused }) => ({ level, msg, unfinished, refused })),
+    ).toEqual([
+      {
+        level: 40,
+        msg: 'the owner thread is behind (FRONT_DOOR_MAX_UNFINISHED): webhook deliveries are answered 503 until it catches up',
+        unfinished: 2,
+        refused: undefined,
+      },
+      {
+        level: 30,
+        msg: 'the owner thread caught up: webhook deliveries are answered 200 again',
+        unfinished: 0,
+        refused: 1,
+      },
+    ]);
   });
 
   test('when Kick sends a delivery again after its 200, then it is answered 200 and handed over again (the claim in the owner drops it)', async () => {

@@ -43,7 +43,7 @@ export function createOwnerLink(
   const pendingKeys = new Map<number, PendingKey>();
   let nextId = 1;
   let unfinished = 0;
-  let isFull = false;
+  let refusedWhileBehind = 0;
   let isClosed = false;
 
   function rejectPendingKeys(): void {
@@ -73,19 +73,30 @@ export function createOwnerLink(
 
   const send = (message: FrontMessage) => port.postMessage(message);
 
-  /** Whether one more delivery may be handed over; says so in the log when that changes. */
+  /**
+   * Whether one more delivery may be handed over. The log says when the owner falls behind and,
+   * with how many deliveries were refused, when it is well clear of the bound again (half of it),
+   * so that hovering at the bound writes no line per delivery.
+   */
   function hasRoom(): boolean {
-    const hasRoomNow = unfinished < options.maxUnfinished;
-    if (hasRoomNow === isFull) {
-      isFull = !hasRoomNow;
-      if (isFull) {
-        log.warn(
-          { unfinished, maxUnfinished: options.maxUnfinished },
-          'the owner thread is behind: webhook deliveries are answered 503 until it catches up',
+    if (unfinished < options.maxUnfinished) {
+      if (refusedWhileBehind > 0 && unfinished <= options.maxUnfinished / 2) {
+        log.info(
+          { unfinished, refused: refusedWhileBehind },
+          'the owner thread caught up: webhook deliveries are answered 200 again',
         );
-      } else log.info({ unfinished }, 'the owner thread caught up: webhook deliveries are answered 200 again');
+        refusedWhileBehind = 0;
+      }
+      return true;
     }
-    return hasRoomNow;
+    if (refusedWhileBehind === 0) {
+      log.warn(
+        { unfinished, maxUnfinished: options.maxUnfinished },
+        'the owner thread is behind (FRONT_DOOR_MAX_UNFINISHED): webhook deliveries are answered 503 until it catches up',
+      );
+    }
+    refusedWhileBehind += 1;
+    return false;
   }
 
   return {
