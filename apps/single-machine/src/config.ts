@@ -55,6 +55,21 @@ export const singleMachineConfigSchema = platformConfigSchema
       (value) => (value === '' ? undefined : value),
       z.coerce.number().int().min(100).max(3_600_000).optional(),
     ),
+    /**
+     * With FRONT_DOOR=thread: how many webhook deliveries the front door may have answered 200 and
+     * handed to the owner thread before it has finished them; at that many, Kick gets 503 +
+     * Retry-After until the owner catches up. Default 5000 (about 5 s of chat at 1,000 a second,
+     * a few MB of bodies).
+     */
+    FRONT_DOOR_MAX_UNFINISHED: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce
+        .number({ error: 'a whole number of deliveries from 1 to 1000000' })
+        .int('a whole number of deliveries from 1 to 1000000')
+        .min(1, 'a whole number of deliveries from 1 to 1000000')
+        .max(1_000_000, 'a whole number of deliveries from 1 to 1000000')
+        .default(5000),
+    ),
     /** With JWT_PUBLIC_KEY: auth's signing key; without both, a key pair is made once under DATA_DIR/keys. */
     JWT_PRIVATE_KEY: jwtPrivateKeySchema,
   });

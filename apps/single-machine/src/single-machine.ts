@@ -33,7 +33,7 @@ import type { SingleMachineConfig } from './config';
 import { startFrontDoorThread } from './front-door/front-door-thread';
 import { trustBehindFrontDoor } from './front-door/trust';
 
-/** A delivery the owner thread has not answered within this is answered 503 by the front door. */
+/** A request for Kick's public key the owner thread has not answered within this fails in the front door. */
 const handOffTimeoutMs = 10_000;
 
 function serviceFactories(
@@ -194,6 +194,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
             fallbackPem: door.fallbackPem,
           },
           handOffTimeoutMs,
+          maxUnfinished: config.FRONT_DOOR_MAX_UNFINISHED,
         },
         door,
         {

@@ -37,7 +37,7 @@ import { createChannelSubscriptions } from './subscriptions';
 import { createTokenCipher, type TokenCipher } from './token-crypto';
 import { loadTokenKey } from './token-key';
 import { createDeliveryProcessor } from './webhook-delivery';
-import { createWebhookIntake, type WebhookIntake } from './webhook-intake';
+import { createWebhookIntake, type KickLinkIntake } from './webhook-intake';
 import { kickWebhookRoutes } from './webhook-routes';
 import { createWebhookVerifier } from './webhook-verification';
 
@@ -52,7 +52,7 @@ export {
 } from './config';
 export type { ChatSenderMode, KickConnection, KickHttpTuning, KickLinkOptions } from './options';
 export { subscribableEvents, type SubscribableEvent } from './subscriptions';
-export type { IntakeAnswer, WebhookIntake } from './webhook-intake';
+export type { IntakeAnswer, KickLinkIntake, WebhookIntake } from './webhook-intake';
 export type { VerifiedDelivery } from './webhook-delivery';
 
 /**
@@ -60,7 +60,7 @@ export type { VerifiedDelivery } from './webhook-delivery';
  * the intake of checked deliveries, Kick's public key, and the settings of the checks.
  */
 export interface WebhookDoorHandOff {
-  intake: WebhookIntake;
+  intake: KickLinkIntake;
   /** Kick's webhook public key, fetched by kick-link's Kick client (never with a token). */
   publicKey(): Promise<string>;
   toleranceSeconds: number;

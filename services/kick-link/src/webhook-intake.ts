@@ -23,13 +23,53 @@ export interface WebhookIntake {
   accept(delivery: VerifiedDelivery): Promise<IntakeAnswer>;
 }
 
+/**
+ * kick-link's own intake, as a door in another thread reaches it. Single-machine mode's front door
+ * answers Kick 200 as soon as it has handed a delivery over (docs/decisions/single-machine-two-cores.md),
+ * so what happens to it here no longer reaches Kick.
+ */
+export interface KickLinkIntake extends WebhookIntake {
+  /**
+   * Processes a delivery Kick was already answered 200 for, as `accept` does. One it cannot keep
+   * (the bus refused it, or a step threw) is kept as a dead letter instead, reason `not-kept: …`,
+   * for the super administrator to replay (dead-letter-routes.ts), and logged as an error; if even
+   * that fails, it is logged as lost. Never rejects.
+   */
+  acceptAcknowledged(delivery: VerifiedDelivery): Promise<void>;
+}
+
+type Kept = { isKept: true } | { isKept: false; error: unknown };
+
 export function createWebhookIntake(deps: {
   processor: DeliveryProcessor;
   repo: KickLinkRepository;
   health: DeliveryHealthReporter;
   log: Logger;
-}): WebhookIntake {
+}): KickLinkIntake {
   const { processor, repo, health, log } = deps;
+
+  /** Publishes it or keeps its dead letter; `isKept: false` when the bus and its spool refused it. Throws when a dead letter cannot be written. */
+  async function keep(delivery: VerifiedDelivery): Promise<Kept> {
+    const { messageId, eventType } = delivery.headers;
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await processor.process(delivery);
+    } catch (error) {
+      return { isKept: false, error };
+    }
+    if (outcome.broadcasterUserId !== null) {
+      health.deliveryAccepted(outcome.broadcasterUserId, delivery.sentAt, delivery.receivedAt);
+    }
+    if (outcome.kind === 'unusable') {
+      await repo.deadLetters.keep(deadLetterOf(delivery, outcome.reason, outcome.broadcasterUserId));
+      health.deadLettered(outcome.broadcasterUserId, outcome.reason);
+      log.info({ messageId, eventType, reason: outcome.reason }, 'webhook delivery kept as a dead letter');
+    } else if (outcome.kind !== 'published') {
+      log.debug({ messageId, outcome: outcome.kind }, 'webhook delivery dropped');
+    }
+    return { isKept: true };
+  }
+
   return {
     refused(reason, signedBody) {
       // only a correctly signed (stale) body may name its channel: anyone can write a forged one
@@ -37,26 +77,40 @@ export function createWebhookIntake(deps: {
       health.deliveryRefused(channel, reason);
     },
     async accept(delivery) {
+      const kept = await keep(delivery);
+      if (kept.isKept) return 'kept';
+      // the bus and the spool behind it both refused it (spool full, disk failing): the last resort
+      log.error({ err: kept.error, messageId: delivery.headers.messageId }, 'webhook delivery could not be kept');
+      return 'unavailable';
+    },
+    async acceptAcknowledged(delivery) {
       const { messageId, eventType } = delivery.headers;
-      let outcome: DeliveryOutcome;
+      let error: unknown;
       try {
-        outcome = await processor.process(delivery);
-      } catch (err) {
-        // the bus and the spool behind it both refused it (spool full, disk failing): the last resort
-        log.error({ err, messageId }, 'webhook delivery could not be kept');
-        return 'unavailable';
+        const kept = await keep(delivery);
+        if (kept.isKept) return;
+        error = kept.error;
+      } catch (thrown) {
+        error = thrown;
       }
-      if (outcome.broadcasterUserId !== null) {
-        health.deliveryAccepted(outcome.broadcasterUserId, delivery.sentAt, delivery.receivedAt);
+      // Kick was told 200 and will not send it again: the dead letters are where it can still be replayed
+      const reason = `not-kept: ${error instanceof Error ? error.message : String(error)}`;
+      // the body was signed by Kick (checked on arrival): its channel can be believed
+      const broadcasterUserId = channelOf(readJson(delivery.rawBody));
+      try {
+        await repo.deadLetters.keep(deadLetterOf(delivery, reason, broadcasterUserId));
+      } catch (keepError) {
+        log.error(
+          { err: error, keepError, messageId, eventType, broadcasterUserId },
+          'webhook delivery lost: it could not be kept after Kick was answered 200, nor kept as a dead letter',
+        );
+        return;
       }
-      if (outcome.kind === 'unusable') {
-        await repo.deadLetters.keep(deadLetterOf(delivery, outcome.reason, outcome.broadcasterUserId));
-        health.deadLettered(outcome.broadcasterUserId, outcome.reason);
-        log.info({ messageId, eventType, reason: outcome.reason }, 'webhook delivery kept as a dead letter');
-      } else if (outcome.kind !== 'published') {
-        log.debug({ messageId, outcome: outcome.kind }, 'webhook delivery dropped');
-      }
-      return 'kept';
+      health.deadLettered(broadcasterUserId, reason);
+      log.error(
+        { err: error, messageId, eventType, broadcasterUserId },
+        'webhook delivery could not be kept after Kick was answered 200: kept as a dead letter, to be replayed',
+      );
     },
   };
 }

@@ -58,6 +58,7 @@ describe('the front door in its worker thread', () => {
     bodyLimit: '100kb',
     verification: { toleranceSeconds: 300, refetchIntervalMs: 60_000, fallbackPem: undefined },
     handOffTimeoutMs: 10_000,
+    maxUnfinished: 100,
   });
   const settings = { log: createSilentLogger(), logSettings: { level: 'silent' as const } };
 
@@ -71,6 +72,19 @@ describe('the front door in its worker thread', () => {
     expect(status).toBe(200);
     expect(recording.accepted.map((delivery) => delivery.rawBody.toString('utf8'))).toEqual([body]);
     expect(await isRefused(front.port)).toBe(true);
+  });
+
+  test('when stopped while the owner thread is still on a delivery answered 200, then the stop ends only once that delivery is finished', async () => {
+    const recording = aRecordingDoor(kickKey.publicPem);
+    // the owner's work takes a few turns of its event loop, none of them held by the test
+    recording.state.finish = () => new Promise((resolve) => setTimeout(resolve, 50));
+    const front = await startFrontDoorThread(options(), recording.door, settings);
+
+    const status = await post(front.port, kickKey.signed('k-2', new Date(), body), body);
+    await front.stop();
+
+    expect(status).toBe(200);
+    expect(recording.finished).toEqual(['k-2']);
   });
 
   test('when a websocket upgrade for socket.io comes, then it is piped to realtime both ways', async () => {

@@ -10,7 +10,10 @@ import { serveWebhookHandOff } from './serve-hand-off';
 export interface RunningFrontDoor {
   /** The public port it listens on. */
   port: number;
-  /** Tells the thread to stop (requests in flight are answered first), then waits for it to end. */
+  /**
+   * Tells the thread to stop (requests in flight are answered first), waits for it to end, then
+   * for this thread to finish the deliveries it handed over (already answered 200), at most 10 s.
+   */
   stop(): Promise<void>;
 }
 
@@ -24,6 +27,8 @@ export const frontDoorWorkerFile = __filename.endsWith('.ts')
 
 /** A stop that takes longer than this (a request stuck in the thread) ends the thread anyway. */
 const stopTimeoutMs = 5000;
+/** How long a stop waits for the deliveries handed over to be finished before the services stop. */
+const finishTimeoutMs = 10_000;
 
 /**
  * Starts the front door (front-door.ts) in a worker thread and serves its hand-off from this one.
@@ -88,6 +93,8 @@ export async function startFrontDoorThread(
       const force = setTimeout(() => void worker.terminate(), stopTimeoutMs);
       await exited;
       clearTimeout(force);
+      // the front takes no more deliveries: those it answered 200 are published before the services stop
+      await handOff.finish(finishTimeoutMs);
       handOff.close();
     },
   };

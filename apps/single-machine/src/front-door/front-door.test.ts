@@ -1,11 +1,10 @@
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import { MessageChannel } from 'node:worker_threads';
-import { createSilentLogger } from '@kickstand/platform/log';
-import { createFakeClock, listenLocally, type LocalServer } from '@kickstand/platform/testing';
+import { captureLog, createFakeClock, eventually, listenLocally, type LocalServer } from '@kickstand/platform/testing';
 import { startFrontDoor, type FrontDoor } from './front-door';
-import type { FrontDoorOptions } from './messages';
+import type { FrontDoorOptions, OwnerMessage } from './messages';
 import { serveWebhookHandOff } from './serve-hand-off';
-import { aKickKey, aRecordingDoor } from './testing/door-fakes';
+import { aHold, aKickKey, aRecordingDoor } from './testing/door-fakes';
 
 const kickKey = aKickKey();
 const clock = createFakeClock(new Date('2026-03-01T12:00:00.000Z'));
@@ -65,7 +64,9 @@ describe('the front door (in this thread, its owner at the other end of a Messag
   async function aFrontDoor(overrides: Partial<FrontDoorOptions> = {}) {
     const recording = aRecordingDoor(kickKey.publicPem);
     const channel = new MessageChannel();
-    const owner = serveWebhookHandOff(channel.port2, recording.door, createSilentLogger());
+    const log = captureLog('info');
+    const frontLog = captureLog('info');
+    const owner = serveWebhookHandOff(channel.port2, recording.door, log.log);
     const options: FrontDoorOptions = {
       port: 0,
       host: '127.0.0.1',
@@ -74,20 +75,48 @@ describe('the front door (in this thread, its owner at the other end of a Messag
       bodyLimit: '1kb',
       verification: { toleranceSeconds: 300, refetchIntervalMs: 60_000, fallbackPem: undefined },
       handOffTimeoutMs: 10_000,
+      maxUnfinished: 100,
       ...overrides,
     };
-    const front: FrontDoor = await startFrontDoor(options, channel.port1, createSilentLogger(), clock);
-    return { ...recording, owner, front, url: `http://127.0.0.1:${front.port}` };
+    const front: FrontDoor = await startFrontDoor(options, channel.port1, frontLog.log, clock);
+    // listening after the front door, so when it is told here, the front door has been told too
+    const frontSawClose = new Promise((resolve) => channel.port1.once('close', resolve));
+    let reported = 0;
+    channel.port1.on('message', (message: OwnerMessage) => {
+      if (message.kind === 'finished') reported += message.count;
+    });
+    const url = `http://127.0.0.1:${front.port}`;
+    const deliver = (messageId: string) =>
+      send(url, 'POST', '/api/kick/webhook', kickKey.signed(messageId, clock.now(), body), body);
+    return {
+      ...recording,
+      owner,
+      front,
+      log,
+      frontLog,
+      url,
+      deliver,
+      frontSawClose,
+      /** Until the front door has heard of `count` finished deliveries in all. */
+      reportedFinished: (count: number) => eventually(() => expect(reported).toBe(count)),
+    };
   }
 
-  test('when a correctly signed delivery arrives, then the owner gets it once, with its exact bytes, and Kick gets 200', async () => {
+  test('when a correctly signed delivery arrives, then Kick gets 200 before the owner has finished it, and the owner gets it once, with its exact bytes', async () => {
     const door = await aFrontDoor();
+    const hold = aHold();
+    door.state.finish = () => hold.promise;
     const answer = await send(door.url, 'POST', '/api/kick/webhook', kickKey.signed('k-1', clock.now(), body), body);
+    await eventually(() => expect(door.accepted).toHaveLength(1));
+    const finishedBeforeRelease = [...door.finished];
+    hold.release();
+    await door.reportedFinished(1);
     await door.front.close();
 
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({ success: true });
-    expect(door.accepted).toHaveLength(1);
+    expect(finishedBeforeRelease).toEqual([]);
+    expect(door.finished).toEqual(['k-1']);
     const [delivery] = door.accepted;
     expect(delivery?.rawBody.toString('utf8')).toBe(body);
     expect(delivery?.headers).toEqual({
@@ -136,52 +165,85 @@ describe('the front door (in this thread, its owner at the other end of a Messag
     expect(door.refused).toEqual([{ reason: 'too-large', signedBody: undefined }]);
   });
 
-  test('when the owner cannot keep the delivery, then 503 with Retry-After', async () => {
-    const door = await aFrontDoor();
-    door.state.answer = async () => 'unavailable';
-    const answer = await send(door.url, 'POST', '/api/kick/webhook', kickKey.signed('k-5', clock.now(), body), body);
+  test('when as many deliveries as the bound are handed over and not finished, then the next is answered 503 with Retry-After; once the owner finishes them, then 200 again', async () => {
+    const door = await aFrontDoor({ maxUnfinished: 2 });
+    const hold = aHold();
+    door.state.finish = () => hold.promise;
+    const first = await door.deliver('k-5a');
+    const second = await door.deliver('k-5b');
+    const over = await door.deliver('k-5c');
+    await eventually(() => expect(door.accepted).toHaveLength(2));
+    hold.release();
+    await door.reportedFinished(2);
+    const after = await door.deliver('k-5d');
+    await door.reportedFinished(3);
     await door.front.close();
 
-    expect(answer.status).toBe(503);
-    expect(answer.headers['retry-after']).toBe('5');
-    expect(JSON.parse(answer.text)).toEqual({
+    expect([first.status, second.status, over.status, after.status]).toEqual([200, 200, 503, 200]);
+    expect(over.headers['retry-after']).toBe('5');
+    expect(JSON.parse(over.text)).toEqual({
       success: false,
       error: 'The delivery could not be kept; try again shortly',
     });
+    expect(door.finished).toEqual(['k-5a', 'k-5b', 'k-5d']);
+    expect(
+      door.frontLog.records().map(({ level, msg, unfinished, refused }) => ({ level, msg, unfinished, refused })),
+    ).toEqual([
+      {
+        level: 40,
+        msg: 'the owner thread is behind (FRONT_DOOR_MAX_UNFINISHED): webhook deliveries are answered 503 until it catches up',
+        unfinished: 2,
+        refused: undefined,
+      },
+      {
+        level: 30,
+        msg: 'the owner thread caught up: webhook deliveries are answered 200 again',
+        unfinished: 0,
+        refused: 1,
+      },
+    ]);
   });
 
-  test('when the owner does not answer within the hand-off time, then 503 with Retry-After', async () => {
-    const door = await aFrontDoor({ handOffTimeoutMs: 20 });
-    door.state.answer = () => new Promise(() => undefined);
-    const answer = await send(door.url, 'POST', '/api/kick/webhook', kickKey.signed('k-6', clock.now(), body), body);
+  test('when Kick sends a delivery again after its 200, then it is answered 200 and handed over again (the claim in the owner drops it)', async () => {
+    const door = await aFrontDoor();
+    const answers = [await door.deliver('k-6'), await door.deliver('k-6')];
+    await door.reportedFinished(2);
     await door.front.close();
 
-    expect(answer.status).toBe(503);
-    expect(answer.headers['retry-after']).toBe('5');
-    expect(door.accepted).toHaveLength(1);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(door.finished).toEqual(['k-6', 'k-6']);
   });
 
-  test('when the owner is gone (its port closed), then a delivery is answered 503', async () => {
+  test('when the owner is gone (its port closed), then a delivery is answered 503 with Retry-After', async () => {
     const door = await aFrontDoor();
     // the key is fetched once the first delivery comes: fetched here, while the owner still answers
     await send(door.url, 'POST', '/api/kick/webhook', kickKey.signed('k-7', clock.now(), body), body);
+    await door.reportedFinished(1);
     door.owner.close();
-    await new Promise((resolve) => setImmediate(resolve));
+    await door.frontSawClose;
     const answer = await send(door.url, 'POST', '/api/kick/webhook', kickKey.signed('k-8', clock.now(), body), body);
     await door.front.close();
 
     expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('5');
     expect(door.accepted.map((delivery) => delivery.headers.messageId)).toEqual(['k-7']);
   });
 
-  test('when the owner throws, then 500 as the door in kick-link answers', async () => {
-    const door = await aFrontDoor();
-    door.state.answer = () => Promise.reject(new Error('dead letter not written'));
-    const answer = await send(door.url, 'POST', '/api/kick/webhook', kickKey.signed('k-9', clock.now(), body), body);
+  test('when the owner fails on a delivery after its 200, then Kick still has its 200, the failure is logged and the delivery counts as finished', async () => {
+    const door = await aFrontDoor({ maxUnfinished: 1 });
+    door.state.finish = () => Promise.reject(new Error('dead letter not written'));
+    const failed = await door.deliver('k-9');
+    await door.reportedFinished(1);
+    door.state.finish = async () => undefined;
+    const next = await door.deliver('k-10');
+    await door.reportedFinished(2);
     await door.front.close();
 
-    expect(answer.status).toBe(500);
-    expect(JSON.parse(answer.text)).toEqual({ success: false, error: 'Internal server error' });
+    expect([failed.status, next.status]).toEqual([200, 200]);
+    expect(door.finished).toEqual(['k-10']);
+    expect(door.log.records().map(({ msg, messageId }) => ({ msg, messageId }))).toEqual([
+      { msg: 'webhook delivery failed', messageId: 'k-9' },
+    ]);
   });
 
   test('when a page or an API route is asked for, then it goes to the gateway with the client address appended to X-Forwarded-For', async () => {

@@ -23,7 +23,8 @@ const isSocketIo = (url: string | undefined) => url === '/socket.io' || url?.sta
  * Single-machine mode's front door: the public port, in a thread of its own so that the owner
  * thread (every service, the bus, the embedded stores) does not parse chat-rate HTTP.
  * - Kick's webhook: kick-link's own route (raw body, size limit, signature, timestamp: the same
- *   module, so the same 413/401/200/503), with its intake reached over the MessagePort;
+ *   module, so the same 413/401), with its intake reached over the MessagePort: a verified
+ *   delivery is answered 200 once handed over, 503 while the owner is too far behind (owner-link.ts);
  * - socket.io, polling and websockets: to the realtime service's port, as the gateway would;
  * - everything else: to the owner thread's gateway on loopback (route table, rate limit, access
  *   checks, the SPA), which hands it to the services in its thread as before.
@@ -34,7 +35,11 @@ export async function startFrontDoor(
   log: Logger,
   clock: Clock = systemClock,
 ): Promise<FrontDoor> {
-  const owner = createOwnerLink(ownerPort, { handOffTimeoutMs: options.handOffTimeoutMs });
+  const owner = createOwnerLink(ownerPort, {
+    handOffTimeoutMs: options.handOffTimeoutMs,
+    maxUnfinished: options.maxUnfinished,
+    log,
+  });
   const verifier = createWebhookVerifier({
     kick: { publicKey: owner.publicKey },
     clock,

@@ -1,13 +1,13 @@
-import type { IntakeAnswer, RefusalReason, VerifiedDelivery } from '@kickstand/kick-link/front-door';
+import type { RefusalReason, VerifiedDelivery } from '@kickstand/kick-link/front-door';
 
 /**
  * The messages between the front door (its own thread) and the owner thread (kick-link's intake),
  * over one MessagePort. Plain data: structured-cloned by Node, no protobuf or JSON in between.
  */
 export type FrontMessage =
+  /** A verified delivery, already answered 200: the owner processes it and counts it `finished`. */
   | {
       kind: 'delivery';
-      id: number;
       headers: VerifiedDelivery['headers'];
       rawBody: Uint8Array;
       sentAtMs: number;
@@ -17,8 +17,8 @@ export type FrontMessage =
   | { kind: 'public-key'; id: number };
 
 export type OwnerMessage =
-  /** `failed`: the intake threw (a dead letter could not be written): answered 500, as the inline door does. */
-  | { kind: 'answer'; id: number; answer: IntakeAnswer | 'failed' }
+  /** How many deliveries the owner finished since its last report (one report per event-loop turn at most). */
+  | { kind: 'finished'; count: number }
   | { kind: 'public-key'; id: number; pem: string }
   | { kind: 'public-key'; id: number; error: string };
 
@@ -40,6 +40,11 @@ export interface FrontDoorOptions {
   bodyLimit: string;
   /** kick-link's settings of the checks (WebhookDoorHandOff). */
   verification: { toleranceSeconds: number; refetchIntervalMs: number; fallbackPem: string | undefined };
-  /** A delivery the owner has not answered within this is answered 503 + Retry-After. */
+  /** A public-key request the owner has not answered within this fails (the delivery waiting for it: 503). */
   handOffTimeoutMs: number;
+  /**
+   * FRONT_DOOR_MAX_UNFINISHED: deliveries handed to the owner (answered 200) that it has not
+   * finished yet; at this many, a delivery is answered 503 + Retry-After instead.
+   */
+  maxUnfinished: number;
 }

@@ -1,56 +1,103 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { IntakeAnswer, WebhookIntake } from '@kickstand/kick-link/front-door';
+import type { WebhookIntake } from '@kickstand/kick-link/front-door';
+import type { Logger } from '@kickstand/platform/log';
 import type { FrontMessage, OwnerMessage } from './messages';
 
 export interface OwnerLink {
-  /** kick-link's intake, reached by message: an unanswered delivery becomes `unavailable` (503). */
+  /**
+   * kick-link's intake, reached by message: a delivery is `kept` (200) once it is handed over, or
+   * `unavailable` (503 + Retry-After) while `maxUnfinished` handed-over deliveries are not finished
+   * yet or the owner's port is closed.
+   */
   intake: WebhookIntake;
   /** Kick's public key as kick-link's Kick client fetches it. */
   publicKey(): Promise<string>;
   close(): void;
 }
 
-type Pending =
-  | { kind: 'answer'; settle: (answer: IntakeAnswer | 'failed') => void; timer: NodeJS.Timeout }
-  | { kind: 'public-key'; resolve: (pem: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+interface PendingKey {
+  resolve: (pem: string) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
 
 /**
- * The front door's side of the hand-off. Each request carries an id; the owner's answer settles
- * it. When the owner does not answer in time (its thread stuck or stopping) or its port closed,
- * a delivery is answered `unavailable`, so Kick gets 503 + Retry-After rather than a hung request;
- * the delivery may still be published later, and a retry of it is then dropped by its claim.
+ * The front door's side of the hand-off.
+ *
+ * A verified delivery is answered 200 as soon as it is posted to the owner thread, not after the
+ * owner's claim and publish: the in-process bus behind them keeps nothing across a crash either, so
+ * a 200 already meant "queued in this process" (docs/decisions/single-machine-two-cores.md). The
+ * owner reports the deliveries it finished (a count per event-loop turn); those handed over and not
+ * finished are the queue between the threads. At `maxUnfinished` of them (the owner has fallen
+ * behind) or once the owner's port is closed, a delivery is answered 503 + Retry-After, so the
+ * queue and its memory stay bounded. There is no age bound: a delivery waiting in the queue is
+ * processed when the owner gets to it, while a 503 may lose it (Kick is not known to retry).
+ *
+ * Kick's public key is asked for by id; a request the owner does not answer in time fails.
  */
-export function createOwnerLink(port: MessagePort, options: { handOffTimeoutMs: number }): OwnerLink {
-  const pending = new Map<number, Pending>();
+export function createOwnerLink(
+  port: MessagePort,
+  options: { handOffTimeoutMs: number; maxUnfinished: number; log: Logger },
+): OwnerLink {
+  const { log } = options;
+  const pendingKeys = new Map<number, PendingKey>();
   let nextId = 1;
+  let unfinished = 0;
+  let refusedWhileBehind = 0;
   let isClosed = false;
 
-  function settleAllUnavailable(): void {
-    for (const [id, waiting] of pending) {
-      pending.delete(id);
+  function rejectPendingKeys(): void {
+    for (const [id, waiting] of pendingKeys) {
+      pendingKeys.delete(id);
       clearTimeout(waiting.timer);
-      if (waiting.kind === 'answer') waiting.settle('unavailable');
-      else waiting.reject(new Error('the owner thread is gone'));
+      waiting.reject(new Error('the owner thread is gone'));
     }
   }
 
   port.on('message', (message: OwnerMessage) => {
-    const waiting = pending.get(message.id);
-    if (!waiting) return; // answered too late: already 503
-    pending.delete(message.id);
-    clearTimeout(waiting.timer);
-    if (waiting.kind === 'answer' && message.kind === 'answer') waiting.settle(message.answer);
-    else if (waiting.kind === 'public-key' && message.kind === 'public-key') {
-      if ('pem' in message) waiting.resolve(message.pem);
-      else waiting.reject(new Error(message.error));
+    if (message.kind === 'finished') {
+      unfinished = Math.max(0, unfinished - message.count);
+      return;
     }
+    const waiting = pendingKeys.get(message.id);
+    if (!waiting) return; // answered too late: already failed
+    pendingKeys.delete(message.id);
+    clearTimeout(waiting.timer);
+    if ('pem' in message) waiting.resolve(message.pem);
+    else waiting.reject(new Error(message.error));
   });
   port.on('close', () => {
     isClosed = true;
-    settleAllUnavailable();
+    rejectPendingKeys();
   });
 
   const send = (message: FrontMessage) => port.postMessage(message);
+
+  /**
+   * Whether one more delivery may be handed over. The log says when the owner falls behind and,
+   * with how many deliveries were refused, when it is well clear of the bound again (half of it),
+   * so that hovering at the bound writes no line per delivery.
+   */
+  function hasRoom(): boolean {
+    if (unfinished < options.maxUnfinished) {
+      if (refusedWhileBehind > 0 && unfinished <= options.maxUnfinished / 2) {
+        log.info(
+          { unfinished, refused: refusedWhileBehind },
+          'the owner thread caught up: webhook deliveries are answered 200 again',
+        );
+        refusedWhileBehind = 0;
+      }
+      return true;
+    }
+    if (refusedWhileBehind === 0) {
+      log.warn(
+        { unfinished, maxUnfinished: options.maxUnfinished },
+        'the owner thread is behind (FRONT_DOOR_MAX_UNFINISHED): webhook deliveries are answered 503 until it catches up',
+      );
+    }
+    refusedWhileBehind += 1;
+    return false;
+  }
 
   return {
     intake: {
@@ -59,26 +106,17 @@ export function createOwnerLink(port: MessagePort, options: { handOffTimeoutMs: 
         send({ kind: 'refused', reason, ...(signedBody ? { signedBody } : {}) });
       },
       async accept(delivery) {
-        if (isClosed) return 'unavailable';
-        const id = nextId++;
-        const answer = await new Promise<IntakeAnswer | 'failed'>((settle) => {
-          const timer = setTimeout(() => {
-            pending.delete(id);
-            settle('unavailable');
-          }, options.handOffTimeoutMs);
-          pending.set(id, { kind: 'answer', settle, timer });
-          // the body is copied (structured clone), not transferred: a small Buffer shares Node's pool
-          send({
-            kind: 'delivery',
-            id,
-            headers: delivery.headers,
-            rawBody: delivery.rawBody,
-            sentAtMs: delivery.sentAt.getTime(),
-            receivedAtMs: delivery.receivedAt.getTime(),
-          });
+        if (isClosed || !hasRoom()) return 'unavailable';
+        unfinished += 1;
+        // the body is copied (structured clone), not transferred: a small Buffer shares Node's pool
+        send({
+          kind: 'delivery',
+          headers: delivery.headers,
+          rawBody: delivery.rawBody,
+          sentAtMs: delivery.sentAt.getTime(),
+          receivedAtMs: delivery.receivedAt.getTime(),
         });
-        if (answer === 'failed') throw new Error('the webhook intake failed in the owner thread');
-        return answer;
+        return 'kept';
       },
     },
     publicKey() {
@@ -86,16 +124,16 @@ export function createOwnerLink(port: MessagePort, options: { handOffTimeoutMs: 
       const id = nextId++;
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => {
-          pending.delete(id);
+          pendingKeys.delete(id);
           reject(new Error("the owner thread did not answer with Kick's public key"));
         }, options.handOffTimeoutMs);
-        pending.set(id, { kind: 'public-key', resolve, reject, timer });
+        pendingKeys.set(id, { resolve, reject, timer });
         send({ kind: 'public-key', id });
       });
     },
     close() {
       isClosed = true;
-      settleAllUnavailable();
+      rejectPendingKeys();
       port.close();
     },
   };

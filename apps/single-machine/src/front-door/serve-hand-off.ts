@@ -5,41 +5,94 @@ import type { FrontMessage, OwnerMessage } from './messages';
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+export interface WebhookHandOff {
+  /**
+   * For a stop, once the front door has stopped: resolves when its end of the port is closed and
+   * every delivery it handed over is finished, or after `timeoutMs`, saying in the log how many
+   * were left.
+   */
+  finish(timeoutMs: number): Promise<void>;
+  close(): void;
+}
+
 /**
- * The owner thread's side of the hand-off: each delivery the front door checked goes to
- * kick-link's intake (claim, parse, publish, dead letter, delivery health), and its answer back.
+ * The owner thread's side of the hand-off: each delivery the front door checked (and already
+ * answered 200) goes to kick-link's intake (claim, parse, publish, dead letter, delivery health);
+ * one it cannot keep becomes a dead letter there (acceptAcknowledged). The deliveries finished are
+ * reported back as a count, once per event-loop turn, so the front door knows how far behind
+ * this thread is (owner-link.ts).
  */
-export function serveWebhookHandOff(port: MessagePort, door: WebhookDoorHandOff, log: Logger): { close(): void } {
-  const answer = (message: OwnerMessage) => port.postMessage(message);
+export function serveWebhookHandOff(port: MessagePort, door: WebhookDoorHandOff, log: Logger): WebhookHandOff {
+  const reply = (message: OwnerMessage) => port.postMessage(message);
+  let unfinished = 0;
+  let unreported = 0;
+  let isReportDue = false;
+  const whenAllFinished: Array<() => void> = [];
+
+  function report(): void {
+    isReportDue = false;
+    reply({ kind: 'finished', count: unreported });
+    unreported = 0;
+  }
+
+  function finished(): void {
+    unfinished -= 1;
+    unreported += 1;
+    if (!isReportDue) {
+      isReportDue = true;
+      setImmediate(report);
+    }
+    if (unfinished === 0) whenAllFinished.splice(0).forEach((resolve) => resolve());
+  }
+
   port.on('message', (message: FrontMessage) => {
     switch (message.kind) {
       case 'delivery':
+        unfinished += 1;
         door.intake
-          .accept({
+          .acceptAcknowledged({
             headers: message.headers,
             rawBody: asBuffer(message.rawBody),
             sentAt: new Date(message.sentAtMs),
             receivedAt: new Date(message.receivedAtMs),
           })
-          .then(
-            (outcome) => answer({ kind: 'answer', id: message.id, answer: outcome }),
-            (err: unknown) => {
-              log.error({ err, messageId: message.headers.messageId }, 'webhook delivery failed');
-              answer({ kind: 'answer', id: message.id, answer: 'failed' });
-            },
-          );
+          // it does not reject (a delivery it cannot keep is a dead letter): this is a last guard
+          .catch((err: unknown) => log.error({ err, messageId: message.headers.messageId }, 'webhook delivery failed'))
+          .finally(finished);
         return;
       case 'refused':
         door.intake.refused(message.reason, message.signedBody ? asBuffer(message.signedBody) : undefined);
         return;
       case 'public-key':
         door.publicKey().then(
-          (pem) => answer({ kind: 'public-key', id: message.id, pem }),
+          (pem) => reply({ kind: 'public-key', id: message.id, pem }),
           (err: unknown) =>
-            answer({ kind: 'public-key', id: message.id, error: err instanceof Error ? err.message : String(err) }),
+            reply({ kind: 'public-key', id: message.id, error: err instanceof Error ? err.message : String(err) }),
         );
         return;
     }
   });
-  return { close: () => port.close() };
+
+  // once the front door has closed its end, every delivery it posted has been received here
+  const frontClosed = new Promise<void>((resolve) => port.once('close', resolve));
+  const allFinished = () =>
+    unfinished === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenAllFinished.push(resolve));
+
+  return {
+    async finish(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const isAllFinished = await Promise.race([
+        frontClosed.then(allFinished).then(() => true as const),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]);
+      clearTimeout(timer);
+      if (!isAllFinished) {
+        log.error(
+          { unfinished, timeoutMs },
+          'stopping without waiting longer for webhook deliveries already answered 200: those left may be lost',
+        );
+      }
+    },
+    close: () => port.close(),
+  };
 }

@@ -1,5 +1,5 @@
 import { createSign, generateKeyPairSync } from 'node:crypto';
-import type { IntakeAnswer, RefusalReason, VerifiedDelivery } from '@kickstand/kick-link/front-door';
+import type { RefusalReason, VerifiedDelivery } from '@kickstand/kick-link/front-door';
 import type { WebhookDoorHandOff } from '@kickstand/kick-link';
 
 /** A key pair standing in for Kick's webhook key, and deliveries signed with it (kick-api.md §8.6). */
@@ -25,17 +25,23 @@ export function aKickKey() {
   };
 }
 
-/** kick-link's side of the hand-off, recording what reaches it; `answer` decides what Kick is told. */
+/**
+ * kick-link's side of the hand-off, recording what reaches it: `accepted` as it arrives, `finished`
+ * once `state.finish` (what kick-link does with it) settles; a test holds or fails it there.
+ */
 export function aRecordingDoor(publicPem: string) {
   const accepted: VerifiedDelivery[] = [];
+  const finished: string[] = [];
   const refused: { reason: RefusalReason; signedBody: string | undefined }[] = [];
-  const state: { answer: () => Promise<IntakeAnswer> } = { answer: async () => 'kept' };
+  const state: { finish: (delivery: VerifiedDelivery) => Promise<void> } = { finish: async () => undefined };
   const door: WebhookDoorHandOff = {
     intake: {
       refused: (reason, signedBody) => void refused.push({ reason, signedBody: signedBody?.toString('utf8') }),
-      accept: (delivery) => {
+      accept: () => Promise.reject(new Error('the front door hands deliveries over as acknowledged')),
+      acceptAcknowledged: async (delivery) => {
         accepted.push(delivery);
-        return state.answer();
+        await state.finish(delivery);
+        finished.push(delivery.headers.messageId);
       },
     },
     publicKey: async () => publicPem,
@@ -43,5 +49,12 @@ export function aRecordingDoor(publicPem: string) {
     refetchIntervalMs: 60_000,
     fallbackPem: undefined,
   };
-  return { door, accepted, refused, state };
+  return { door, accepted, finished, refused, state };
+}
+
+/** A promise the test settles: to hold the owner's work on a delivery until it says so. */
+export function aHold() {
+  let release: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
 }

@@ -1,0 +1,84 @@
+import { MessageChannel } from 'node:worker_threads';
+import { captureLog, eventually } from '@kickstand/platform/testing';
+import type { FrontMessage } from './messages';
+import { serveWebhookHandOff } from './serve-hand-off';
+import { aHold, aRecordingDoor } from './testing/door-fakes';
+
+const aDelivery = (messageId: string): FrontMessage => ({
+  kind: 'delivery',
+  headers: {
+    messageId,
+    subscriptionId: 'sub-1',
+    signature: 'c2ln',
+    timestamp: '2026-03-01T12:00:00.000Z',
+    eventType: 'chat.message.sent',
+    eventVersion: '1',
+  },
+  rawBody: Buffer.from('{"message_id":"m-1"}'),
+  sentAtMs: Date.parse('2026-03-01T12:00:00.000Z'),
+  receivedAtMs: Date.parse('2026-03-01T12:00:00.000Z'),
+});
+
+const aTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("the owner thread's side of the hand-off, at a stop", () => {
+  test('when the front door has stopped with deliveries still in the owner, then finish resolves only after they are finished', async () => {
+    const channel = new MessageChannel();
+    const recording = aRecordingDoor('unused');
+    const hold = aHold();
+    const events: string[] = [];
+    recording.state.finish = async (delivery) => {
+      await hold.promise;
+      events.push(`finished ${delivery.headers.messageId}`);
+    };
+    const handOff = serveWebhookHandOff(channel.port2, recording.door, captureLog().log);
+    channel.port1.postMessage(aDelivery('k-1'));
+    channel.port1.postMessage(aDelivery('k-2'));
+    channel.port1.close();
+
+    const finishing = handOff.finish(60_000).then(() => events.push('finish resolved'));
+    await eventually(() => expect(recording.accepted).toHaveLength(2));
+    await aTurn();
+    events.push('released');
+    hold.release();
+    await finishing;
+    handOff.close();
+
+    expect(events).toEqual(['released', 'finished k-1', 'finished k-2', 'finish resolved']);
+  });
+
+  test('when a delivery posted just before the front door closed its port has not been received yet, then finish waits for it too', async () => {
+    const channel = new MessageChannel();
+    const recording = aRecordingDoor('unused');
+    const handOff = serveWebhookHandOff(channel.port2, recording.door, captureLog().log);
+    channel.port1.postMessage(aDelivery('k-3'));
+    channel.port1.close();
+
+    await handOff.finish(60_000);
+    handOff.close();
+
+    expect(recording.finished).toEqual(['k-3']);
+  });
+
+  test('when a delivery does not finish within the bound, then finish gives up and says how many were left', async () => {
+    const channel = new MessageChannel();
+    const recording = aRecordingDoor('unused');
+    recording.state.finish = () => new Promise(() => undefined);
+    const captured = captureLog('info');
+    const handOff = serveWebhookHandOff(channel.port2, recording.door, captured.log);
+    channel.port1.postMessage(aDelivery('k-4'));
+    channel.port1.close();
+    await eventually(() => expect(recording.accepted).toHaveLength(1));
+
+    await handOff.finish(1);
+    handOff.close();
+
+    expect(captured.records().map(({ msg, unfinished, timeoutMs }) => ({ msg, unfinished, timeoutMs }))).toEqual([
+      {
+        msg: 'stopping without waiting longer for webhook deliveries already answered 200: those left may be lost',
+        unfinished: 1,
+        timeoutMs: 1,
+      },
+    ]);
+  });
+});
