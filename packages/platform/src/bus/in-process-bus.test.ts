@@ -236,6 +236,21 @@ describe('in-process bus', () => {
     await bus.stop();
   });
 
+  test('when a message does not fit its schema, then publish refuses it as Kafka would and no group receives it', async () => {
+    // Arrange
+    const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });
+    const values: number[] = [];
+    await bus.subscribe('test.count', 'g', async (message) => {
+      values.push(message.value);
+    });
+    // Act + Assert: the encoding at publish is the schema check
+    await expect(bus.publish('test.count', 'k', { value: 1.5 })).rejects.toThrow('invalid int32: 1.5');
+    await bus.publish('test.count', 'k', { value: 2 });
+    await settle();
+    expect(values).toEqual([2]);
+    await bus.stop();
+  });
+
   test('when freezeMessages is off, then a handler may write to its message', async () => {
     // Arrange
     const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy, freezeMessages: false });
