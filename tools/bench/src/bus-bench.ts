@@ -1,13 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import {
-  createInProcessBus,
-  kickstandTopics,
-  type InProcessBusOptions,
-  type KickstandBus,
-  type KickstandTopics,
-  type TopicInit,
-} from '@kickstand/platform/bus';
+import { createInProcessBus, kickstandTopics, type KickstandBus, type TopicInit } from '@kickstand/platform/bus';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { instrumentBus, processMetrics } from '@kickstand/platform/metrics';
 
@@ -95,7 +88,7 @@ async function main(): Promise<void> {
   const shared = createInProcessBus({
     topics: kickstandTopics,
     log: createSilentLogger(),
-    ...(freeze === undefined ? {} : ({ freezeMessages: freeze } as Partial<InProcessBusOptions<KickstandTopics>>)),
+    ...(freeze === undefined ? {} : { freezeMessages: freeze }),
   });
   const busOf = (service: string): KickstandBus => instrumentBus(shared, service, metrics, 5);
 
