@@ -1,3 +1,7 @@
+import { create, fromJson, toJson } from '@bufbuild/protobuf';
+import { StructSchema, ValueSchema, type Struct } from '@bufbuild/protobuf/wkt';
+import { eventually } from '../testing/eventually';
+import type { DeadLetter } from './bus';
 import { busContract, contractRetryPolicy, testTopics } from './bus.contract';
 import { createInProcessBus, partitionFor } from './in-process-bus';
 
@@ -110,6 +114,156 @@ describe('in-process bus', () => {
     await settle();
     // Assert
     expect(mostInFlight).toBe(4);
+    await bus.stop();
+  });
+
+  test('when six groups read a topic, then each receives the same decoded message: one decode for all', async () => {
+    // Arrange
+    const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });
+    const received = new Map<string, unknown>();
+    const groups = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'];
+    for (const group of groups) {
+      await bus.subscribe('test.greeting', group, async (message) => {
+        received.set(group, message);
+      });
+    }
+    // Act
+    await bus.publish('test.greeting', 'k', fromJson(StructSchema, { text: 'hello', nested: { list: [1, 'two'] } }));
+    await settle();
+    // Assert: one object (a decode per group would make six equal but distinct ones)
+    const [first, ...others] = groups.map((group) => received.get(group));
+    expect(toJson(StructSchema, first as Struct)).toEqual({ text: 'hello', nested: { list: [1, 'two'] } });
+    expect(others).toHaveLength(5);
+    for (const other of others) expect(other).toBe(first);
+    await bus.stop();
+  });
+
+  test('when a handler writes to the shared message, then the write throws and the other groups see it unchanged', async () => {
+    // Arrange
+    const bus = createInProcessBus({
+      topics: testTopics,
+      retry: { maxAttempts: 1, initialBackoffMs: 1, maxBackoffMs: 1 },
+    });
+    const errors: string[] = [];
+    await bus.subscribe('test.greeting', 'writer', async (message) => {
+      try {
+        const text = message.fields['text'];
+        if (text) text.kind = { case: 'stringValue', value: 'changed' };
+      } catch (error) {
+        errors.push(String(error));
+      }
+      try {
+        message.fields['added'] = create(ValueSchema, { kind: { case: 'boolValue', value: true } });
+      } catch (error) {
+        errors.push(String(error));
+      }
+    });
+    const seen: unknown[] = [];
+    await bus.subscribe('test.greeting', 'reader', async (message) => {
+      seen.push(toJson(StructSchema, message));
+    });
+    // Act
+    await bus.publish('test.greeting', 'k', fromJson(StructSchema, { text: 'hello' }));
+    await settle();
+    // Assert
+    expect(errors).toEqual([
+      "TypeError: Cannot assign to read only property 'kind' of object '#<Object>'",
+      'TypeError: Cannot add property added, object is not extensible',
+    ]);
+    expect(seen).toEqual([{ text: 'hello' }]);
+    await bus.stop();
+  });
+
+  test('when a group retries a message, then every attempt gets the same message and another group keeps its order', async () => {
+    // Arrange
+    const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });
+    const attempts: Array<{ value: number; attempt: number }> = [];
+    const attempted: unknown[] = [];
+    await bus.subscribe('test.count', 'flaky', async (message, info) => {
+      attempts.push({ value: message.value, attempt: info.attempt });
+      attempted.push(message);
+      if (message.value === 1 && info.attempt < 3) throw new Error('not yet');
+    });
+    const steady: number[] = [];
+    await bus.subscribe('test.count', 'steady', async (message) => {
+      steady.push(message.value);
+    });
+    // Act
+    for (const value of [1, 2, 3]) await bus.publish('test.count', 'k', { value });
+    await eventually(() => expect(attempts).toHaveLength(5));
+    // Assert
+    expect(attempts).toEqual([
+      { value: 1, attempt: 1 },
+      { value: 1, attempt: 2 },
+      { value: 1, attempt: 3 },
+      { value: 2, attempt: 1 },
+      { value: 3, attempt: 1 },
+    ]);
+    expect(attempted[1]).toBe(attempted[0]);
+    expect(attempted[2]).toBe(attempted[0]);
+    expect(steady).toEqual([1, 2, 3]);
+    await bus.stop();
+  });
+
+  test('when bytes cannot be decoded, then every group dead-letters them with the decoding error', async () => {
+    // Arrange
+    const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });
+    const handled: string[] = [];
+    const deadLetters: DeadLetter[] = [];
+    for (const group of ['a', 'b']) {
+      await bus.subscribe('test.count', group, async (message) => {
+        handled.push(`${group}:${message.value}`);
+      });
+      await bus.subscribeDeadLetters(group, async (deadLetter) => {
+        deadLetters.push(deadLetter);
+      });
+    }
+    const garbage = new Uint8Array([0x0a, 0x05, 0x61]);
+    // Act
+    await bus.publishRaw('test.count', 'k', garbage);
+    await bus.publish('test.count', 'k', { value: 2 });
+    await settle();
+    // Assert
+    expect(handled.sort()).toEqual(['a:2', 'b:2']);
+    expect(deadLetters.map(({ group, value, error, attempts }) => ({ group, value, error, attempts }))).toEqual(
+      ['a', 'b'].map((group) => ({
+        group,
+        value: garbage,
+        error: 'cannot decode google.protobuf.Int32Value: premature EOF',
+        attempts: 0,
+      })),
+    );
+    await bus.stop();
+  });
+
+  test('when a message does not fit its schema, then publish refuses it as Kafka would and no group receives it', async () => {
+    // Arrange
+    const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });
+    const values: number[] = [];
+    await bus.subscribe('test.count', 'g', async (message) => {
+      values.push(message.value);
+    });
+    // Act + Assert: the encoding at publish is the schema check
+    await expect(bus.publish('test.count', 'k', { value: 1.5 })).rejects.toThrow('invalid int32: 1.5');
+    await bus.publish('test.count', 'k', { value: 2 });
+    await settle();
+    expect(values).toEqual([2]);
+    await bus.stop();
+  });
+
+  test('when freezeMessages is off, then a handler may write to its message', async () => {
+    // Arrange
+    const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy, freezeMessages: false });
+    const values: number[] = [];
+    await bus.subscribe('test.count', 'g', async (message) => {
+      message.value += 1;
+      values.push(message.value);
+    });
+    // Act
+    await bus.publish('test.count', 'k', { value: 1 });
+    await settle();
+    // Assert
+    expect(values).toEqual([2]);
     await bus.stop();
   });
 

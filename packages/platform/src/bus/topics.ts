@@ -1,4 +1,4 @@
-import type { MessageShape } from '@bufbuild/protobuf';
+import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import {
   AuditRecordedSchema,
   ChatSubscriptionSchema,
@@ -89,6 +89,9 @@ export type KickstandTopicName = keyof KickstandTopics;
 
 /** The decoded message of a topic, e.g. `TopicMessage<'chat.received'>` is `ChatReceived`. */
 export type TopicMessage<T extends KickstandTopicName> = MessageShape<KickstandTopics[T]>;
+
+/** What a publisher of a topic passes, e.g. `TopicInit<'chat.received'>` (plain fields, no `$typeName`). */
+export type TopicInit<T extends KickstandTopicName> = MessageInitShape<KickstandTopics[T]>;
 
 /** The bus every Kickstand service is given. */
 export type KickstandBus = Bus<KickstandTopics>;

@@ -42,4 +42,23 @@ describe('instrumentBus', () => {
     );
     await bus.stop();
   });
+
+  test('when two services publish on two topics, then each (service, topic) has its own count', async () => {
+    const metrics = processMetrics();
+    const inner = createInProcessBus({ topics: testTopics });
+    const one = instrumentBus(inner, 'svc-one', metrics, 2);
+    const two = instrumentBus(inner, 'svc-two', metrics, 2);
+    await one.publish('test.count', 'k', { value: 1 });
+    await one.publish('test.count', 'k', { value: 2 });
+    await one.publish('test.greeting', 'k', {});
+    await two.publish('test.count', 'k', { value: 3 });
+
+    const published = (service: string, topic: string) =>
+      valueOf(metrics.registry, 'kickstand_bus_messages_published_total', { service, topic });
+    expect(await published('svc-one', 'test.count')).toBe(2);
+    expect(await published('svc-one', 'test.greeting')).toBe(1);
+    expect(await published('svc-two', 'test.count')).toBe(1);
+    expect(await published('svc-two', 'test.greeting')).toBe(0);
+    await inner.stop();
+  });
 });
