@@ -4,14 +4,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type * as KickClientModule from '@kickstand/kick-link/kick-client';
+import { createReplyPath } from './kick-reply-path';
 
 /**
  * The reply path's HTTP client (issue 22 item 2): N chat lines posted with kick-link's KickClient
  * (`sendChat`, as chat-sender posts each reply) to a local server that answers POST /public/v1/chat
  * as the Kick sandbox does. The server runs in a child process, so process.cpuUsage() of this
  * process is the client's CPU alone (the server's is reported apart, from its own cpuUsage).
- * `--client` loads another build's kick-client.js (e.g. main's, which used fetch) for a before/after:
- *   npm run bench:kick-client -- --requests 20000 --concurrency 8
+ * `--path reply` posts them through kick-link's whole reply path instead (chat-sender, its store
+ * writes, kick-tokens: kick-reply-path.ts), so the figure is kick-link's CPU per reply.
+ * `--client` loads another build's kick-client.js (e.g. main's, which used fetch) and, with
+ * `--path reply`, that build's chat-sender, kick-tokens and platform, for a before/after:
+ *   npm run bench:kick-client -- --requests 20000 --concurrency 8 [--path client|reply]
  *   npm run bench:kick-client -- --client /work/main/services/kick-link/dist/kick-client.js
  */
 
@@ -65,6 +69,8 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '8' },
       warmup: { type: 'string', default: '2000' },
       client: { type: 'string' },
+      path: { type: 'string', default: 'client' },
+      channels: { type: 'string', default: '200' },
     },
   });
   if (values.serve) {
@@ -74,6 +80,7 @@ async function main(): Promise<void> {
   const count = Number(values.requests);
   const concurrency = Number(values.concurrency);
   const warmup = Number(values.warmup);
+  if (values.path !== 'client' && values.path !== 'reply') throw new Error('--path client | reply');
   const clientPath = values.client ?? require.resolve('@kickstand/kick-link/kick-client');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a build chosen at run time
   const { createKickClient } = require(clientPath) as KickClientModuleShape;
@@ -101,7 +108,7 @@ async function main(): Promise<void> {
     });
 
   /** `total` posts, `concurrency` in flight (replies of different channels go out side by side). */
-  async function run(total: number): Promise<void> {
+  async function postAll(total: number): Promise<void> {
     let next = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -112,6 +119,11 @@ async function main(): Promise<void> {
       }),
     );
   }
+  const replyPath =
+    values.path === 'reply'
+      ? await createReplyPath({ kickClientPath: clientPath, origin, channels: Number(values.channels), concurrency })
+      : undefined;
+  const run = (total: number) => (replyPath ? replyPath.reply(total) : postAll(total));
 
   await run(warmup);
   const cpuBefore = process.cpuUsage();
@@ -120,6 +132,7 @@ async function main(): Promise<void> {
   const wallMs = performance.now() - startedAt;
   const cpu = process.cpuUsage(cpuBefore);
 
+  await replyPath?.close();
   server.send({ stop: true });
   const stopped = await new Promise<Stopped>((resolve) =>
     server.once('message', (message) => resolve(message as Stopped)),
@@ -127,6 +140,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       client: clientPath,
+      path: values.path,
       requests: count,
       concurrency,
       clientCpuMicrosPerRequest: Number(((cpu.user + cpu.system) / count).toFixed(1)),
