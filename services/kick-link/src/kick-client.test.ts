@@ -516,6 +516,37 @@ describe('the connection to Kick', () => {
     expect(kick.seen[0]?.body).toBe('');
   });
 
+  test('when a ban is lifted, then the DELETE carries its JSON body with the ids as numbers', async () => {
+    kick.script(json(200, { data: {}, message: 'OK' }));
+
+    await client().unban('t', '4377088', '123');
+
+    expect(kick.seen[0]?.method).toBe('DELETE');
+    expect(kick.seen[0]?.url).toBe('/public/v1/moderation/bans');
+    expect(kick.seen[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(kick.seen[0]?.body ?? '')).toEqual({ broadcaster_user_id: 4377088, user_id: 123 });
+  });
+
+  test('when live channels are asked for, then the ids go in the query and the answer is read per channel', async () => {
+    kick.script(
+      json(200, {
+        data: [
+          { broadcaster_user_id: 1, stream: { is_live: true } },
+          { broadcaster_user_id: 2, stream: {} },
+        ],
+        message: 'OK',
+      }),
+    );
+
+    const live = await client().liveChannels('t', ['1', '2']);
+
+    expect(kick.seen[0]?.url).toBe('/public/v1/channels?broadcaster_user_id=1&broadcaster_user_id=2');
+    expect([...live]).toEqual([
+      ['1', true],
+      ['2', false],
+    ]);
+  });
+
   test('when Kick answers with a redirect, then it is not followed and the call fails with its status', async () => {
     kick.script((_req, res) => {
       res.writeHead(302, { location: '/elsewhere', 'content-type': 'text/plain' });
