@@ -430,9 +430,9 @@ describe('the connection to Kick', () => {
     await agent.close();
   });
 
-  /** Until the client has seen the server close its idle connection (undici counts it as gone). */
+  /** Until the client has seen the server close its idle connection (a pool counts connections, a client says true). */
   async function untilDisconnected(): Promise<void> {
-    const connected = () => Object.values(agent.stats).reduce((sum, stats) => sum + stats.connected, 0);
+    const connected = () => Object.values(agent.stats).reduce((sum, stats) => sum + Number(stats.connected), 0);
     while (connected() > 0) await new Promise((resolve) => setImmediate(resolve));
   }
 
