@@ -373,6 +373,33 @@ describe('retries and refusals', () => {
     expect((await world.repo.sendClaims.get('reply:second'))?.state).toBe('done');
   });
 
+  test('when a reply is settled, then its claim keeps the outcome and lets the stored reply go', async () => {
+    const world = await aWorld({ mode: 'user' });
+    await world.sender.handle({
+      eventId: randomUUID(),
+      idempotencyKey: 'reply:settled',
+      broadcasterUserId: channel,
+      ownerUserId,
+      content: 'hello',
+      origin: ChatOrigin.COMMAND,
+      sourceReceivedAt: timestampFromDate(world.clock.now()),
+    } as TopicMessage<'chat.send'>);
+    expect((await world.repo.sendClaims.get('reply:settled'))?.reply?.content).toBe('hello');
+
+    await world.sender.drain();
+
+    const claim = await world.repo.sendClaims.get('reply:settled');
+    expect(claim?.state).toBe('done');
+    expect(claim?.outcome).toEqual({
+      isSent: true,
+      error: '',
+      messageId: 'msg-1',
+      content: 'hello',
+      sentAt: world.clock.now(),
+    });
+    expect(claim).not.toHaveProperty('reply');
+  });
+
   test('when the same chat.send arrives twice, then Kick is called once', async () => {
     const world = await aWorld({ mode: 'user' });
     const message = {

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { Agent } from 'undici';
 import { listenLocally } from '@kickstand/platform/testing';
 import {
   createKickClient,
@@ -18,6 +20,8 @@ interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
   at: number;
+  /** The client's port: the same one means the same (kept-alive) connection. */
+  remotePort: number;
 }
 
 type Reply = (req: IncomingMessage, res: ServerResponse, index: number) => void;
@@ -27,6 +31,8 @@ interface FlakyKick {
   url: string;
   seen: Seen[];
   script(...replies: Reply[]): void;
+  /** Closes the server's side of every idle kept-alive connection. */
+  closeIdle(): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,7 @@ async function startFlakyKick(): Promise<FlakyKick> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
+        remotePort: req.socket.remotePort ?? 0,
       });
       const reply = replies[Math.min(index, replies.length - 1)];
       if (reply) reply(req, res, index);
@@ -58,6 +65,7 @@ async function startFlakyKick(): Promise<FlakyKick> {
       replies = next;
       seen.length = 0;
     },
+    closeIdle: () => server.closeIdleConnections(),
     close: listening.close,
   };
 }
@@ -88,8 +96,9 @@ function client(tuning: Partial<KickHttpTuning> = {}): KickClient {
   return createKickClient(clientDeps(tuning));
 }
 
-function clientDeps(tuning: Partial<KickHttpTuning> = {}): KickClientDeps {
+function clientDeps(tuning: Partial<KickHttpTuning> = {}, agent?: Agent): KickClientDeps {
   return {
+    ...(agent ? { agent } : {}),
     connection: {
       clientId: 'client-1',
       clientSecret: 'secret-1',
@@ -101,6 +110,8 @@ function clientDeps(tuning: Partial<KickHttpTuning> = {}): KickClientDeps {
     random: () => 1,
   };
 }
+
+const sentOk = json(200, { data: { is_sent: true, message_id: 'm-1' }, message: 'OK' });
 
 const subscriptionsOk = json(200, {
   data: [
@@ -405,5 +416,198 @@ describe('reasonOf and retryAfterMs', () => {
     expect(retryAfterMs('Thu, 01 Jan 1970 00:00:05 GMT', 1000)).toBe(4000);
     expect(retryAfterMs(null, 0)).toBeUndefined();
     expect(retryAfterMs('soon', 0)).toBeUndefined();
+  });
+});
+
+describe('the connection to Kick', () => {
+  let agent: Agent;
+
+  beforeEach(() => {
+    agent = new Agent();
+  });
+
+  afterEach(async () => {
+    await agent.close();
+  });
+
+  /** Until the client has seen the server close its idle connection (a pool counts connections, a client says true). */
+  async function untilDisconnected(): Promise<void> {
+    const connected = () => Object.values(agent.stats).reduce((sum, stats) => sum + Number(stats.connected), 0);
+    while (connected() > 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  test('when replies are posted one after another, then their connections are kept alive and used again', async () => {
+    kick.script(sentOk);
+    const kickClient = createKickClient(clientDeps({}, agent));
+
+    for (const content of ['one', 'two', 'three', 'four']) await kickClient.sendChat('t', { type: 'bot', content });
+
+    expect(kick.seen).toHaveLength(4);
+    // undici frees a connection just after the answer's end: the next one may open a second
+    expect(new Set(kick.seen.map((seen) => seen.remotePort)).size).toBeLessThanOrEqual(2);
+    expect(kick.seen[0]?.headers.connection).toBe('keep-alive');
+  });
+
+  test('when Kick closes an idle kept-alive connection, then the next reply goes out on a new one', async () => {
+    kick.script(sentOk);
+    const kickClient = createKickClient(clientDeps({}, agent));
+    await kickClient.sendChat('t', { type: 'bot', content: 'one' });
+
+    kick.closeIdle();
+    await untilDisconnected();
+
+    await expect(kickClient.sendChat('t', { type: 'bot', content: 'two' })).resolves.toEqual({
+      isSent: true,
+      messageId: 'm-1',
+    });
+    expect(kick.seen).toHaveLength(2);
+    expect(kick.seen[1]?.remotePort).not.toBe(kick.seen[0]?.remotePort);
+  });
+
+  test('when Kick answers with Connection: close, then the next reply opens a new connection', async () => {
+    kick.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify({ data: { is_sent: true, message_id: 'm-0' }, message: 'OK' }));
+    }, sentOk);
+    const kickClient = createKickClient(clientDeps({}, agent));
+
+    await expect(kickClient.sendChat('t', { type: 'bot', content: 'one' })).resolves.toMatchObject({
+      messageId: 'm-0',
+    });
+    await expect(kickClient.sendChat('t', { type: 'bot', content: 'two' })).resolves.toMatchObject({
+      messageId: 'm-1',
+    });
+    expect(kick.seen[1]?.remotePort).not.toBe(kick.seen[0]?.remotePort);
+  });
+
+  test('when a reply times out, then the next one is posted and answered', async () => {
+    kick.script(hang, sentOk);
+    const kickClient = createKickClient(clientDeps({ timeoutMs: 150 }, agent));
+
+    await expect(kickClient.sendChat('t', { type: 'bot', content: 'one' })).rejects.toThrow(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/public\/v1\/chat failed: timed out$/,
+    );
+    await expect(kickClient.sendChat('t', { type: 'bot', content: 'two' })).resolves.toEqual({
+      isSent: true,
+      messageId: 'm-1',
+    });
+    expect(kick.seen).toHaveLength(2);
+  });
+
+  test('when a reply is posted, then it carries the JSON accept and content types, the bearer token and the user agent', async () => {
+    kick.script(sentOk);
+
+    await client().sendChat('user-token', { type: 'bot', content: 'hi' });
+
+    const headers = kick.seen[0]?.headers;
+    expect(headers?.accept).toBe('application/json');
+    expect(headers?.['content-type']).toBe('application/json');
+    expect(headers?.authorization).toBe('Bearer user-token');
+    expect(headers?.['user-agent']).toBe('node');
+    expect(headers?.['content-length']).toBe(String(Buffer.byteLength(kick.seen[0]?.body ?? '')));
+  });
+
+  test('when a token is revoked, then the form POST has an empty body of length 0', async () => {
+    kick.script((_req, res) => res.end('OK'));
+
+    await client().revoke('tok', 'access_token');
+
+    expect(kick.seen[0]?.headers['content-length']).toBe('0');
+    expect(kick.seen[0]?.body).toBe('');
+  });
+
+  test('when a ban is lifted, then the DELETE carries its JSON body with the ids as numbers', async () => {
+    kick.script(json(200, { data: {}, message: 'OK' }));
+
+    await client().unban('t', '4377088', '123');
+
+    expect(kick.seen[0]?.method).toBe('DELETE');
+    expect(kick.seen[0]?.url).toBe('/public/v1/moderation/bans');
+    expect(kick.seen[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(kick.seen[0]?.body ?? '')).toEqual({ broadcaster_user_id: 4377088, user_id: 123 });
+  });
+
+  test('when live channels are asked for, then the ids go in the query and the answer is read per channel', async () => {
+    kick.script(
+      json(200, {
+        data: [
+          { broadcaster_user_id: 1, stream: { is_live: true } },
+          { broadcaster_user_id: 2, stream: {} },
+        ],
+        message: 'OK',
+      }),
+    );
+
+    const live = await client().liveChannels('t', ['1', '2']);
+
+    expect(kick.seen[0]?.url).toBe('/public/v1/channels?broadcaster_user_id=1&broadcaster_user_id=2');
+    expect([...live]).toEqual([
+      ['1', true],
+      ['2', false],
+    ]);
+  });
+
+  test('when Kick answers with a redirect, then it is not followed and the call fails with its status', async () => {
+    kick.script((_req, res) => {
+      res.writeHead(302, { location: '/elsewhere', 'content-type': 'text/plain' });
+      res.end('Found');
+    });
+
+    await expect(client().sendChat('t', { type: 'bot', content: 'hi' })).rejects.toMatchObject({
+      name: 'KickApiError',
+      status: 302,
+      reason: 'Found',
+    });
+    expect(kick.seen.map((seen) => seen.url)).toEqual(['/public/v1/chat']);
+  });
+
+  test('when Kick answers 200 with an HTML page, then the call fails as an answer that is not JSON', async () => {
+    kick.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>Just a moment…</html>');
+    });
+
+    await expect(client().sendChat('t', { type: 'bot', content: 'hi' })).rejects.toThrow(
+      new KickResponseError("POST /chat: Kick's answer is not JSON"),
+    );
+  });
+
+  test('when the answer is cut off mid-body, then the call fails as unreachable and is not sent again', async () => {
+    kick.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"data":');
+      setImmediate(() => res.destroy());
+    });
+
+    const call = client().sendChat('t', { type: 'bot', content: 'hi' });
+
+    await expect(call).rejects.toBeInstanceOf(KickUnreachableError);
+    await expect(call).rejects.toThrow(/: the answer was cut off$/);
+    expect(kick.seen).toHaveLength(1);
+  });
+
+  test('when an edge compresses the answer anyway, then it is decoded', async () => {
+    kick.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ data: { is_sent: true, message_id: 'm-gz' }, message: 'OK' })));
+    });
+
+    await expect(client().sendChat('t', { type: 'bot', content: 'hi' })).resolves.toEqual({
+      isSent: true,
+      messageId: 'm-gz',
+    });
+    expect(kick.seen[0]?.headers['accept-encoding']).toBeUndefined();
+  });
+
+  test('when the API URL is not a URL, then the call fails as unreachable', async () => {
+    const broken = createKickClient({
+      ...clientDeps(),
+      connection: { ...clientDeps().connection, apiUrl: 'not a url' },
+    });
+
+    const call = broken.sendChat('t', { type: 'bot', content: 'hi' });
+
+    await expect(call).rejects.toBeInstanceOf(KickUnreachableError);
+    await expect(call).rejects.toThrow('not a url is not a URL');
   });
 });

@@ -1,3 +1,6 @@
+import { EventEmitter } from 'node:events';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { KickConnection, KickHttpTuning } from './options';
 
@@ -7,6 +10,10 @@ import type { KickConnection, KickHttpTuning } from './options';
  * parsed with zod. Idempotent calls (GET, DELETE, and the token revoke and client-credentials
  * grants) are retried (p-retry) on 429, 408, 5xx, timeouts and network errors with jittered exponential
  * backoff, honouring Retry-After; everything else — POST /chat above all — is tried exactly once.
+ * The transport is undici's `request` on a keep-alive Agent (no redirects followed, one deadline per
+ * attempt), not the global `fetch`: its WHATWG machinery (Request/Response, AbortSignal, web
+ * streams) cost ~10 times the request itself on the reply path (docs/performance.md, "The reply
+ * path: Kick's HTTP client").
  */
 export interface KickClient {
   authorizeUrl(request: { state: string; codeChallenge: string; scopes: readonly string[] }): string;
@@ -219,9 +226,14 @@ export function retryAfterMs(header: string | null, nowMs: number): number | und
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-interface RequestSpec {
+/** Where a request goes: Kick's origin (scheme, host, port) and the path with its query. */
+interface Target {
+  origin: string;
+  path: string;
+}
+
+interface RequestSpec extends Target {
   method: 'GET' | 'POST' | 'DELETE';
-  url: string;
   token?: string;
   json?: unknown;
   form?: Record<string, string>;
@@ -241,6 +253,45 @@ export interface KickClientDeps {
   random?: () => number;
   /** For waiting between attempts; setTimeout by default. */
   sleep?: (ms: number) => Promise<void>;
+  /** The connections to Kick; one keep-alive Agent shared by the process by default (as fetch's was). */
+  agent?: Dispatcher;
+}
+
+/**
+ * Made on first use and shared, like the global dispatcher fetch used: idle sockets are unref'ed,
+ * so they never hold the process open, and undici closes them before the server's keep-alive
+ * timeout (it reads the server's `Keep-Alive: timeout=…`).
+ */
+let sharedAgent: Agent | undefined;
+const defaultAgent = () => (sharedAgent ??= new Agent());
+
+/**
+ * Sent with every request as fetch sent them; fetch's browser headers (`sec-fetch-mode`,
+ * `accept-language`) and `accept-encoding` are left out, so answers come uncompressed (a compressed
+ * one is still decoded, see readText). The user agent stays fetch's: what real Kick's edge has seen.
+ */
+const baseHeaders = { accept: 'application/json', 'user-agent': 'node' } as const;
+
+/** An origin and a path prefix from a configured base URL (`https://api.kick.com/public/v1`). */
+function splitBase(base: string): { origin: string; prefix: string } {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch (error) {
+    throw new KickUnreachableError(`${base} is not a URL`, { cause: error });
+  }
+  return { origin: url.origin, prefix: url.pathname.replace(/\/$/, '') };
+}
+
+/** The answer's text, decoded when an edge compressed it anyway (fetch decoded it by itself). */
+async function readText(response: Dispatcher.ResponseData): Promise<string> {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === undefined || encoding === 'identity') return response.body.text();
+  const raw = Buffer.from(await response.body.arrayBuffer());
+  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(raw).toString('utf8');
+  if (encoding === 'deflate') return inflateSync(raw).toString('utf8');
+  if (encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
+  throw new Error(`unknown content-encoding ${String(encoding)}`);
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -259,6 +310,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
   const { connection, tuning } = deps;
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? defaultSleep;
+  const agent = deps.agent ?? defaultAgent();
 
   /** Full jitter on the upper half: between 50% and 100% of the doubled delay. */
   const backoff = (attempt: number) => {
@@ -267,7 +319,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
   };
 
   async function send(spec: RequestSpec): Promise<RawAnswer> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...baseHeaders };
     let body: string | undefined;
     if (spec.token) headers.authorization = `Bearer ${spec.token}`;
     if (spec.form) {
@@ -281,32 +333,48 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = '';
     }
-    const url = redact(spec.url);
+    const url = redact(`${spec.origin}${spec.path}`);
     const once = async (): Promise<RawAnswer> => {
-      let response: Response;
+      // One deadline for the whole attempt (connect, answer, body), as fetch's AbortSignal.timeout
+      // was: undici takes an EventEmitter as the abort signal, far cheaper than an AbortSignal.
+      const deadline = new EventEmitter();
+      let isTimedOut = false;
+      const timer = setTimeout(() => {
+        isTimedOut = true;
+        deadline.emit('abort');
+      }, tuning.timeoutMs);
       try {
-        response = await fetch(spec.url, {
-          method: spec.method,
-          headers,
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(tuning.timeoutMs),
-        });
-      } catch (error) {
-        throw new KickUnreachableError(`${spec.method} ${url} failed: ${describeFetchError(error)}`, { cause: error });
+        let response: Dispatcher.ResponseData;
+        try {
+          // redirects are not followed (undici's request never does), as fetch's `redirect: 'manual'`
+          response = await agent.request({
+            origin: spec.origin,
+            path: spec.path,
+            method: spec.method,
+            headers,
+            body,
+            signal: deadline,
+          });
+        } catch (error) {
+          const why = isTimedOut ? 'timed out' : describeError(error);
+          throw new KickUnreachableError(`${spec.method} ${url} failed: ${why}`, { cause: error });
+        }
+        let text: string;
+        try {
+          text = await readText(response);
+        } catch (error) {
+          throw new KickUnreachableError(`${spec.method} ${url}: the answer was cut off`, { cause: error });
+        }
+        const status = response.statusCode;
+        if (status < 200 || status >= 300) {
+          const { reason, oauthError } = reasonOf(status, text);
+          const retryAfter = retryAfterMs(headerOf(response, 'retry-after'), Date.now());
+          throw new KickApiError(status, reason, oauthError, retryAfter);
+        }
+        return { status, text };
+      } finally {
+        clearTimeout(timer);
       }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        throw new KickUnreachableError(`${spec.method} ${url}: the answer was cut off`, { cause: error });
-      }
-      if (response.status < 200 || response.status >= 300) {
-        const { reason, oauthError } = reasonOf(response.status, text);
-        const retryAfter = retryAfterMs(response.headers.get('retry-after'), Date.now());
-        throw new KickApiError(response.status, reason, oauthError, retryAfter);
-      }
-      return { status: response.status, text };
     };
     if (!spec.isIdempotent) return once();
     const { default: pRetry } = await loadPRetry();
@@ -350,8 +418,21 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     return result.data;
   }
 
-  const api = (path: string) => `${connection.apiUrl}${path}`;
-  const oauth = (path: string) => `${connection.oauthUrl}${path}`;
+  // split on first use: a client is made (and its authorize URL built) before the URLs are checked
+  let apiBase: { origin: string; prefix: string } | undefined;
+  let oauthBase: { origin: string; prefix: string } | undefined;
+  const api = (path: string): Target => {
+    apiBase ??= splitBase(connection.apiUrl);
+    return { origin: apiBase.origin, path: `${apiBase.prefix}${path}` };
+  };
+  const oauth = (path: string): Target => {
+    oauthBase ??= splitBase(connection.oauthUrl);
+    return { origin: oauthBase.origin, path: `${oauthBase.prefix}${path}` };
+  };
+  const withQuery = (target: Target, query: URLSearchParams): Target => ({
+    origin: target.origin,
+    path: `${target.path}?${query.toString()}`,
+  });
 
   function userTokens(answer: RawAnswer, what: string): KickUserTokens {
     const body = parse(userTokensSchema, answer, what);
@@ -378,13 +459,13 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       params.append('code_challenge', codeChallenge);
       params.append('code_challenge_method', 'S256');
       params.append('state', state);
-      return `${oauth('/oauth/authorize')}?${params.toString()}`;
+      return `${connection.oauthUrl}/oauth/authorize?${params.toString()}`;
     },
 
     async exchangeCode({ code, codeVerifier }) {
       const answer = await send({
         method: 'POST',
-        url: oauth('/oauth/token'),
+        ...oauth('/oauth/token'),
         form: {
           grant_type: 'authorization_code',
           ...client,
@@ -400,7 +481,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     async refresh(refreshToken) {
       const answer = await send({
         method: 'POST',
-        url: oauth('/oauth/token'),
+        ...oauth('/oauth/token'),
         form: { grant_type: 'refresh_token', ...client, refresh_token: refreshToken },
         isIdempotent: false,
       });
@@ -410,7 +491,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     async appToken() {
       const answer = await send({
         method: 'POST',
-        url: oauth('/oauth/token'),
+        ...oauth('/oauth/token'),
         form: { grant_type: 'client_credentials', ...client },
         // asking for an app token again only makes another one
         isIdempotent: true,
@@ -421,11 +502,11 @@ export function createKickClient(deps: KickClientDeps): KickClient {
 
     async revoke(token, hint) {
       const query = new URLSearchParams({ token, token_hint_type: hint });
-      await send({ method: 'POST', url: `${oauth('/oauth/revoke')}?${query.toString()}`, isIdempotent: true });
+      await send({ method: 'POST', ...withQuery(oauth('/oauth/revoke'), query), isIdempotent: true });
     },
 
     async currentUser(userAccessToken) {
-      const answer = await send({ method: 'GET', url: api('/users'), token: userAccessToken, isIdempotent: true });
+      const answer = await send({ method: 'GET', ...api('/users'), token: userAccessToken, isIdempotent: true });
       const user = parse(usersSchema, answer, 'GET /users').data[0];
       if (!user) throw new KickResponseError('GET /users: Kick returned no user for the token');
       return {
@@ -440,7 +521,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       const query = new URLSearchParams({ broadcaster_user_id: broadcasterUserId });
       const answer = await send({
         method: 'GET',
-        url: `${api('/events/subscriptions')}?${query.toString()}`,
+        ...withQuery(api('/events/subscriptions'), query),
         token,
         isIdempotent: true,
       });
@@ -460,7 +541,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     async subscribe(token, broadcasterUserId, events) {
       const answer = await send({
         method: 'POST',
-        url: api('/events/subscriptions'),
+        ...api('/events/subscriptions'),
         token,
         json: {
           broadcaster_user_id: Number(broadcasterUserId),
@@ -483,7 +564,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
         for (const id of subscriptionIds.slice(start, start + 50)) query.append('id', id);
         await send({
           method: 'DELETE',
-          url: `${api('/events/subscriptions')}?${query.toString()}`,
+          ...withQuery(api('/events/subscriptions'), query),
           token,
           isIdempotent: true,
         });
@@ -496,7 +577,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       if (message.replyToMessageId) body.reply_to_message_id = message.replyToMessageId;
       const answer = await send({
         method: 'POST',
-        url: api('/chat'),
+        ...api('/chat'),
         token: userAccessToken,
         json: body,
         isIdempotent: false,
@@ -508,7 +589,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     async deleteChatMessage(userAccessToken, messageId) {
       await send({
         method: 'DELETE',
-        url: api(`/chat/${encodeURIComponent(messageId)}`),
+        ...api(`/chat/${encodeURIComponent(messageId)}`),
         token: userAccessToken,
         isIdempotent: true,
       });
@@ -517,7 +598,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     async ban(userAccessToken, ban) {
       await send({
         method: 'POST',
-        url: api('/moderation/bans'),
+        ...api('/moderation/bans'),
         token: userAccessToken,
         json: {
           broadcaster_user_id: Number(ban.broadcasterUserId),
@@ -533,7 +614,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     async unban(userAccessToken, broadcasterUserId, userId) {
       await send({
         method: 'DELETE',
-        url: api('/moderation/bans'),
+        ...api('/moderation/bans'),
         token: userAccessToken,
         json: { broadcaster_user_id: Number(broadcasterUserId), user_id: Number(userId) },
         isIdempotent: true,
@@ -541,7 +622,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     },
 
     async publicKey() {
-      const answer = await send({ method: 'GET', url: api('/public-key'), isIdempotent: true });
+      const answer = await send({ method: 'GET', ...api('/public-key'), isIdempotent: true });
       return parse(publicKeySchema, answer, 'GET /public-key').data.public_key;
     },
 
@@ -553,7 +634,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
         for (const id of broadcasterUserIds.slice(start, start + 25)) query.append('broadcaster_user_id', id);
         const answer = await send({
           method: 'GET',
-          url: `${api('/channels')}?${query.toString()}`,
+          ...withQuery(api('/channels'), query),
           token,
           isIdempotent: true,
         });
@@ -572,12 +653,14 @@ function redact(url: string): string {
   return at === -1 ? url : `${url.slice(0, at)}?…`;
 }
 
-function describeFetchError(error: unknown): string {
-  // a DOMException, which is not always an instanceof Error (another realm)
-  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
-  if (name === 'TimeoutError' || name === 'AbortError') return 'timed out';
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  return cause ?? (error instanceof Error ? error.message : String(error));
+/** A header's value as one string (Retry-After comes once; a repeated one counts by its first). */
+function headerOf(response: Dispatcher.ResponseData, name: string): string | null {
+  const value = response.headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A streamer-readable reason for a failed Kick call. */

@@ -87,6 +87,48 @@ describe('user tokens', () => {
     expect(calls).toEqual([]);
   });
 
+  test('when a token is used for several calls, then it is decrypted once, and a refreshed one once more', async () => {
+    const link = await aLink();
+    const { kick } = fakeKick(async () => issued(4));
+    const decrypt = jest.spyOn(cipher, 'decrypt');
+    const { tokens } = userTokensWith(kick);
+    const seen: string[] = [];
+    const use = () =>
+      tokens.withUserToken(link._id, async (token) => {
+        seen.push(token);
+        if (token === 'access-0' && seen.length === 3) throw new KickApiError(401, 'Unauthorized');
+        return token;
+      });
+
+    await use();
+    await use();
+    const openedBeforeRefresh = decrypt.mock.calls.map(([, context]) => context);
+    await use();
+    await use();
+
+    expect(openedBeforeRefresh).toEqual([`${link._id}:access`]);
+    expect(seen).toEqual(['access-0', 'access-0', 'access-0', 'access-4', 'access-4']);
+    // the refresh: the stored (still old) access token compared from memory, the refresh token opened, the new seal opened once
+    expect(decrypt.mock.calls.map(([, context]) => context)).toEqual([
+      `${link._id}:access`,
+      `${link._id}:refresh`,
+      `${link._id}:access`,
+    ]);
+    decrypt.mockRestore();
+  });
+
+  test('when a stored seal is altered, then the call fails even though an earlier seal of the link was opened', async () => {
+    const link = await aLink();
+    const { kick } = fakeKick(async () => issued(1));
+    const { tokens } = userTokensWith(kick);
+    await tokens.withUserToken(link._id, async (token) => token, link);
+    const [version, iv, tag, ciphertext] = link.accessToken.split('.');
+    const first = ciphertext?.startsWith('A') ? 'B' : 'A';
+    const altered = { ...link, accessToken: [version, iv, tag, `${first}${ciphertext?.slice(1) ?? ''}`].join('.') };
+
+    await expect(tokens.withUserToken(link._id, async (token) => token, altered)).rejects.toThrow(/decrypted/);
+  });
+
   test('when the caller hands the link it has just read, then its token is used without reading the store again', async () => {
     const link = await aLink();
     const { kick } = fakeKick(async () => issued(1));

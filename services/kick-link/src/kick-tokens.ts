@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { KickApiError, type KickClient, type KickUserTokens } from './kick-client';
@@ -57,8 +58,39 @@ export function sealTokens(
 
 export function openTokens(cipher: TokenCipher, link: LinkDoc): PlainTokens {
   return {
-    accessToken: cipher.decrypt(link.accessToken, `${link._id}:access`),
-    refreshToken: cipher.decrypt(link.refreshToken, `${link._id}:refresh`),
+    accessToken: openAccessToken(cipher, link),
+    refreshToken: openRefreshToken(cipher, link),
+  };
+}
+
+export const openAccessToken = (cipher: TokenCipher, link: LinkDoc): string =>
+  cipher.decrypt(link.accessToken, `${link._id}:access`);
+
+export const openRefreshToken = (cipher: TokenCipher, link: LinkDoc): string =>
+  cipher.decrypt(link.refreshToken, `${link._id}:refresh`);
+
+/** Access tokens decrypted and kept per holder; see createOpenedAccessTokens. */
+export interface OpenedAccessTokens {
+  of(link: LinkDoc): string;
+}
+
+/**
+ * Every reply needs its sender's access token, and decrypting it (AES-256-GCM: OpenSSL's cipher
+ * set-up above all) cost as much of the owner thread as the POST to Kick itself. So the token is
+ * decrypted once per seal and kept, per holder, with the sealed value it came from: a refresh or a
+ * relink seals anew (a fresh random IV), the sealed value no longer matches, and the new one is
+ * decrypted. Kept in memory only, where the key that opens every seal is anyway; bounded.
+ */
+export function createOpenedAccessTokens(cipher: () => TokenCipher, max = 10_000): OpenedAccessTokens {
+  const opened = new LRUCache<string, { sealed: string; token: string }>({ max });
+  return {
+    of(link) {
+      const kept = opened.get(link._id);
+      if (kept?.sealed === link.accessToken) return kept.token;
+      const token = openAccessToken(cipher(), link);
+      opened.set(link._id, { sealed: link.accessToken, token });
+      return token;
+    },
   };
 }
 
@@ -103,6 +135,7 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
   };
   // one refresh per link at a time in this process; the version guard covers other processes
   const lock = createKeyedQueue();
+  const accessTokens = createOpenedAccessTokens(cipher);
 
   const isDue = (link: LinkDoc) => link.accessExpiresAt.getTime() - clock.now().getTime() < refreshAheadSeconds * 1000;
 
@@ -119,12 +152,11 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
   function refresh(userId: string, staleAccessToken?: string): Promise<LinkDoc> {
     return lock.run(userId, async () => {
       const link = usable(await holders.byId(userId));
-      const current = openTokens(cipher(), link);
-      const isNeeded = staleAccessToken === undefined ? isDue(link) : current.accessToken === staleAccessToken;
+      const isNeeded = staleAccessToken === undefined ? isDue(link) : accessTokens.of(link) === staleAccessToken;
       if (!isNeeded) return link;
       let fresh: KickUserTokens;
       try {
-        fresh = await kick.refresh(current.refreshToken);
+        fresh = await kick.refresh(openRefreshToken(cipher(), link));
       } catch (error) {
         // kick-api.md §2.8: any 400/401 from the token endpoint on refresh means "authorize again"
         if (error instanceof KickApiError && (error.status === 400 || error.status === 401)) {
@@ -156,14 +188,14 @@ export function createUserTokens(deps: UserTokensDeps): UserTokens {
     async withUserToken(userId, call, read) {
       let link = usable(read ?? (await holders.byId(userId)));
       if (isDue(link)) link = await refresh(userId);
-      const { accessToken } = openTokens(cipher(), link);
+      const accessToken = accessTokens.of(link);
       try {
         return await call(accessToken, link);
       } catch (error) {
         if (!(error instanceof KickApiError) || error.status !== 401) throw error;
         // a 401 means the request was refused before anything happened: safe to try once more
         const refreshed = await refresh(userId, accessToken);
-        return call(openTokens(cipher(), refreshed).accessToken, refreshed);
+        return call(accessTokens.of(refreshed), refreshed);
       }
     },
   };

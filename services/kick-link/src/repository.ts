@@ -272,7 +272,11 @@ export interface KickLinkRepository {
     startPosting(idempotencyKey: string, now: Date): Promise<boolean>;
     /** Claims still `queued` that were claimed at or before `claimedBefore`, oldest first. */
     queued(claimedBefore: Date, limit: number): Promise<SendClaimDoc[]>;
-    /** Stores the outcome, and whether chat.sent has left with it; the claim is `done`. */
+    /**
+     * Stores the outcome, and whether chat.sent has left with it; the claim is `done` and lets its
+     * reply go (only a `queued` claim's is ever read: recovery), which keeps the write and the
+     * two days a claim is kept small.
+     */
     recordOutcome(idempotencyKey: string, outcome: SendOutcome, isPublished: boolean): Promise<void>;
     markPublished(idempotencyKey: string): Promise<void>;
   };
@@ -467,7 +471,10 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
       queued: (claimedBefore, limit) =>
         sendClaims.find({ state: 'queued', claimedAt: { $lte: claimedBefore } }, { sort: { claimedAt: 1 }, limit }),
       async recordOutcome(idempotencyKey, outcome, isPublished) {
-        await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { outcome, state: 'done', isPublished } });
+        await sendClaims.updateOne(
+          { _id: idempotencyKey },
+          { $set: { outcome, state: 'done', isPublished }, $unset: { reply: true } },
+        );
       },
       async markPublished(idempotencyKey) {
         await sendClaims.updateOne({ _id: idempotencyKey }, { $set: { isPublished: true } });
