@@ -1,8 +1,7 @@
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Clock } from '../clock/clock';
 import type { Logger } from '../log/logger';
-import { ensurePrivateDir, privateFileMode } from '../files';
+import { createSegmentFiles } from './segment-files';
 import type { ClaimSet } from './store';
 
 export interface ClaimLogOptions {
@@ -41,16 +40,15 @@ export const defaultMaxClaims = 1_000_000;
 export function createClaimLog(options: ClaimLogOptions): ClaimSet & { close(): Promise<void> } {
   const { clock } = options;
   const memory = createClaimMemory(options);
-  const segments = createSegmentedLog(options);
+  const segments = createClaimSegments(options);
   let opening: Promise<void> | undefined;
   let isOpen = false;
   let isClosed = false;
 
   async function replay(): Promise<void> {
-    await ensurePrivateDir(options.dir);
     if (options.formerDatafile) rmSync(options.formerDatafile, { force: true });
     const nowMs = clock.now().getTime();
-    segments.replay(nowMs, (line) => {
+    await segments.replay(nowMs, (line) => {
       if (line.kind === 'released') memory.forget(line.id);
       else memory.remember(line.id, line.atMs, nowMs);
     });
@@ -161,138 +159,69 @@ function createClaimMemory(options: ClaimLogOptions): ClaimMemory {
 
 type LogLine = { kind: 'claimed'; id: string; atMs: number } | { kind: 'released'; id: string };
 
-/** The log's files: appends grouped per turn of the event loop, segments by time. */
-interface SegmentedLog {
+/** The log's segment files, begun anew by time and deleted once all their claims expired. */
+interface ClaimSegments {
   /** Reads every segment in order (at open, before any append). */
-  replay(nowMs: number, apply: (line: LogLine) => void): void;
+  replay(nowMs: number, apply: (line: LogLine) => void): Promise<void>;
   /** Resolves once the line is written; `atMs` is its claim date (-Infinity for a release). */
   append(line: string, atMs: number): Promise<void>;
   /** Writes what is buffered and closes the file. */
   close(): Promise<void>;
 }
 
-/** A segment file no longer written to; deleted once every claim in it has expired. */
-interface ClosedSegment {
-  file: string;
-  /** The latest claim date in it (-Infinity: only releases). */
-  newestAtMs: number;
-}
-
-const segmentPattern = /^\d{12}\.log$/;
-const segmentName = (seq: number) => `${String(seq).padStart(12, '0')}.log`;
-
-function createSegmentedLog(options: ClaimLogOptions): SegmentedLog {
-  const { dir, expireAfterMs, clock, log } = options;
+function createClaimSegments(options: ClaimLogOptions): ClaimSegments {
+  const { expireAfterMs, clock } = options;
   const segmentMs = options.segmentMs ?? Math.max(1000, Math.floor(expireAfterMs / 10));
-  const closed: ClosedSegment[] = [];
-  let nextSeq = 0;
-  let current: { seq: number; fd: number; openedAtMs: number; newestAtMs: number } | undefined;
-  let buffer = '';
+  /** Each segment's latest claim date (-Infinity: only releases). */
+  const newestAtMs = new Map<number, number>();
+  let current: { seq: number; openedAtMs: number } | undefined;
   /** The latest claim date among the buffered lines. */
   let bufferNewestAtMs = -Infinity;
-  let pending: Promise<void> | undefined;
+  /** The time of the write under way. */
+  let writeNowMs = 0;
   const isLive = (atMs: number, nowMs: number) => atMs + expireAfterMs >= nowMs;
+  const files = createSegmentFiles({
+    dir: options.dir,
+    label: 'claim log',
+    log: options.log,
+    beforeWrite() {
+      writeNowMs = clock.now().getTime();
+      if (!current || writeNowMs - current.openedAtMs < segmentMs) return;
+      current = undefined;
+      files.sealCurrent();
+    },
+    afterWrite(seq) {
+      if (current?.seq !== seq) current = { seq, openedAtMs: writeNowMs };
+      newestAtMs.set(seq, Math.max(newestAtMs.get(seq) ?? -Infinity, bufferNewestAtMs));
+      bufferNewestAtMs = -Infinity;
+      dropExpiredSegments(writeNowMs);
+    },
+  });
 
-  /** Deletes the oldest closed segments whose claims have all expired. */
+  /** Deletes the oldest sealed segments whose claims have all expired. */
   function dropExpiredSegments(nowMs: number): void {
-    while (closed[0] && !isLive(closed[0].newestAtMs, nowMs)) {
-      const { file } = closed[0];
-      closed.shift();
-      try {
-        unlinkSync(file);
-      } catch (err) {
-        log.warn({ err, file }, 'could not delete an expired claim log segment');
-      }
+    for (const seq of files.sealed()) {
+      if (isLive(newestAtMs.get(seq) ?? -Infinity, nowMs)) return;
+      files.delete(seq);
+      newestAtMs.delete(seq);
     }
-  }
-
-  function closeCurrent(): void {
-    if (!current) return;
-    const { fd, seq, newestAtMs } = current;
-    current = undefined;
-    closeSync(fd);
-    closed.push({ file: path.join(dir, segmentName(seq)), newestAtMs });
-  }
-
-  /** Writes the buffered lines with one write(2), to a new segment when the current one is old. */
-  function flush(): void {
-    pending = undefined;
-    if (buffer === '') return;
-    const nowMs = clock.now().getTime();
-    if (current && nowMs - current.openedAtMs >= segmentMs) closeCurrent();
-    if (!current) {
-      const seq = nextSeq++;
-      const fd = openSync(path.join(dir, segmentName(seq)), 'a', privateFileMode);
-      current = { seq, fd, openedAtMs: nowMs, newestAtMs: -Infinity };
-    }
-    current.newestAtMs = Math.max(current.newestAtMs, bufferNewestAtMs);
-    const data = Buffer.from(buffer, 'utf8');
-    buffer = '';
-    bufferNewestAtMs = -Infinity;
-    for (let offset = 0; offset < data.length;) offset += writeSync(current.fd, data, offset);
-    dropExpiredSegments(nowMs);
   }
 
   return {
-    replay(nowMs, apply) {
-      const found = readSegments(dir, log, apply);
-      closed.push(...found.segments);
-      nextSeq = found.nextSeq;
+    async replay(nowMs, apply) {
+      // a segment holds `segmentMs` of claims at most (~2.6 MB a minute at 1,000 a second)
+      await files.open(parseLine, (line, seq) => {
+        if (line.kind === 'claimed') newestAtMs.set(seq, Math.max(newestAtMs.get(seq) ?? -Infinity, line.atMs));
+        apply(line);
+      });
       dropExpiredSegments(nowMs);
     },
     append(line, atMs) {
-      buffer += line;
       bufferNewestAtMs = Math.max(bufferNewestAtMs, atMs);
-      // the lines of this turn of the event loop go out together
-      pending ??= new Promise<void>((resolve, reject) => {
-        setImmediate(() => {
-          try {
-            flush();
-            resolve();
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
-      });
-      return pending;
+      return files.append(line);
     },
-    async close() {
-      await pending?.catch(() => undefined); // its claims were told already
-      flush();
-      closeCurrent();
-    },
+    close: () => files.close(),
   };
-}
-
-/** Applies every line of the folder's segments, oldest first. */
-function readSegments(
-  dir: string,
-  log: Logger,
-  apply: (line: LogLine) => void,
-): { segments: ClosedSegment[]; nextSeq: number } {
-  const segments: ClosedSegment[] = [];
-  let nextSeq = 0;
-  let unreadable = 0;
-  for (const name of readdirSync(dir)
-    .filter((entry) => segmentPattern.test(entry))
-    .sort()) {
-    const file = path.join(dir, name);
-    let newestAtMs = -Infinity;
-    // a segment holds `segmentMs` of claims at most (~2.6 MB a minute at 1,000 a second)
-    for (const text of readFileSync(file, 'utf8').split('\n')) {
-      if (text === '') continue;
-      const line = parseLine(text);
-      if (!line)
-        unreadable += 1; // a line cut short by a crash
-      else if (line.kind === 'claimed') newestAtMs = Math.max(newestAtMs, line.atMs);
-      if (line) apply(line);
-    }
-    segments.push({ file, newestAtMs });
-    // the file is never appended to again: its last line may be cut short
-    nextSeq = Number(name.slice(0, 12)) + 1;
-  }
-  if (unreadable > 0) log.warn({ dir, unreadable }, 'claim log lines that could not be read were skipped');
-  return { segments, nextSeq };
 }
 
 function parseLine(line: string): LogLine | undefined {

@@ -1,9 +1,10 @@
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
 import type { Logger } from '../log/logger';
-import { ensurePrivateDir, privateFileMode } from '../files';
+import { privateFileMode } from '../files';
+import { createSegmentFiles } from './segment-files';
 import type { RecentEntry, RecentItem, RecentLog } from './store';
 
 export interface RecentLogOptions {
@@ -49,14 +50,13 @@ export function createRecentLog<E extends RecentEntry>(
   options: RecentLogOptions,
 ): RecentLog<E> & { close(): Promise<void> } {
   const memory = createRecentMemory(options.keepPerKey);
-  const files = createSegmentFiles(options, memory);
+  const files = createRecentSegments(options, memory);
   let opening: Promise<void> | undefined;
   let isOpen = false;
   let isClosed = false;
 
   async function replay(): Promise<void> {
-    await ensurePrivateDir(options.dir);
-    files.replay();
+    await files.replay();
     if (options.former && existsSync(options.former.datafile)) {
       await importFormer(options.former, memory, options.log);
       // written out before the old datafile goes: a crash in between imports it again (a no-op)
@@ -204,10 +204,10 @@ function createRecentMemory(keepPerKey: number): RecentMemory {
   };
 }
 
-/** The log's files: appends grouped per turn of the event loop, segments cut by compactions. */
-interface SegmentFiles {
+/** The log's segment files, cut by compactions. */
+interface RecentSegments {
   /** Applies every segment to memory, oldest first (at open, before any append). */
-  replay(): void;
+  replay(): Promise<void>;
   /** Resolves once the line is written. */
   append(line: string): Promise<void>;
   /** Resolves once the lines appended so far are written. */
@@ -218,45 +218,23 @@ interface SegmentFiles {
   close(): Promise<void>;
 }
 
-const segmentPattern = /^\d{12}\.log$/;
-const segmentName = (seq: number) => `${String(seq).padStart(12, '0')}.log`;
 const compactionFile = 'compaction.tmp';
 
-function createSegmentFiles(options: RecentLogOptions, memory: RecentMemory): SegmentFiles {
+function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): RecentSegments {
   const { dir, log } = options;
   const minLines = options.minLinesBeforeCompaction ?? 10_000;
-  /** Segments on disk that are no longer appended to, oldest first. */
-  const sealed: number[] = [];
-  let nextSeq = 0;
-  let current: { seq: number; fd: number } | undefined;
-  let buffer = '';
-  let pending: Promise<void> | undefined;
   let linesSinceCompaction = 0;
   let compacting: Promise<void> | undefined;
   let isClosing = false;
-
-  function seal(): void {
-    if (!current) return;
-    closeSync(current.fd);
-    sealed.push(current.seq);
-    current = undefined;
-  }
-
-  /** Writes the buffered lines with one write(2). */
-  function flush(): void {
-    pending = undefined;
-    if (buffer === '') return;
-    if (!current) {
-      const seq = nextSeq++;
-      current = { seq, fd: openSync(path.join(dir, segmentName(seq)), 'a', privateFileMode) };
-    }
-    const data = Buffer.from(buffer, 'utf8');
-    buffer = '';
-    for (let offset = 0; offset < data.length;) offset += writeSync(current.fd, data, offset);
-    if (!compacting && !isClosing && linesSinceCompaction >= Math.max(minLines, memory.size())) {
+  const files = createSegmentFiles({
+    dir,
+    label: 'recent log',
+    log,
+    afterWrite() {
+      if (compacting || isClosing || linesSinceCompaction < Math.max(minLines, memory.size())) return;
       void startCompaction().catch((err: unknown) => log.error({ err, dir }, 'could not compact the recent log'));
-    }
-  }
+    },
+  });
 
   /** One compaction at a time; a failed one leaves the segments as they were (it is tried again later). */
   function startCompaction(): Promise<void> {
@@ -267,72 +245,40 @@ function createSegmentFiles(options: RecentLogOptions, memory: RecentMemory): Se
   }
 
   async function compact(): Promise<void> {
-    // what was written so far is in the sealed segments; appends from now on go to the one after `seq`
-    seal();
-    const seq = nextSeq++;
+    // what was written so far is in the sealed segments; appends from now on go to the ones after `seq`
+    files.sealCurrent();
+    const { seq, file } = files.reserve();
     linesSinceCompaction = 0;
     const temp = path.join(dir, compactionFile);
     await writeSnapshot(temp, memory.snapshot());
     await options.beforeCompactionRename?.();
-    await rename(temp, path.join(dir, segmentName(seq)));
+    await rename(temp, file);
     // every line of the older segments is in the new one or was pushed out by a line that is
-    while (sealed[0] !== undefined && sealed[0] < seq) deleteSegment(dir, sealed.shift() as number, log);
-    sealed.push(seq);
-    sealed.sort((a, b) => a - b);
+    for (const older of files.sealed()) if (older < seq) files.delete(older);
+    files.addSealed(seq);
   }
 
   return {
-    replay() {
+    async replay() {
       rmSync(path.join(dir, compactionFile), { force: true }); // a compaction a crash cut short
-      const found = readSegments(dir, log, (line) => {
+      await files.open(parseLine, (line) => {
         // re-serialised: a slice of the file's text would keep all of it in memory
         memory.insert(line.key, line.id, line.atMs, JSON.stringify(line.entry));
         linesSinceCompaction += 1;
       });
-      // those files are never appended to again: their last line may be cut short
-      sealed.push(...found);
-      nextSeq = (found.at(-1) ?? -1) + 1;
     },
     append(line) {
-      buffer += line;
       linesSinceCompaction += 1;
-      // the lines of this turn of the event loop go out together
-      pending ??= onNextTurn(flush);
-      return pending;
+      return files.append(line);
     },
-    written: () => pending ?? Promise.resolve(),
+    written: () => files.written(),
     compact: startCompaction,
     async close() {
       isClosing = true;
-      await pending?.catch(() => undefined); // its appends were told already
       await compacting?.catch(() => undefined); // logged where it was started
-      flush();
-      seal();
+      await files.close();
     },
   };
-}
-
-/** Runs `task` on the next turn of the event loop; resolves or rejects as it does. */
-function onNextTurn(task: () => void): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    setImmediate(() => {
-      try {
-        task();
-        resolve();
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
-}
-
-function deleteSegment(dir: string, seq: number, log: Logger): void {
-  const file = path.join(dir, segmentName(seq));
-  try {
-    unlinkSync(file);
-  } catch (err) {
-    log.warn({ err, file }, 'could not delete a compacted recent log segment');
-  }
 }
 
 /** Writes a snapshot of memory to `file`, yielding to the event loop between chunks. */
@@ -357,25 +303,6 @@ async function writeSnapshot(file: string, snapshot: ReturnType<RecentMemory['sn
     await handle.close();
     if (!isWritten) rmSync(file, { force: true });
   }
-}
-
-/** Applies every line of the folder's segments, oldest first; returns their sequence numbers. */
-function readSegments(dir: string, log: Logger, apply: (line: LogLine) => void): number[] {
-  const seqs: number[] = [];
-  let unreadable = 0;
-  for (const name of readdirSync(dir)
-    .filter((entry) => segmentPattern.test(entry))
-    .sort()) {
-    for (const text of readFileSync(path.join(dir, name), 'utf8').split('\n')) {
-      if (text === '') continue;
-      const line = parseLine(text);
-      if (line) apply(line);
-      else unreadable += 1; // a line cut short by a crash
-    }
-    seqs.push(Number(name.slice(0, 12)));
-  }
-  if (unreadable > 0) log.warn({ dir, unreadable }, 'recent log lines that could not be read were skipped');
-  return seqs;
 }
 
 interface LogLine {
