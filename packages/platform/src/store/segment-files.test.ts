@@ -1,0 +1,212 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../log/logger';
+import { createSilentLogger } from '../log/logger';
+import { createSegmentFiles, type SegmentFiles, type SegmentFilesOptions } from './segment-files';
+
+const tempDirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function freshDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-segments-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** A logger that keeps its warnings. */
+function warningsLog(): { log: Logger; warnings: Array<{ fields: unknown; message: string }> } {
+  const warnings: Array<{ fields: unknown; message: string }> = [];
+  const log = createSilentLogger();
+  log.warn = ((fields: unknown, message?: string) => {
+    warnings.push({ fields, message: message ?? '' });
+  }) as Logger['warn'];
+  return { log, warnings };
+}
+
+/** The lines are JSON strings; anything else is a line cut short. */
+function parseString(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const line = (text: string) => `${JSON.stringify(text)}\n`;
+
+/** Segment files on `dir` (made and read), with the writes they did: the segment each went to. */
+async function openFiles(
+  dir: string,
+  more: Partial<SegmentFilesOptions> = {},
+): Promise<{ files: SegmentFiles; writes: number[]; read: Array<[string, number]> }> {
+  const writes: number[] = [];
+  const read: Array<[string, number]> = [];
+  const files = createSegmentFiles({
+    dir,
+    label: 'test log',
+    log: createSilentLogger(),
+    afterWrite: (seq) => writes.push(seq),
+    ...more,
+  });
+  await files.open(parseString, (text, seq) => read.push([text, seq]));
+  return { files, writes, read };
+}
+
+const contents = (dir: string, seq: number) => readFile(path.join(dir, `${String(seq).padStart(12, '0')}.log`), 'utf8');
+
+describe('segment files (segment-files.ts)', () => {
+  test('when lines are appended in one turn, then they go out in one write on the next turn, which each append waits for', async () => {
+    const dir = path.join(await freshDir(), 'log');
+    const { files, writes } = await openFiles(dir);
+    const appends = [files.append(line('a')), files.append(line('b')), files.append(line('c'))];
+    expect(readdirSync(dir)).toEqual([]); // nothing written in the turn of the appends (read without yielding)
+    await Promise.all(appends);
+    expect(writes).toEqual([0]);
+    expect(await contents(dir, 0)).toBe('"a"\n"b"\n"c"\n');
+
+    await files.append(line('d')); // a later turn: a write of its own, to the same segment
+    expect(writes).toEqual([0, 0]);
+    expect(await contents(dir, 0)).toBe('"a"\n"b"\n"c"\n"d"\n');
+    await files.close();
+  });
+
+  test('when the folder is made, then it and its segments are owner-only', async () => {
+    const dir = path.join(await freshDir(), 'log');
+    const { files } = await openFiles(dir);
+    await files.append(line('a'));
+    await files.close();
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dir, '000000000000.log'))).mode & 0o777).toBe(0o600);
+  });
+
+  test('when nothing was appended, then written() resolves without writing and no segment is made', async () => {
+    const dir = await freshDir();
+    const { files, writes } = await openFiles(dir);
+    await files.written();
+    await files.close();
+    expect(writes).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('when the folder has segments, then they are read oldest first by number, other files ignored, and appends begin a new one', async () => {
+    const dir = await freshDir();
+    await writeFile(path.join(dir, '000000000010.log'), line('ten'));
+    await writeFile(path.join(dir, '000000000002.log'), line('two a') + line('two b'));
+    await writeFile(path.join(dir, '000000000001.log'), line('one'));
+    await writeFile(path.join(dir, 'compaction.tmp'), line('temporary'));
+    await writeFile(path.join(dir, '12.log'), line('misnamed'));
+    const { files, read } = await openFiles(dir);
+    expect(read).toEqual([
+      ['one', 1],
+      ['two a', 2],
+      ['two b', 2],
+      ['ten', 10],
+    ]);
+    expect(files.sealed()).toEqual([1, 2, 10]);
+
+    await files.append(line('new'));
+    await files.close();
+    expect(await contents(dir, 10)).toBe(line('ten'));
+    expect(await contents(dir, 11)).toBe(line('new'));
+    expect(files.sealed()).toEqual([1, 2, 10, 11]);
+  });
+
+  test('when lines were cut short by a crash, then they are skipped and counted in one warning', async () => {
+    const dir = await freshDir();
+    await writeFile(path.join(dir, '000000000000.log'), `${line('a')}"cut`);
+    await writeFile(path.join(dir, '000000000001.log'), `${line('b')}\n${line('c')}"also cu`);
+    const { log, warnings } = warningsLog();
+    const { files, read } = await openFiles(dir, { log });
+    expect(read.map(([text]) => text)).toEqual(['a', 'b', 'c']);
+    expect(warnings).toEqual([
+      { fields: { dir, unreadable: 2 }, message: 'test log lines that could not be read were skipped' },
+    ]);
+    await files.close();
+  });
+
+  test('when the current segment is sealed before a write, then the lines begin the next one', async () => {
+    const dir = await freshDir();
+    let sealNext = false;
+    const writes: number[] = [];
+    const files: SegmentFiles = createSegmentFiles({
+      dir,
+      label: 'test log',
+      log: createSilentLogger(),
+      beforeWrite: () => {
+        if (sealNext) files.sealCurrent();
+      },
+      afterWrite: (seq) => writes.push(seq),
+    });
+    await files.open(parseString, () => undefined);
+    await files.append(line('a'));
+    sealNext = true;
+    await files.append(line('b'));
+    await files.close();
+    expect(writes).toEqual([0, 1]);
+    expect([await contents(dir, 0), await contents(dir, 1)]).toEqual([line('a'), line('b')]);
+    expect(files.sealed()).toEqual([0, 1]);
+  });
+
+  test('when a number is reserved for a segment written whole, then appends go after it, and it takes its place among the sealed', async () => {
+    const dir = await freshDir();
+    const { files, writes } = await openFiles(dir);
+    await files.append(line('a'));
+    files.sealCurrent();
+    const reserved = files.reserve();
+    expect(reserved).toEqual({ seq: 1, file: path.join(dir, '000000000001.log') });
+    await files.append(line('b')); // written while the reserved one is being made
+    await writeFile(reserved.file, line('whole'));
+    files.addSealed(reserved.seq);
+    expect(files.sealed()).toEqual([0, 1]);
+    files.delete(0);
+    await files.close();
+    expect(writes).toEqual([0, 2]);
+    expect(files.sealed()).toEqual([1, 2]);
+    expect(await readdir(dir)).toEqual(['000000000001.log', '000000000002.log']);
+
+    const { read } = await openFiles(dir);
+    expect(read).toEqual([
+      ['whole', 1],
+      ['b', 2],
+    ]);
+  });
+
+  test('when a segment cannot be deleted, then a warning says so and it is no longer counted', async () => {
+    const dir = await freshDir();
+    await writeFile(path.join(dir, '000000000000.log'), line('a'));
+    const { log, warnings } = warningsLog();
+    const { files } = await openFiles(dir, { log });
+    await rm(path.join(dir, '000000000000.log'));
+    files.delete(0);
+    expect(warnings.map((warning) => warning.message)).toEqual(['could not delete a test log segment']);
+    expect(files.sealed()).toEqual([]);
+    await files.close();
+  });
+
+  test('when the log closes with appends pending, then they are written before it closes and resolve', async () => {
+    const dir = await freshDir();
+    const { files, writes } = await openFiles(dir);
+    const first = files.append(line('a'));
+    const second = files.append(line('b'));
+    await files.close();
+    await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined]);
+    expect(writes).toEqual([0]);
+    expect(await contents(dir, 0)).toBe('"a"\n"b"\n');
+    expect(files.sealed()).toEqual([0]);
+  });
+
+  test('when the write fails, then the appends of that turn reject with its error, and so does a close that cannot write them', async () => {
+    const dir = path.join(await freshDir(), 'log');
+    const { files } = await openFiles(dir);
+    await rm(dir, { recursive: true }); // the segment cannot be created
+    const appends = [files.append(line('a')), files.append(line('b'))];
+    await expect(Promise.all(appends)).rejects.toThrow(/ENOENT/);
+    // the lines are still unwritten: closing tries them again and says it could not
+    await expect(files.close()).rejects.toThrow(/ENOENT/);
+  });
+});
