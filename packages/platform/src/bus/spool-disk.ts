@@ -1,5 +1,6 @@
 import { mkdir, open, readdir, rename, rm, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { syncDir } from '../files';
 
 /** A file open for appending. */
 export interface AppendFile {
@@ -62,14 +63,7 @@ export const nodeSpoolDisk: SpoolDisk = {
       close: () => handle.close(),
     };
   },
-  async syncDir(dir) {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
+  syncDir,
   truncate: (file, size) => truncate(file, size),
   remove: (file) => rm(file, { force: true }),
   async replace(file, content) {

@@ -6,3 +6,4 @@ export {
   restrictMode,
   writePrivateFile,
 } from './private-files';
+export { syncDir } from './sync-dir';

@@ -1,5 +1,6 @@
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { syncDir } from '../files';
 import type { Journal } from './journal';
 
 // NeDB's own serialiser, so the rewritten file holds the lines NeDB would (the package has no types for it)
@@ -72,7 +73,7 @@ export async function rewriteDatafile(options: RewriteOptions): Promise<void> {
         await file.sync();
         await options.beforeRename?.();
         await rename(tempFile, filename);
-        await syncDir(path.dirname(filename));
+        await syncDir(path.dirname(filename)); // the rename durable, as NeDB's own crash-safe write makes it
       });
     } finally {
       await file.close();
@@ -81,15 +82,5 @@ export async function rewriteDatafile(options: RewriteOptions): Promise<void> {
     journal.stopCapture();
     await rm(tempFile, { force: true });
     throw error;
-  }
-}
-
-/** Makes a rename durable (as NeDB's own crash-safe write does). */
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -3,7 +3,7 @@ import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
 import type { Logger } from '../log/logger';
-import { privateFileMode } from '../files';
+import { privateFileMode, syncDir } from '../files';
 import { createSegmentFiles } from './segment-files';
 import type { RecentEntry, RecentItem, RecentLog } from './store';
 
@@ -253,6 +253,8 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     await writeSnapshot(temp, memory.snapshot());
     await options.beforeCompactionRename?.();
     await rename(temp, file);
+    // the rename made durable before the segments it replaces go (their deletion could outlast it)
+    await syncDir(dir);
     // every line of the older segments is in the new one or was pushed out by a line that is
     for (const older of files.sealed()) if (older < seq) files.delete(older);
     files.addSealed(seq);
