@@ -33,9 +33,9 @@ export const defaultMaxClaims = 1_000_000;
  *
  * The log: lines `+<date ms> <id as JSON>` (claimed) and `-<id as JSON>` (released), appended in
  * groups: the lines of one turn of the event loop go out with one write(2) on the next turn, and
- * each claim resolves once its line is written (as the embedded store's journal does). The log is
- * cut into segment files by time; a segment is deleted once all of its claims expired, so it never
- * needs rewriting. Opening replays the segments in order, then starts a new one.
+ * each claim resolves once its line is written (segment-files.ts, which the recent log shares). The
+ * log is cut into segment files by time; a segment is deleted once all of its claims expired, so
+ * it never needs rewriting. Opening replays the segments in order, then starts a new one.
  */
 export function createClaimLog(options: ClaimLogOptions): ClaimSet & { close(): Promise<void> } {
   const { clock } = options;

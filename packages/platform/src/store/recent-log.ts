@@ -38,7 +38,7 @@ const compactionChunkLines = 1000;
  *
  * The log: one line per entry appended, `[<key>,<id>,<at ms>,<entry>]` as JSON, in groups: the
  * lines of one turn of the event loop go out with one write(2) on the next turn, and each append
- * resolves once its line is written (as the claim log and the store's journal do). Entries pushed
+ * resolves once its line is written (segment-files.ts, shared with the claim log). Entries pushed
  * out of memory by newer ones stay in the log until a compaction: once the lines appended since
  * the last one outnumber the entries held (and at least `minLinesBeforeCompaction`), the current
  * segment is closed, memory is written (in chunks, the appends going on into a new segment) to a
