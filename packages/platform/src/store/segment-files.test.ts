@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Logger } from '../log/logger';
 import { createSilentLogger } from '../log/logger';
+import { captureLog } from '../testing/capture-log';
 import { createSegmentFiles, type SegmentFiles, type SegmentFilesOptions } from './segment-files';
 
 const tempDirs: string[] = [];
@@ -15,16 +15,6 @@ async function freshDir(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-segments-'));
   tempDirs.push(dir);
   return dir;
-}
-
-/** A logger that keeps its warnings. */
-function warningsLog(): { log: Logger; warnings: Array<{ fields: unknown; message: string }> } {
-  const warnings: Array<{ fields: unknown; message: string }> = [];
-  const log = createSilentLogger();
-  log.warn = ((fields: unknown, message?: string) => {
-    warnings.push({ fields, message: message ?? '' });
-  }) as Logger['warn'];
-  return { log, warnings };
 }
 
 /** The lines are JSON strings; anything else is a line cut short. */
@@ -120,11 +110,11 @@ describe('segment files (segment-files.ts)', () => {
     const dir = await freshDir();
     await writeFile(path.join(dir, '000000000000.log'), `${line('a')}"cut`);
     await writeFile(path.join(dir, '000000000001.log'), `${line('b')}\n${line('c')}"also cu`);
-    const { log, warnings } = warningsLog();
-    const { files, read } = await openFiles(dir, { log });
+    const captured = captureLog('warn');
+    const { files, read } = await openFiles(dir, { log: captured.log });
     expect(read.map(([text]) => text)).toEqual(['a', 'b', 'c']);
-    expect(warnings).toEqual([
-      { fields: { dir, unreadable: 2 }, message: 'test log lines that could not be read were skipped' },
+    expect(captured.records().map(({ msg, dir: where, unreadable }) => ({ msg, where, unreadable }))).toEqual([
+      { msg: 'test log lines that could not be read were skipped', where: dir, unreadable: 2 },
     ]);
     await files.close();
   });
@@ -179,11 +169,11 @@ describe('segment files (segment-files.ts)', () => {
   test('when a segment cannot be deleted, then a warning says so and it is no longer counted', async () => {
     const dir = await freshDir();
     await writeFile(path.join(dir, '000000000000.log'), line('a'));
-    const { log, warnings } = warningsLog();
-    const { files } = await openFiles(dir, { log });
+    const captured = captureLog('warn');
+    const { files } = await openFiles(dir, { log: captured.log });
     await rm(path.join(dir, '000000000000.log'));
     files.delete(0);
-    expect(warnings.map((warning) => warning.message)).toEqual(['could not delete a test log segment']);
+    expect(captured.messages()).toEqual(['could not delete a test log segment']);
     expect(files.sealed()).toEqual([]);
     await files.close();
   });
