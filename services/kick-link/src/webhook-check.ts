@@ -58,7 +58,12 @@ export async function checkKickDelivery(verifier: WebhookVerifier, input: Delive
   if (verdict.isValid) {
     return {
       kind: 'verified',
-      delivery: { headers: verdict.headers, rawBody: input.rawBody, sentAt: verdict.sentAt, receivedAt: input.receivedAt },
+      delivery: {
+        headers: verdict.headers,
+        rawBody: input.rawBody,
+        sentAt: verdict.sentAt,
+        receivedAt: input.receivedAt,
+      },
     };
   }
   if (verdict.reason === 'stale-timestamp') {

@@ -79,7 +79,11 @@ function exchange(port: number, pieces: (string | Buffer)[]): Promise<string> {
     socket.on('error', reject);
     socket.on('end', () => {
       socket.end();
-      resolve(Buffer.concat(answer).toString('latin1').replace(/\r\nDate: [^\r]*/, ''));
+      resolve(
+        Buffer.concat(answer)
+          .toString('latin1')
+          .replace(/\r\nDate: [^\r]*/, ''),
+      );
     });
     void (async () => {
       for (const piece of pieces) {
@@ -148,7 +152,10 @@ describe("the front door's plain webhook route, against kick-link's Express rout
 
   /** Sends the same bytes to both; each answer, and what reached each intake. */
   async function both(pieces: (string | Buffer)[]) {
-    const answers = { plain: await exchange(plain.server.port, pieces), express: await exchange(viaExpress.server.port, pieces) };
+    const answers = {
+      plain: await exchange(plain.server.port, pieces),
+      express: await exchange(viaExpress.server.port, pieces),
+    };
     const seen = (door: Door) => ({
       accepted: door.accepted.map((delivery) => ({
         messageId: delivery.headers.messageId,
