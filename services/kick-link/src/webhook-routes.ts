@@ -1,24 +1,10 @@
-import express, { Router, type RequestHandler } from 'express';
-import type { Clock } from '@kickstand/platform/clock';
-import { unauthorized } from '@kickstand/platform/errors';
+import express, { Router, type RequestHandler, type Response } from 'express';
 import { createErrorHandler } from '@kickstand/platform/http';
-import type { Logger } from '@kickstand/platform/log';
-import type { WebhookIntake } from './webhook-intake';
-import type { WebhookVerifier } from './webhook-verification';
+import { createKickWebhookDoor, type WebhookAnswer, type WebhookDeps } from './webhook-check';
+
+export type { WebhookDeps } from './webhook-check';
 
 export const webhookPath = '/api/kick/webhook';
-
-export interface WebhookDeps {
-  verifier: WebhookVerifier;
-  /** Where a checked delivery goes: kick-link's own (webhook-intake.ts), or its hand-off from another thread. */
-  intake: WebhookIntake;
-  clock: Clock;
-  log: Logger;
-  bodyLimit: string;
-}
-
-const ok = { success: true } as const;
-const unavailable = { success: false, error: 'The delivery could not be kept; try again shortly' } as const;
 
 /**
  * Kick's webhook door (kick-api.md §8.6, §8.10). It is mounted ahead of the platform app, with its
@@ -37,41 +23,35 @@ const unavailable = { success: false, error: 'The delivery could not be kept; tr
  * neither can keep it (spool full, disk failing) is it answered 503, with the message id free
  * again, so a retry by Kick is processed. Kick is not known to retry (§8.7): that is a last resort.
  *
- * The checks and the answer are stateless and may run in another thread than kick-link (the front
- * door of single-machine mode); what follows them is the intake's (webhook-intake.ts).
+ * The checks and the answers are the door's (webhook-check.ts), which single-machine mode's front
+ * door also serves without Express; what follows them is the intake's (webhook-intake.ts).
  */
 export function kickWebhookRoutes(deps: WebhookDeps): Router {
-  const { verifier, intake, clock, log } = deps;
+  const door = createKickWebhookDoor(deps);
   const router = Router();
 
-  const parseRaw = express.raw({ type: () => true, limit: deps.bodyLimit });
+  const parseRaw = express.raw({ type: () => true, limit: door.bodyLimitBytes });
+  // body-parser has read the rest of an oversized body (and dropped it) before it calls back
   const rawBodyOrTooLarge: RequestHandler = (req, res, next) => {
     parseRaw(req, res, (error?: unknown) => {
-      if (isTooLarge(error)) intake.refused('too-large');
-      next(error);
+      if (isTooLarge(error)) answer(res, door.tooLarge());
+      else next(error);
     });
   };
 
   router.post(webhookPath, rawBodyOrTooLarge, async (req, res) => {
-    const receivedAt = clock.now();
+    const receivedAt = deps.clock.now();
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const verdict = await verifier.verify(req.headers, rawBody);
-    if (!verdict.isValid) {
-      if (verdict.reason === 'stale-timestamp') intake.refused('stale-timestamp', rawBody);
-      else intake.refused('bad-signature');
-      log.debug({ reason: verdict.problem }, 'webhook delivery refused');
-      throw unauthorized('Invalid webhook signature');
-    }
-    const answer = await intake.accept({ headers: verdict.headers, rawBody, sentAt: verdict.sentAt, receivedAt });
-    if (answer === 'unavailable') {
-      res.status(503).set('Retry-After', '5').json(unavailable);
-      return;
-    }
-    res.status(200).json(ok);
+    answer(res, await door.receive({ headers: req.headers, rawBody, receivedAt }));
   });
 
-  router.use(createErrorHandler(log));
+  // the rest of body-parser's refusals (an unknown Content-Encoding, an undecodable gzip body, …)
+  router.use(createErrorHandler(deps.log));
   return router;
+}
+
+function answer(res: Response, given: WebhookAnswer): void {
+  res.status(given.status).set(given.headers).json(given.body);
 }
 
 function isTooLarge(error: unknown): boolean {

@@ -246,6 +246,50 @@ describe('the front door (in this thread, its owner at the other end of a Messag
     ]);
   });
 
+  test('when a delivery comes chunked in pieces, then the owner gets the pieces joined, byte for byte', async () => {
+    const door = await aFrontDoor();
+    const payload = `${body.slice(0, 20)}\u00e9\u{1F600}${body.slice(20)}`;
+    const bytes = Buffer.from(payload);
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      const outgoing = request(
+        `${door.url}/api/kick/webhook`,
+        { method: 'POST', headers: kickKey.signed('k-11', clock.now(), payload) },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
+      outgoing.on('error', reject);
+      // split inside the multi-byte characters: the owner must get bytes, not decoded text
+      outgoing.write(bytes.subarray(0, 21));
+      outgoing.write(bytes.subarray(21, 24));
+      outgoing.end(bytes.subarray(24));
+    });
+    await door.reportedFinished(1);
+    await door.front.close();
+
+    expect(answer.status).toBe(200);
+    expect(door.accepted.map((delivery) => delivery.rawBody.equals(bytes))).toEqual([true]);
+  });
+
+  test.each([
+    ['GET', undefined],
+    ['PUT', '{}'],
+  ])(
+    'when %s asks for the webhook path, then it goes to the gateway, as any route but POST /api/kick/webhook',
+    async (method, payload) => {
+      const door = await aFrontDoor();
+      const answer = await send(door.url, method, '/api/kick/webhook', { 'content-type': 'application/json' }, payload);
+      await door.front.close();
+
+      expect(answer.headers['x-upstream']).toBe('gateway');
+      expect((JSON.parse(answer.text) as { method: string }).method).toBe(method);
+      expect(door.refused).toEqual([]);
+    },
+  );
+
   test('when a page or an API route is asked for, then it goes to the gateway with the client address appended to X-Forwarded-For', async () => {
     const door = await aFrontDoor();
     const answer = await send(

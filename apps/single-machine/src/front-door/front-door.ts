@@ -5,9 +5,15 @@ import express from 'express';
 import { systemClock, type Clock } from '@kickstand/platform/clock';
 import { closeServer, createForwarder, listen, requestIdOf } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
-import { createWebhookVerifier, kickWebhookRoutes, webhookPath } from '@kickstand/kick-link/front-door';
+import {
+  createKickWebhookDoor,
+  createWebhookVerifier,
+  kickWebhookRoutes,
+  webhookPath,
+} from '@kickstand/kick-link/front-door';
 import type { FrontDoorOptions } from './messages';
 import { createOwnerLink } from './owner-link';
+import { createPlainWebhookHandler } from './plain-webhook';
 
 export interface FrontDoor {
   port: number;
@@ -22,9 +28,10 @@ const isSocketIo = (url: string | undefined) => url === '/socket.io' || url?.sta
 /**
  * Single-machine mode's front door: the public port, in a thread of its own so that the owner
  * thread (every service, the bus, the embedded stores) does not parse chat-rate HTTP.
- * - Kick's webhook: kick-link's own route (raw body, size limit, signature, timestamp: the same
- *   module, so the same 413/401), with its intake reached over the MessagePort: a verified
- *   delivery is answered 200 once handed over, 503 while the owner is too far behind (owner-link.ts);
+ * - Kick's webhook: kick-link's door (size limit, signature, timestamp: the same module as its
+ *   Express route, so the same 413/401) served on plain node:http (plain-webhook.ts), with its
+ *   intake reached over the MessagePort: a verified delivery is answered 200 once handed over, 503
+ *   while the owner is too far behind (owner-link.ts);
  * - socket.io, polling and websockets: to the realtime service's port, as the gateway would;
  * - everything else: to the owner thread's gateway on loopback (route table, rate limit, access
  *   checks, the SPA), which hands it to the services in its thread as before.
@@ -48,9 +55,17 @@ export async function startFrontDoor(
     refetchIntervalMs: options.verification.refetchIntervalMs,
     ...(options.verification.fallbackPem ? { fallbackPem: options.verification.fallbackPem } : {}),
   });
-  const webhooks = express();
-  webhooks.disable('x-powered-by');
-  webhooks.use(kickWebhookRoutes({ verifier, intake: owner.intake, clock, log, bodyLimit: options.bodyLimit }));
+  const doorDeps = { verifier, intake: owner.intake, clock, log, bodyLimit: options.bodyLimit };
+  // kick-link's Express route, only for a body with a Content-Encoding (plain-webhook.ts)
+  const encodedWebhooks = express();
+  encodedWebhooks.disable('x-powered-by');
+  encodedWebhooks.use(kickWebhookRoutes(doorDeps));
+  const webhook = createPlainWebhookHandler({
+    door: createKickWebhookDoor(doorDeps),
+    clock,
+    log,
+    viaExpress: (req, res) => encodedWebhooks(req, res),
+  });
   // the owner thread trusts this hop (trustBehindFrontDoor): its `req.ip` is the client's address
   const gateway = createForwarder(options.gatewayUrl, {
     upstream: 'Kickstand gateway',
@@ -66,7 +81,7 @@ export async function startFrontDoor(
   const server: Server = createServer((req, res) => {
     if (isWebhook(req)) {
       res.setHeader('x-request-id', requestIdOf(req));
-      webhooks(req, res);
+      webhook(req, res);
     } else if (isSocketIo(req.url)) realtime.http(req, res);
     else gateway.http(req, res);
   });

@@ -1,0 +1,261 @@
+import { fork } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MessageChannel, Worker, type MessagePort as WorkerMessagePort } from 'node:worker_threads';
+import { chatMessageSentBody, createUlidSource, deliveryRequest, kickSignature, rfc3339Seconds } from './kick-delivery';
+import { createRawHttpPool } from './raw-http';
+
+/**
+ * The front door's CPU per webhook delivery (issue 22 item 2): single-machine mode's real front
+ * door worker thread (front-door-worker.js of a build) with a stub owner at the other end of its
+ * MessagePort (the build's serve-hand-off.js, every delivery finished at once), and N signed
+ * deliveries from a client in a child process (keep-alive connections, one request in flight on
+ * each, as Kick sends). Reports the front thread's CPU (/proc, the thread the Worker added) and its
+ * event-loop busy time per delivery, and the process's CPU per delivery (front thread, stub owner,
+ * V8's helper threads). `--root` runs another build (e.g. main's, before the plain webhook route):
+ *   npm run bench:front-door -- --deliveries 20000 --connections 8 [--root /work/main]
+ */
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const ticksPerSecond = 100; // Linux USER_HZ
+
+/** CPU ticks (user + system) of each thread of this process. */
+function threadTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(tid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return ticks;
+}
+
+interface ClientReady {
+  kind: 'warmed';
+}
+interface ClientDone {
+  kind: 'done';
+  ms: number;
+  statuses: Record<string, number>;
+  cpuMicros: number;
+}
+
+/** The client: signs `distinct` deliveries, sends `warmup` then, told to go, `deliveries` of them in turn. */
+function runClient(): void {
+  process.once(
+    'message',
+    (start: {
+      port: number;
+      privatePem: string;
+      distinct: number;
+      warmup: number;
+      deliveries: number;
+      connections: number;
+    }) => {
+      const ulid = createUlidSource();
+      const timestamp = rfc3339Seconds(Date.now());
+      const requests = Array.from({ length: start.distinct }, (_, i) => {
+        const messageId = ulid(Date.now());
+        const body = chatMessageSentBody({
+          chatMessageId: `chat-${i}`,
+          broadcaster: { userId: 1000 + (i % 50), username: `streamer_${i % 50}` },
+          sender: { userId: 5000 + i, username: `viewer_${i}` },
+          content: `hello number ${i} !dice`,
+          createdAt: timestamp,
+        });
+        const delivery = { messageId, subscriptionId: 'sub-1', timestamp, body };
+        const signed = { ...delivery, signature: kickSignature(start.privatePem, delivery) };
+        return deliveryRequest(`127.0.0.1:${start.port}`, '/api/kick/webhook', signed);
+      });
+      const pool = createRawHttpPool({
+        host: '127.0.0.1',
+        port: start.port,
+        connections: start.connections,
+        timeoutMs: 10_000,
+      });
+      const statuses: Record<string, number> = {};
+      let sent = 0;
+
+      function send(count: number, finished: () => void): void {
+        let answered = 0;
+        const target = sent + count;
+        const one = () => {
+          const bytes = requests[sent % requests.length] as Buffer;
+          sent += 1;
+          pool.request(bytes, (status, error) => {
+            const key = status === null ? `error: ${error ?? ''}` : String(status);
+            statuses[key] = (statuses[key] ?? 0) + 1;
+            answered += 1;
+            if (sent < target) one();
+            else if (answered === count) finished();
+          });
+        };
+        for (let i = 0; i < Math.min(start.connections, count); i++) one();
+      }
+
+      send(start.warmup, () => {
+        for (const key of Object.keys(statuses)) delete statuses[key];
+        process.send?.({ kind: 'warmed' } satisfies ClientReady);
+        process.once('message', () => {
+          const cpuBefore = process.cpuUsage();
+          const startedAt = performance.now();
+          send(start.deliveries, () => {
+            const cpu = process.cpuUsage(cpuBefore);
+            const done: ClientDone = {
+              kind: 'done',
+              ms: performance.now() - startedAt,
+              statuses,
+              cpuMicros: cpu.user + cpu.system,
+            };
+            pool.close();
+            process.send?.(done, () => process.exit(0));
+          });
+        });
+      });
+    },
+  );
+}
+
+interface ServeHandOffModule {
+  serveWebhookHandOff(port: WorkerMessagePort, door: unknown, log: unknown): { close(): void };
+}
+
+async function runBench(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      deliveries: { type: 'string', default: '20000' },
+      warmup: { type: 'string', default: '3000' },
+      connections: { type: 'string', default: '8' },
+      distinct: { type: 'string', default: '256' },
+      root: { type: 'string', default: repoRoot },
+    },
+  });
+  const deliveries = Number(values.deliveries);
+  const root = path.resolve(values.root);
+  const frontDir = path.join(root, 'apps/single-machine/dist/front-door');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- another build's module, chosen at run time
+  const { serveWebhookHandOff } = require(path.join(frontDir, 'serve-hand-off.js')) as ServeHandOffModule;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the same build's logger
+  const { createLogger } = require(path.join(root, 'packages/platform/dist/log/index.js')) as {
+    createLogger(settings: { level: string }): unknown;
+  };
+
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+  let finished = 0;
+  const channel = new MessageChannel();
+  const handOff = serveWebhookHandOff(
+    channel.port2,
+    {
+      intake: {
+        refused: () => undefined,
+        accept: () => Promise.reject(new Error('the front door hands deliveries over as acknowledged')),
+        acceptAcknowledged: async () => {
+          finished += 1;
+        },
+      },
+      publicKey: async () => publicPem,
+      toleranceSeconds: 300,
+      refetchIntervalMs: 60_000,
+      fallbackPem: undefined,
+    },
+    createLogger({ level: 'warn' }),
+  );
+
+  const threadsBefore = new Set(threadTicks().keys());
+  const worker = new Worker(path.join(frontDir, 'front-door-worker.js'), {
+    workerData: {
+      options: {
+        port: 0,
+        host: '127.0.0.1',
+        gatewayUrl: 'http://127.0.0.1:1',
+        realtimeUrl: 'http://127.0.0.1:1',
+        bodyLimit: '100kb',
+        verification: { toleranceSeconds: 300, refetchIntervalMs: 60_000, fallbackPem: undefined },
+        handOffTimeoutMs: 10_000,
+        maxUnfinished: 100_000,
+      },
+      ownerPort: channel.port1,
+      log: { level: 'warn' },
+    },
+    transferList: [channel.port1],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.on('message', (status: { kind: string; port?: number; message?: string }) => {
+      if (status.kind === 'listening') resolve(status.port as number);
+      if (status.kind === 'failed') reject(new Error(status.message));
+    });
+    worker.once('error', reject);
+  });
+  const frontThreads = [...threadTicks().keys()].filter((tid) => !threadsBefore.has(tid));
+
+  const client = fork(__filename, ['--client'], { stdio: 'inherit' });
+  const fromClient = <T>() => new Promise<T>((resolve) => client.once('message', (message) => resolve(message as T)));
+  const warmed = fromClient<ClientReady>();
+  client.send({
+    port,
+    privatePem,
+    distinct: Number(values.distinct),
+    warmup: Number(values.warmup),
+    deliveries,
+    connections: Number(values.connections),
+  });
+  await warmed;
+
+  const ticksBefore = threadTicks();
+  const eluBefore = worker.performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
+  const finishedBefore = finished;
+  const done = fromClient<ClientDone>();
+  client.send({ go: true });
+  const result = await done;
+  const elu = worker.performance.eventLoopUtilization(eluBefore);
+  const cpu = process.cpuUsage(cpuBefore);
+  const ticksAfter = threadTicks();
+  const frontTicks = frontThreads.reduce(
+    (sum, tid) => sum + (ticksAfter.get(tid) ?? 0) - (ticksBefore.get(tid) ?? 0),
+    0,
+  );
+  const mainTid = String(process.pid);
+  const ownerTicks = (ticksAfter.get(mainTid) ?? 0) - (ticksBefore.get(mainTid) ?? 0);
+
+  const perDelivery = (micros: number) => (micros / deliveries).toFixed(1);
+  console.log(
+    JSON.stringify(
+      {
+        build: root,
+        deliveries,
+        connections: Number(values.connections),
+        statuses: result.statuses,
+        handedOver: finished - finishedBefore,
+        perSecond: Math.round((deliveries / result.ms) * 1000),
+        frontThreadCpuMicrosPerDelivery: perDelivery((frontTicks / ticksPerSecond) * 1e6),
+        frontThreadBusyMicrosPerDelivery: perDelivery(elu.active * 1000),
+        frontThreadUtilization: Number(elu.utilization.toFixed(3)),
+        ownerStubThreadCpuMicrosPerDelivery: perDelivery((ownerTicks / ticksPerSecond) * 1e6),
+        processCpuMicrosPerDelivery: perDelivery(cpu.user + cpu.system),
+        clientCpuMicrosPerDelivery: perDelivery(result.cpuMicros),
+      },
+      null,
+      2,
+    ),
+  );
+  worker.postMessage({ kind: 'stop' });
+  await new Promise((resolve) => worker.once('exit', resolve));
+  handOff.close();
+}
+
+if (process.argv.includes('--client')) runClient();
+else
+  void runBench().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
