@@ -5,6 +5,7 @@ import { gatewaySettingsSchema } from '@kickstand/gateway';
 import { kickLinkSettingsSchema } from '@kickstand/kick-link';
 import { kickSandboxSettingsSchema } from '@kickstand/kick-sandbox';
 import {
+  blankAsUnset,
   defaultPorts,
   jwtPrivateKeySchema,
   optionalString,
@@ -43,26 +44,19 @@ export const singleMachineConfigSchema = platformConfigSchema
      * many percent over what survived the last full collection; 0: V8's own heuristic, which lets
      * it grow up to 4 times (heap-settings.ts). Lower: less memory, more CPU on collections.
      */
-    HEAP_GROWING_PERCENT: z.preprocess(
-      (value) => (value === '' ? undefined : value),
-      z.coerce.number().int().min(0).max(300).default(20),
-    ),
+    HEAP_GROWING_PERCENT: blankAsUnset(z.coerce.number().int().min(0).max(300).default(20)),
     /**
      * A debugging aid: each thread logs its V8 heap (per space) and the process's resident set this
      * often ("memory" lines). Unset: never.
      */
-    MEMORY_LOG_INTERVAL_MS: z.preprocess(
-      (value) => (value === '' ? undefined : value),
-      z.coerce.number().int().min(100).max(3_600_000).optional(),
-    ),
+    MEMORY_LOG_INTERVAL_MS: blankAsUnset(z.coerce.number().int().min(100).max(3_600_000).optional()),
     /**
      * With FRONT_DOOR=thread: how many webhook deliveries the front door may have answered 200 and
      * handed to the owner thread before it has finished them; at that many, Kick gets 503 +
      * Retry-After until the owner catches up. Default 5000 (about 5 s of chat at 1,000 a second,
      * a few MB of bodies).
      */
-    FRONT_DOOR_MAX_UNFINISHED: z.preprocess(
-      (value) => (value === '' ? undefined : value),
+    FRONT_DOOR_MAX_UNFINISHED: blankAsUnset(
       z.coerce
         .number({ error: 'a whole number of deliveries from 1 to 1000000' })
         .int('a whole number of deliveries from 1 to 1000000')

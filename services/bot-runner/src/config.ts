@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { defaultPorts, optionalString, platformConfigSchema, portSchema } from '@kickstand/platform/config';
+import {
+  blankAsUnset,
+  defaultPorts,
+  optionalString,
+  platformConfigSchema,
+  portSchema,
+} from '@kickstand/platform/config';
 
 /**
  * Settings single-machine passes on too. TIMER_MINUTE_MS is for the sandbox's e2e runs only: how
@@ -7,10 +13,7 @@ import { defaultPorts, optionalString, platformConfigSchema, portSchema } from '
  * within seconds. The streamer's limits stay as they are; with NODE_ENV=production it is refused.
  */
 export const botRunnerSettingsSchema = z.object({
-  TIMER_MINUTE_MS: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(100).max(60_000).optional(),
-  ),
+  TIMER_MINUTE_MS: blankAsUnset(z.coerce.number().int().min(100).max(60_000).optional()),
 });
 
 export const botRunnerConfigSchema = platformConfigSchema.extend(botRunnerSettingsSchema.shape).extend({

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  blankAsUnset,
   ConfigError,
   defaultPorts,
   optionalString,
@@ -13,7 +14,7 @@ import type { ChatSenderMode, KickLinkOptions, WebhookSpoolOptions } from './opt
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 /** An optional URL; the empty string counts as unset. */
-const optionalHttpUrl = z.preprocess((value) => (value === '' ? undefined : value), httpUrl.optional());
+const optionalHttpUrl = blankAsUnset(httpUrl.optional());
 
 /** Where Kick sends the browser back to: the gateway's OAuth callback. */
 export const oauthCallbackPath = '/api/kick/oauth/callback';

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { decodePem, isPrivateKeyPem } from '@kickstand/platform/auth';
-import { booleanFlagSchema, defaultPorts, platformConfigSchema, portSchema } from '@kickstand/platform/config';
+import {
+  blankAsUnset,
+  booleanFlagSchema,
+  defaultPorts,
+  platformConfigSchema,
+  portSchema,
+} from '@kickstand/platform/config';
 import type { KickSandboxOptions } from './options';
 import { realKickPreset } from './real-kick';
 
@@ -28,13 +34,10 @@ export const kickSandboxSettingsSchema = z.object({
     .pipe(z.array(httpUrl).min(1)),
   KICK_SANDBOX_WEBHOOK_URL: httpUrl.default('http://localhost:3000/api/kick/webhook'),
   /** Default http://localhost:<port>. */
-  KICK_SANDBOX_PUBLIC_URL: z.preprocess((value) => (value === '' ? undefined : value), httpUrl.optional()),
+  KICK_SANDBOX_PUBLIC_URL: blankAsUnset(httpUrl.optional()),
   KICK_SANDBOX_SUBSCRIPTION_LIMIT: z.coerce.number().int().min(0).default(1000),
   /** Empty = no daily chat quota. */
-  KICK_SANDBOX_CHAT_DAILY_QUOTA: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(0).optional(),
-  ),
+  KICK_SANDBOX_CHAT_DAILY_QUOTA: blankAsUnset(z.coerce.number().int().min(0).optional()),
   KICK_SANDBOX_USER_TOKEN_SECONDS: seconds.default(7200),
   KICK_SANDBOX_APP_TOKEN_SECONDS: seconds.default(5_184_000),
   KICK_SANDBOX_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).default(60),

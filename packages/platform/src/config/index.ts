@@ -1,5 +1,6 @@
 export {
   ConfigError,
+  blankAsUnset,
   booleanFlagSchema,
   brokerListSchema,
   defaultKafkaTimings,

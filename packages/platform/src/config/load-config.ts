@@ -28,18 +28,20 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 }
 
 /** Treats an empty string as unset: `FOO= npm start` means "no FOO", not "FOO is the empty string". */
+export function blankAsUnset<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === '' ? undefined : value), schema);
+}
+
+/** An optional string setting; empty means unset. */
 export function optionalString() {
-  return z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
+  return blankAsUnset(z.string().optional());
 }
 
 export const portSchema = z.coerce.number().int().min(0).max(65535);
 
 /** A whole number of milliseconds within bounds, else the default; the empty string counts as unset. */
 function millis(min: number, max: number, defaultMs: number) {
-  return z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(min).max(max).default(defaultMs),
-  );
+  return blankAsUnset(z.coerce.number().int().min(min).max(max).default(defaultMs));
 }
 
 /**
@@ -57,8 +59,7 @@ export const defaultKafkaTimings = {
 } as const;
 
 /** A comma-separated list of host:port pairs, e.g. `localhost:9092,localhost:9093`. */
-export const brokerListSchema = z.preprocess(
-  (value) => (value === '' ? undefined : value),
+export const brokerListSchema = blankAsUnset(
   z
     .string()
     .transform((value) =>
@@ -109,28 +110,18 @@ export const platformConfigSchema = z.object({
    * group that get work (bot-runner's autoscaler stops there). Other topics get 3. A topic that
    * exists keeps its count (see docs/distributed.md to raise it).
    */
-  KAFKA_PARTITIONS: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(1).max(1000).default(24),
-  ),
+  KAFKA_PARTITIONS: blankAsUnset(z.coerce.number().int().min(1).max(1000).default(24)),
   /** Copies of each topic the bus creates; unset: the broker's default.replication.factor. */
-  KAFKA_REPLICATION_FACTOR: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(1).max(15).optional(),
-  ),
+  KAFKA_REPLICATION_FACTOR: blankAsUnset(z.coerce.number().int().min(1).max(15).optional()),
   /** SASL on the Kafka connection; needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (see kafkaSecurity). */
-  KAFKA_SASL_MECHANISM: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
-  ),
+  KAFKA_SASL_MECHANISM: blankAsUnset(z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional()),
   KAFKA_SASL_USERNAME: optionalString(),
   KAFKA_SASL_PASSWORD: optionalString(),
   /** TLS to the brokers. */
-  KAFKA_SSL: z.preprocess((value) => (value === '' ? undefined : value), booleanFlagSchema.default(false)),
+  KAFKA_SSL: blankAsUnset(booleanFlagSchema.default(false)),
   /** A PEM file of the CA that signed the brokers' certificates, when not a public one (implies KAFKA_SSL). */
   KAFKA_SSL_CA_FILE: optionalString(),
-  MONGO_URL: z.preprocess(
-    (value) => (value === '' ? undefined : value),
+  MONGO_URL: blankAsUnset(
     z
       .string()
       .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
@@ -154,7 +145,7 @@ export const platformConfigSchema = z.object({
    * Prometheus `/metrics` on a port of its own; unset means not served at all. Never on the
    * service's (or the gateway's public) port.
    */
-  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), portSchema.optional()),
+  METRICS_PORT: blankAsUnset(portSchema.optional()),
   /** Where the metrics port listens: loopback unless a scraper elsewhere needs it (a pod: 0.0.0.0). */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Which proxies in front may set X-Forwarded-For: "loopback" (single machine), a hop count, or CIDRs. */
