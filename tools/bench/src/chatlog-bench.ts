@@ -9,6 +9,7 @@ import { createSilentLogger } from '@kickstand/platform/log';
 import type { ChatMessagePayload } from '@kickstand/platform/socket-events';
 import { createEmbeddedStore, DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
 import { chatLogLimit, createChatLog, createRealtimeRepository } from '@kickstand/realtime';
+import { heapAfterGc } from './heap';
 
 /**
  * Realtime's chat log write path on the embedded store (issue 22 items 2, 3, 5): C channels each
@@ -103,14 +104,6 @@ function chatLine(i: number): { line: ChatMessagePayload; at: Date } {
     },
   };
 }
-
-const heapAfterGc = (): number => {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with node --expose-gc');
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
 
 /** Writes lines `from` … `to` - 1, round robin over the channels, `inFlight` at a time. */
 async function writeLines(writer: LineWriter, from: number, to: number, channels: number): Promise<void> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbeddedStore, DuplicateKeyError, type Document } from '@kickstand/platform/store';
 import { createUlidSource } from './kick-delivery';
+import { heapAfterGc } from './heap';
 
 /**
  * The webhook claims' memory (issue 22 item 5): N claims (Kick message ids, ULIDs) taken on the
@@ -41,14 +42,6 @@ async function open(way: string, dir: string): Promise<ClaimWay> {
     close: () => store.close(),
   };
 }
-
-const heapAfterGc = (): number => {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with node --expose-gc');
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
