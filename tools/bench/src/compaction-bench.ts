@@ -9,7 +9,8 @@ import type { Document, Store } from '@kickstand/platform/store';
 
 /**
  * How long the embedded store's periodic compaction holds the event loop (issue 22, "Periodic
- * stalls"): a chat-log-like collection of N documents (realtime's `chat-lines`, up to 125,000),
+ * stalls"): a chat-log-like collection of N documents (shaped like realtime's former `chat-lines` collection,
+ * up to 125,000; the chat log itself is a `Store.recentLog` now, but any collection compacts alike),
  * reopened, then chat lines written (10 a millisecond, inserts only) until the sweep has compacted
  * the datafile. Reports the longest event-loop block (perf_hooks.monitorEventLoopDelay, 1 ms
  * resolution) and the slowest write over that window, which ends when the new datafile is in place;
