@@ -553,6 +553,22 @@ describe('own lines', () => {
     expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: 'late echo' }))).toBe(false);
   });
 
+  test('when the bot posts 200 lines a second, then an echo under another id 59 s later is still ours, once', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const posts = 200 * 60;
+    for (let i = 0; i < posts; i++) {
+      const handle = world.ownLines.sending(channel, `reply ${i}`);
+      world.ownLines.sent(`posted-${i}`, handle);
+      world.ownLines.settled(handle);
+      world.clock.advance(5);
+    }
+    world.clock.advance(59_000 - posts * 5);
+
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: 'reply 0' }))).toBe(true);
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id-2', content: 'reply 0' }))).toBe(false);
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: `reply ${posts - 1}` }))).toBe(true);
+  });
+
   test("when the streamer types a $command the bot did not post, then it is not the bot's", async () => {
     const world = await aWorld({ mode: 'user' });
     await world.send('something else');
