@@ -552,17 +552,19 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   }
 
   /**
-   * chat.sent first, then one write stores the outcome with whether chat.sent left: a publish that
-   * failed leaves the outcome unpublished, and a redelivered chat.send publishes it then. (Only a
-   * crash between Kick's answer and this write loses the outcome, as it did before the write.)
+   * chat.sent first; the outcome is stored with the claim only when that publish failed, and a
+   * redelivered chat.send publishes it then. A published outcome is not written: nothing ever
+   * reads it (a redelivery finds the claim and stops; recovery reads `queued` claims only), and
+   * the claim holds no reply to let go (a `posting` claim has none, see repository.ts). That saves
+   * one store write per reply (an update of the claim: docs/performance.md, "Store writes per
+   * command"). Only a crash between Kick's answer and this point loses the outcome, as before.
    */
   async function settle(reply: Reply, outcome: SendOutcome): Promise<void> {
-    let isPublished = false;
     try {
       await publishOutcome(reply, outcome);
-      isPublished = true;
-    } finally {
-      await repo.sendClaims.recordOutcome(reply.key, outcome, isPublished);
+    } catch (error) {
+      await repo.sendClaims.recordOutcome(reply.key, outcome, false);
+      throw error;
     }
   }
 
