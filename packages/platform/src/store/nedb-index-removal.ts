@@ -9,8 +9,9 @@
  * `userId` index of per-minute documents) thus costs an allocation and a walk of all documents
  * sharing the key per write: an update of one of 40,000 claims in state `posting` took 350 µs,
  * and the TTL sweep pays it per expired document (docs/performance.md, "Store writes per command").
- * Here the document is found with `indexOf` (identity, which is NeDB's own equality for index
- * values) and spliced out: same result, same order, no new array, a native scan.
+ * Here the document is looked for from both ends of the array (by identity, which is NeDB's own
+ * equality for index values) and spliced out: same result, same order, no new array, and the
+ * documents a write usually touches (the newest, or the oldest) are found at once.
  *
  * Only that one case is replaced (a key with more than one document, NeDB's identity equality);
  * everything else (removing a whole node, rebalancing) goes to the library's own code. Should an
@@ -45,8 +46,20 @@ export function removeFromSharedKey(root: TreeNode, key: unknown, value: unknown
   }
   if (!node || !Object.prototype.hasOwnProperty.call(node, 'key')) return false;
   if (node.data.length <= 1 || node.checkValueEquality !== equality) return false;
-  // as the library's filter: every entry equal to it goes (a document is in a key once)
-  for (let at = node.data.indexOf(value); at !== -1; at = node.data.indexOf(value, at)) node.data.splice(at, 1);
+  // from both ends: writes mostly touch the newest documents of a key (an update right after the
+  // insert) or its oldest (the TTL sweep), which sit at its end and its start. A document is in a
+  // key once (NeDB inserts each document once per key), so the first one found is the one.
+  const { data } = node;
+  for (let front = 0, back = data.length - 1; front <= back; front += 1, back -= 1) {
+    if (data[back] === value) {
+      data.splice(back, 1);
+      break;
+    }
+    if (data[front] === value) {
+      data.splice(front, 1);
+      break;
+    }
+  }
   return true;
 }
 
