@@ -18,6 +18,8 @@
  * upgrade change the library's shape, nothing is replaced and NeDB works as it ships.
  */
 
+import path from 'node:path';
+
 interface TreeNode {
   key?: unknown;
   left: TreeNode | null;
@@ -32,8 +34,14 @@ interface AvlTreeClass {
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports -- untyped internals of NeDB's dependency */
-const { AVLTree } = require('@seald-io/binary-search-tree') as { AVLTree: AvlTreeClass };
-const NedbIndex = require('@seald-io/nedb/lib/indexes.js') as unknown;
+const nedbIndexes = require.resolve('@seald-io/nedb/lib/indexes.js');
+const NedbIndex = require(nedbIndexes) as unknown;
+// the tree library as NeDB itself resolves it (its dependency, not ours): the copy whose trees NeDB makes
+const { AVLTree } = require(
+  require.resolve('@seald-io/binary-search-tree', { paths: [path.dirname(nedbIndexes)] }),
+) as {
+  AVLTree: AvlTreeClass;
+};
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** True when it removed `value` from the node of `key` (which holds other documents too). */
@@ -73,11 +81,12 @@ export function installInPlaceIndexRemoval(): boolean {
   const probe = new (NedbIndex as new (options: { fieldName: string }) => { tree?: { tree?: TreeNode } })({
     fieldName: 'probe',
   });
-  const equality = probe.tree?.tree?.checkValueEquality;
-  const original = AVLTree?.prototype?.delete;
-  if (typeof equality !== 'function' || typeof original !== 'function' || !Array.isArray(probe.tree?.tree?.data)) {
-    return false;
-  }
+  const tree = probe.tree;
+  // the trees NeDB makes must be this copy's, or replacing its method would change nothing
+  if (!tree || !(tree instanceof (AVLTree as unknown as new () => object))) return false;
+  const equality = tree.tree?.checkValueEquality;
+  const original = AVLTree.prototype.delete;
+  if (typeof equality !== 'function' || typeof original !== 'function' || !Array.isArray(tree.tree?.data)) return false;
   AVLTree.prototype.delete = function (this: { tree: TreeNode }, key: unknown, value?: unknown) {
     if (value !== undefined && removeFromSharedKey(this.tree, key, value, equality)) return;
     original.call(this, key, value);
