@@ -56,6 +56,8 @@ interface World {
   kickErrors: string[];
   slept: number[];
   botAccount: { view: BotAccountView | null };
+  /** While down, publishing chat.sent fails. */
+  bus: { isDown: boolean };
   send(content: string, extra?: Record<string, unknown>): Promise<void>;
 }
 
@@ -127,8 +129,10 @@ async function aWorld(
     kickError: (_channel, message) => kickErrors.push(message),
     subscriptionsChecked: () => undefined,
   };
+  const bus = { isDown: false };
   const publisher = {
     chatSent: async (init: ChatSentInit) => {
+      if (bus.isDown) throw new Error('the bus is down');
       published.push(init);
     },
   } as unknown as KickLinkPublisher;
@@ -166,6 +170,7 @@ async function aWorld(
     kickErrors,
     slept,
     botAccount,
+    bus,
     async send(content, extra = {}) {
       await sender.handle({
         eventId: randomUUID(),
@@ -369,35 +374,62 @@ describe('retries and refusals', () => {
       ['reply:first', true],
       ['reply:second', true],
     ]);
-    expect((await world.repo.sendClaims.get('reply:first'))?.state).toBe('done');
-    expect((await world.repo.sendClaims.get('reply:second'))?.state).toBe('done');
+    // chat.sent left with each outcome: nothing more is written (see settle)
+    expect((await world.repo.sendClaims.get('reply:first'))?.state).toBe('posting');
+    expect((await world.repo.sendClaims.get('reply:second'))?.state).toBe('posting');
+    expect(await world.repo.sendClaims.get('reply:second')).not.toHaveProperty('reply');
   });
 
-  test('when a reply is settled, then its claim keeps the outcome and lets the stored reply go', async () => {
+  test('when a reply is settled and chat.sent left, then its claim is not written again and never held the reply', async () => {
     const world = await aWorld({ mode: 'user' });
-    await world.sender.handle({
+    const recordOutcome = jest.spyOn(world.repo.sendClaims, 'recordOutcome');
+    await world.send('hello', { idempotencyKey: 'reply:settled' });
+
+    const claim = await world.repo.sendClaims.get('reply:settled');
+    expect(claim).toEqual({
+      _id: 'reply:settled',
+      claimedAt: world.clock.now(),
+      outcome: null,
+      isPublished: false,
+      state: 'posting',
+      postingAt: world.clock.now(),
+    });
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent, m.messageId])).toEqual([
+      ['reply:settled', true, 'msg-1'],
+    ]);
+    expect(recordOutcome).not.toHaveBeenCalled();
+  });
+
+  test('when chat.sent cannot be published, then the outcome is stored and the redelivered chat.send publishes it without posting again', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const message = {
       eventId: randomUUID(),
-      idempotencyKey: 'reply:settled',
+      idempotencyKey: 'reply:unpublished',
       broadcasterUserId: channel,
       ownerUserId,
       content: 'hello',
       origin: ChatOrigin.COMMAND,
       sourceReceivedAt: timestampFromDate(world.clock.now()),
-    } as TopicMessage<'chat.send'>);
-    expect((await world.repo.sendClaims.get('reply:settled'))?.reply?.content).toBe('hello');
+    } as TopicMessage<'chat.send'>;
+    world.bus.isDown = true;
+    await world.sender.handle(message);
+    await world.sender.drain();
+    const claim = await world.repo.sendClaims.get('reply:unpublished');
+    expect([claim?.state, claim?.isPublished, claim?.outcome]).toEqual([
+      'done',
+      false,
+      { isSent: true, error: '', messageId: 'msg-1', content: 'hello', sentAt: world.clock.now() },
+    ]);
 
+    world.bus.isDown = false;
+    await world.sender.handle(message);
     await world.sender.drain();
 
-    const claim = await world.repo.sendClaims.get('reply:settled');
-    expect(claim?.state).toBe('done');
-    expect(claim?.outcome).toEqual({
-      isSent: true,
-      error: '',
-      messageId: 'msg-1',
-      content: 'hello',
-      sentAt: world.clock.now(),
-    });
-    expect(claim).not.toHaveProperty('reply');
+    expect(world.posted).toHaveLength(1);
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent, m.messageId])).toEqual([
+      ['reply:unpublished', true, 'msg-1'],
+    ]);
+    expect((await world.repo.sendClaims.get('reply:unpublished'))?.isPublished).toBe(true);
   });
 
   test('when the same chat.send arrives twice, then Kick is called once', async () => {
@@ -553,6 +585,22 @@ describe('own lines', () => {
     expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: 'late echo' }))).toBe(false);
   });
 
+  test('when the bot posts 200 lines a second, then an echo under another id 59 s later is still ours, once', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const posts = 200 * 60;
+    for (let i = 0; i < posts; i++) {
+      const handle = world.ownLines.sending(channel, `reply ${i}`);
+      world.ownLines.sent(`posted-${i}`, handle);
+      world.ownLines.settled(handle);
+      world.clock.advance(5);
+    }
+    world.clock.advance(59_000 - posts * 5);
+
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: 'reply 0' }))).toBe(true);
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id-2', content: 'reply 0' }))).toBe(false);
+    expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: `reply ${posts - 1}` }))).toBe(true);
+  });
+
   test("when the streamer types a $command the bot did not post, then it is not the bot's", async () => {
     const world = await aWorld({ mode: 'user' });
     await world.send('something else');
@@ -611,7 +659,9 @@ describe('replies that outlive their instance', () => {
       },
       expect.objectContaining({ idempotencyKey: 'reply:b', isSent: true, messageId: 'msg-2', content: 'second' }),
     ]);
-    expect((await fresh.repo.sendClaims.get('reply:a'))?.state).toBe('done');
+    // taken (queued → posting, its reply let go) and published: nothing more to write
+    expect(await fresh.repo.sendClaims.get('reply:a')).toMatchObject({ state: 'posting', outcome: null });
+    expect(await fresh.repo.sendClaims.get('reply:a')).not.toHaveProperty('reply');
   });
 
   test('when a claim is already posting, then recovery never posts it', async () => {
@@ -665,7 +715,8 @@ describe('replies that outlive their instance', () => {
       }),
     ]);
     expect(fresh.replies).toEqual([{ channel, kind: 'streamer-user', result: 'dropped', error: tooOldMessage }]);
-    expect((await fresh.repo.sendClaims.get('reply:stale'))?.state).toBe('done');
+    // taken before it was dropped, so never posted by anyone
+    expect((await fresh.repo.sendClaims.get('reply:stale'))?.state).toBe('posting');
   });
 
   test('when a queued claim is younger than the grace, or was stored without a state, then recovery leaves it', async () => {

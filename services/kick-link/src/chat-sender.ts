@@ -16,6 +16,7 @@ import {
   type KickSentChat,
 } from './kick-client';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
+import { createJustPosted } from './just-posted';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import {
   botAccountId,
@@ -70,16 +71,23 @@ export function createOwnLines(deps: {
   clock: Clock;
   botAccounts: BotAccountDirectory;
   botUsername: string | undefined;
+  /** How many posts the echo check holds at most (just-posted.ts); 100,000 by default. */
+  maxJustPosted?: number;
 }): OwnLines {
   const { repo, clock, botAccounts } = deps;
   const keepMs = 10 * 60 * 1000;
   const maxRecent = 10_000;
-  const maxJustPosted = 1000;
   /** Message ids Kick returned → when we forget them. */
   const recent = new Map<string, number>();
-  const inFlight = new Map<symbol, { broadcasterUserId: string; content: string; isEchoed: boolean }>();
-  /** What was posted lately, oldest first: one entry per post, spent by its echo. */
-  const justPosted: { broadcasterUserId: string; content: string; expiresAtMs: number }[] = [];
+  /**
+   * Sends in flight by channel and words (a viewer line is looked up, not compared with each):
+   * whether each was echoed already.
+   */
+  const inFlight = new Map<string, Map<symbol, { isEchoed: boolean }>>();
+  const inFlightSends = new Map<symbol, { broadcasterUserId: string; content: string; key: string }>();
+  const keyOf = (broadcasterUserId: string, content: string) => `${broadcasterUserId}\n${content}`;
+  /** What was posted lately: one entry per post, spent by its echo (keyed and bounded: just-posted.ts). */
+  const justPosted = createJustPosted({ keepMs: justPostedMs, maxEntries: deps.maxJustPosted });
   const botUserIds = new Set<string>();
   const botUsername = deps.botUsername?.toLowerCase();
 
@@ -88,21 +96,11 @@ export function createOwnLines(deps: {
       if (expiresAt > now && recent.size <= maxRecent) break;
       recent.delete(id);
     }
-    while (justPosted.length > 0 && ((justPosted[0]?.expiresAtMs ?? 0) <= now || justPosted.length > maxJustPosted)) {
-      justPosted.shift();
-    }
   }
 
   /** Spends the post this echo belongs to; true when there was one. */
-  function spendJustPosted(line: ChatLine, now: number): boolean {
-    const index = justPosted.findIndex(
-      (entry) =>
-        entry.broadcasterUserId === line.broadcasterUserId && entry.content === line.content && entry.expiresAtMs > now,
-    );
-    if (index === -1) return false;
-    justPosted.splice(index, 1);
-    return true;
-  }
+  const spendJustPosted = (line: ChatLine, now: number): boolean =>
+    justPosted.spend(line.broadcasterUserId, line.content, now);
 
   return {
     async isOwn(line) {
@@ -116,11 +114,13 @@ export function createOwnLines(deps: {
         if (!isSenderTheChannel) botUserIds.add(line.senderUserId);
         return true;
       }
-      for (const pending of inFlight.values()) {
-        if (pending.broadcasterUserId === line.broadcasterUserId && pending.content === line.content) {
-          pending.isEchoed = true;
-          return true;
+      const pending = inFlight.get(keyOf(line.broadcasterUserId, line.content));
+      if (pending) {
+        for (const send of pending.values()) {
+          send.isEchoed = true;
+          break;
         }
+        return true;
       }
       if (!isSenderTheChannel) {
         if (line.senderUserId === (await botAccounts.knownKickUserId())) {
@@ -136,25 +136,32 @@ export function createOwnLines(deps: {
     },
     sending(broadcasterUserId, content) {
       const handle = Symbol('send');
-      inFlight.set(handle, { broadcasterUserId, content, isEchoed: false });
+      const key = keyOf(broadcasterUserId, content);
+      let sends = inFlight.get(key);
+      if (!sends) {
+        sends = new Map();
+        inFlight.set(key, sends);
+      }
+      sends.set(handle, { isEchoed: false });
+      inFlightSends.set(handle, { broadcasterUserId, content, key });
       return handle;
     },
     sent(messageId, handle) {
       const now = clock.now().getTime();
       recent.set(messageId, now + keepMs);
-      const pending = handle && inFlight.get(handle);
+      const send = handle && inFlightSends.get(handle);
+      const pending = handle && send ? inFlight.get(send.key)?.get(handle) : undefined;
       // an echo that overtook Kick's answer has spent this post already
-      if (pending && !pending.isEchoed) {
-        justPosted.push({
-          broadcasterUserId: pending.broadcasterUserId,
-          content: pending.content,
-          expiresAtMs: now + justPostedMs,
-        });
-      }
+      if (send && pending && !pending.isEchoed) justPosted.add(send.broadcasterUserId, send.content, now);
       prune(now);
     },
     settled(handle) {
-      inFlight.delete(handle);
+      const send = inFlightSends.get(handle);
+      if (!send) return;
+      inFlightSends.delete(handle);
+      const sends = inFlight.get(send.key);
+      sends?.delete(handle);
+      if (sends?.size === 0) inFlight.delete(send.key);
     },
   };
 }
@@ -545,17 +552,19 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   }
 
   /**
-   * chat.sent first, then one write stores the outcome with whether chat.sent left: a publish that
-   * failed leaves the outcome unpublished, and a redelivered chat.send publishes it then. (Only a
-   * crash between Kick's answer and this write loses the outcome, as it did before the write.)
+   * chat.sent first; the outcome is stored with the claim only when that publish failed, and a
+   * redelivered chat.send publishes it then. A published outcome is not written: nothing ever
+   * reads it (a redelivery finds the claim and stops; recovery reads `queued` claims only), and
+   * the claim holds no reply to let go (a `posting` claim has none, see repository.ts). That saves
+   * one store write per reply (an update of the claim: docs/performance.md, "Store writes per
+   * command"). Only a crash between Kick's answer and this point loses the outcome, as before.
    */
   async function settle(reply: Reply, outcome: SendOutcome): Promise<void> {
-    let isPublished = false;
     try {
       await publishOutcome(reply, outcome);
-      isPublished = true;
-    } finally {
-      await repo.sendClaims.recordOutcome(reply.key, outcome, isPublished);
+    } catch (error) {
+      await repo.sendClaims.recordOutcome(reply.key, outcome, false);
+      throw error;
     }
   }
 

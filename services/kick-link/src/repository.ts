@@ -145,7 +145,9 @@ export interface StoredReply {
 
 /**
  * `queued`: claimed, Kick not called yet (any instance may take it); `posting`: taken by one worker,
- * never posted again (Kick may have posted it); `done`: outcome stored. Claims stored before the
+ * never posted again (Kick may have posted it), and so the state a reply ends in once chat.sent has
+ * left with its outcome (chat-sender.ts settle: nothing is written then); `done`: an outcome stored
+ * because chat.sent could not be published, or by an earlier version. Claims stored before the
  * state existed have none and count as done.
  */
 export type SendClaimState = 'queued' | 'posting' | 'done';
@@ -157,6 +159,7 @@ export interface SendClaimDoc extends Document {
   outcome: SendOutcome | null;
   isPublished: boolean;
   state?: SendClaimState;
+  /** Only while `queued` (recovery reads it): a claim stored or moved to `posting` has none. */
   reply?: StoredReply;
   postingAt?: Date;
 }
@@ -263,19 +266,18 @@ export interface KickLinkRepository {
   };
   sendClaims: {
     /**
-     * Claims the key with its reply in state `queued`, or `posting` when the caller calls Kick at
-     * once (no startPosting needed); false when it was claimed before.
+     * Claims the key with its reply in state `queued`, or `posting` without it when the caller calls
+     * Kick at once (no startPosting needed); false when it was claimed before.
      */
     claim(idempotencyKey: string, now: Date, reply: StoredReply, state?: 'queued' | 'posting'): Promise<boolean>;
     get(idempotencyKey: string): Promise<SendClaimDoc | null>;
-    /** `queued` → `posting`, atomically: true for the one caller that may call Kick. */
+    /** `queued` → `posting` (letting the reply go), atomically: true for the one caller that may call Kick. */
     startPosting(idempotencyKey: string, now: Date): Promise<boolean>;
     /** Claims still `queued` that were claimed at or before `claimedBefore`, oldest first. */
     queued(claimedBefore: Date, limit: number): Promise<SendClaimDoc[]>;
     /**
-     * Stores the outcome, and whether chat.sent has left with it; the claim is `done` and lets its
-     * reply go (only a `queued` claim's is ever read: recovery), which keeps the write and the
-     * two days a claim is kept small.
+     * Stores the outcome, and whether chat.sent has left with it (chat-sender.ts writes it only when
+     * it has not); the claim is `done` and lets its reply go.
      */
     recordOutcome(idempotencyKey: string, outcome: SendOutcome, isPublished: boolean): Promise<void>;
     markPublished(idempotencyKey: string): Promise<void>;
@@ -459,14 +461,16 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
           outcome: null,
           isPublished: false,
           state,
-          reply,
-          ...(state === 'posting' ? { postingAt: now } : {}),
+          // only a queued claim's reply is ever read (recovery); a posting one is never posted again,
+          // so it is not stored: a smaller write, and less kept for the claim's two days
+          ...(state === 'posting' ? { postingAt: now } : { reply }),
         }),
       get: (idempotencyKey) => sendClaims.findOne({ _id: idempotencyKey }),
       startPosting: async (idempotencyKey, now) =>
         (await sendClaims.findOneAndUpdate(
           { _id: idempotencyKey, state: 'queued' },
-          { $set: { state: 'posting', postingAt: now } },
+          // the reply is read only while queued (recovery): it goes with this write
+          { $set: { state: 'posting', postingAt: now }, $unset: { reply: true } },
         )) !== null,
       queued: (claimedBefore, limit) =>
         sendClaims.find({ state: 'queued', claimedAt: { $lte: claimedBefore } }, { sort: { claimedAt: 1 }, limit }),

@@ -29,6 +29,10 @@ import {
 } from './store';
 import { checkUpdate, isPlainObject, setPath, upsertSeed } from './update';
 import { createKeyedQueue, type KeyedQueue } from '../keyed-queue';
+import { installInPlaceIndexRemoval } from './nedb-index-removal';
+
+// a document leaves a NeDB index key shared by many others without copying the key's array (see there)
+installInPlaceIndexRemoval();
 
 export interface EmbeddedStoreOptions {
   /** One datafile per collection is kept here (services pass `data/<service>/`). */
