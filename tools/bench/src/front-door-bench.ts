@@ -170,6 +170,12 @@ async function runBench(): Promise<void> {
     createLogger({ level: 'warn' }),
   );
 
+  // the hand-off's messages (one per delivery before batching, one per front event-loop turn after)
+  let handOffMessages = 0;
+  channel.port2.on('message', (message: { kind: string }) => {
+    if (message.kind === 'delivery' || message.kind === 'deliveries') handOffMessages += 1;
+  });
+
   const threadsBefore = new Set(threadTicks().keys());
   const worker = new Worker(path.join(frontDir, 'front-door-worker.js'), {
     workerData: {
@@ -214,6 +220,7 @@ async function runBench(): Promise<void> {
   const eluBefore = worker.performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
   const finishedBefore = finished;
+  const messagesBefore = handOffMessages;
   const done = fromClient<ClientDone>();
   client.send({ go: true });
   const result = await done;
@@ -237,6 +244,7 @@ async function runBench(): Promise<void> {
         statuses: result.statuses,
         handedOver: finished - finishedBefore,
         perSecond: Math.round((deliveries / result.ms) * 1000),
+        deliveriesPerHandOffMessage: Number((deliveries / (handOffMessages - messagesBefore)).toFixed(2)),
         frontThreadCpuMicrosPerDelivery: perDelivery((frontTicks / ticksPerSecond) * 1e6),
         frontThreadBusyMicrosPerDelivery: perDelivery(elu.active * 1000),
         frontThreadUtilization: Number(elu.utilization.toFixed(3)),

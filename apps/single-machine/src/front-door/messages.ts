@@ -5,16 +5,21 @@ import type { RefusalReason, VerifiedDelivery } from '@kickstand/kick-link/front
  * over one MessagePort. Plain data: structured-cloned by Node, no protobuf or JSON in between.
  */
 export type FrontMessage =
-  /** A verified delivery, already answered 200: the owner processes it and counts it `finished`. */
-  | {
-      kind: 'delivery';
-      headers: VerifiedDelivery['headers'];
-      rawBody: Uint8Array;
-      sentAtMs: number;
-      receivedAtMs: number;
-    }
+  /**
+   * The deliveries handed over in one event-loop turn of the front door, in the order they came:
+   * one message for all of them (a message costs both threads more than the bytes it carries).
+   */
+  | { kind: 'deliveries'; deliveries: HandedOverDelivery[] }
   | { kind: 'refused'; reason: RefusalReason; signedBody?: Uint8Array }
   | { kind: 'public-key'; id: number };
+
+/** A verified delivery, already answered 200: the owner processes it and counts it `finished`. */
+export interface HandedOverDelivery {
+  headers: VerifiedDelivery['headers'];
+  rawBody: Uint8Array;
+  sentAtMs: number;
+  receivedAtMs: number;
+}
 
 export type OwnerMessage =
   /** How many deliveries the owner finished since its last report (one report per event-loop turn at most). */

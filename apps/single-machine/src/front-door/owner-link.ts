@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { WebhookIntake } from '@kickstand/kick-link/front-door';
 import type { Logger } from '@kickstand/platform/log';
-import type { FrontMessage, OwnerMessage } from './messages';
+import type { FrontMessage, HandedOverDelivery, OwnerMessage } from './messages';
 
 export interface OwnerLink {
   /**
@@ -32,6 +32,12 @@ interface PendingKey {
  * behind) or once the owner's port is closed, a delivery is answered 503 + Retry-After, so the
  * queue and its memory stay bounded. There is no age bound: a delivery waiting in the queue is
  * processed when the owner gets to it, while a 503 may lose it (Kick is not known to retry).
+ *
+ * The deliveries handed over in one event-loop turn go to the owner as one message, posted at the
+ * end of the turn (setImmediate): a message is the hand-off's cost in both threads (the post wakes
+ * the owner's event loop, the owner runs a message event), whatever it carries. "Handed over" is
+ * queued for that post; a message of another kind posts the queue first, and so does `close`, so
+ * the owner gets everything in the order it was sent, and everything answered 200.
  *
  * Kick's public key is asked for by id; a request the owner does not answer in time fails.
  */
@@ -71,7 +77,26 @@ export function createOwnerLink(
     rejectPendingKeys();
   });
 
-  const send = (message: FrontMessage) => port.postMessage(message);
+  /** The deliveries of this turn, posted together at its end. */
+  let queued: HandedOverDelivery[] = [];
+
+  function postQueued(): void {
+    if (queued.length === 0) return;
+    const deliveries = queued;
+    queued = [];
+    // the bodies are copied (structured clone), not transferred: a small Buffer shares Node's pool
+    port.postMessage({ kind: 'deliveries', deliveries } satisfies FrontMessage);
+  }
+
+  function handOver(delivery: HandedOverDelivery): void {
+    if (queued.length === 0) setImmediate(postQueued);
+    queued.push(delivery);
+  }
+
+  const send = (message: FrontMessage) => {
+    postQueued();
+    port.postMessage(message);
+  };
 
   /**
    * Whether one more delivery may be handed over. The log says when the owner falls behind and,
@@ -108,9 +133,7 @@ export function createOwnerLink(
       async accept(delivery) {
         if (isClosed || !hasRoom()) return 'unavailable';
         unfinished += 1;
-        // the body is copied (structured clone), not transferred: a small Buffer shares Node's pool
-        send({
-          kind: 'delivery',
+        handOver({
           headers: delivery.headers,
           rawBody: delivery.rawBody,
           sentAtMs: delivery.sentAt.getTime(),
@@ -132,6 +155,8 @@ export function createOwnerLink(
       });
     },
     close() {
+      // a delivery answered 200 in this turn is posted before the port closes: the owner waits for it
+      postQueued();
       isClosed = true;
       rejectPendingKeys();
       port.close();

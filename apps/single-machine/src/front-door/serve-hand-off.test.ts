@@ -1,11 +1,10 @@
 import { MessageChannel } from 'node:worker_threads';
 import { captureLog, eventually } from '@kickstand/platform/testing';
-import type { FrontMessage } from './messages';
+import type { FrontMessage, HandedOverDelivery, OwnerMessage } from './messages';
 import { serveWebhookHandOff } from './serve-hand-off';
 import { aHold, aRecordingDoor } from './testing/door-fakes';
 
-const aDelivery = (messageId: string): FrontMessage => ({
-  kind: 'delivery',
+const aDelivery = (messageId: string): HandedOverDelivery => ({
   headers: {
     messageId,
     subscriptionId: 'sub-1',
@@ -14,12 +13,43 @@ const aDelivery = (messageId: string): FrontMessage => ({
     eventType: 'chat.message.sent',
     eventVersion: '1',
   },
-  rawBody: Buffer.from('{"message_id":"m-1"}'),
+  rawBody: Buffer.from(`{"message_id":"${messageId}"}`),
   sentAtMs: Date.parse('2026-03-01T12:00:00.000Z'),
   receivedAtMs: Date.parse('2026-03-01T12:00:00.000Z'),
 });
 
+/** What the front door posts for the deliveries of one of its event-loop turns. */
+const aTurnOf = (...messageIds: string[]): FrontMessage => ({
+  kind: 'deliveries',
+  deliveries: messageIds.map(aDelivery),
+});
+
 const aTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("the owner thread's side of the hand-off", () => {
+  test('when one message carries the deliveries of a turn, then the intake gets each once, in that order, and the front door hears they are finished', async () => {
+    const channel = new MessageChannel();
+    const recording = aRecordingDoor('unused');
+    const handOff = serveWebhookHandOff(channel.port2, recording.door, captureLog().log);
+    let reported = 0;
+    channel.port1.on('message', (message: OwnerMessage) => {
+      if (message.kind === 'finished') reported += message.count;
+    });
+    channel.port1.postMessage(aTurnOf('k-1', 'k-2', 'k-3'));
+
+    await eventually(() => expect(reported).toBe(3));
+    channel.port1.close();
+    await handOff.finish(60_000);
+    handOff.close();
+
+    expect(recording.accepted.map(({ headers, rawBody }) => [headers.messageId, rawBody.toString()])).toEqual([
+      ['k-1', '{"message_id":"k-1"}'],
+      ['k-2', '{"message_id":"k-2"}'],
+      ['k-3', '{"message_id":"k-3"}'],
+    ]);
+    expect(recording.finished).toEqual(['k-1', 'k-2', 'k-3']);
+  });
+});
 
 describe("the owner thread's side of the hand-off, at a stop", () => {
   test('when the front door has stopped with deliveries still in the owner, then finish resolves only after they are finished', async () => {
@@ -32,8 +62,8 @@ describe("the owner thread's side of the hand-off, at a stop", () => {
       events.push(`finished ${delivery.headers.messageId}`);
     };
     const handOff = serveWebhookHandOff(channel.port2, recording.door, captureLog().log);
-    channel.port1.postMessage(aDelivery('k-1'));
-    channel.port1.postMessage(aDelivery('k-2'));
+    channel.port1.postMessage(aTurnOf('k-1'));
+    channel.port1.postMessage(aTurnOf('k-2'));
     channel.port1.close();
 
     const finishing = handOff.finish(60_000).then(() => events.push('finish resolved'));
@@ -51,7 +81,7 @@ describe("the owner thread's side of the hand-off, at a stop", () => {
     const channel = new MessageChannel();
     const recording = aRecordingDoor('unused');
     const handOff = serveWebhookHandOff(channel.port2, recording.door, captureLog().log);
-    channel.port1.postMessage(aDelivery('k-3'));
+    channel.port1.postMessage(aTurnOf('k-3'));
     channel.port1.close();
 
     await handOff.finish(60_000);
@@ -66,7 +96,7 @@ describe("the owner thread's side of the hand-off, at a stop", () => {
     recording.state.finish = () => new Promise(() => undefined);
     const captured = captureLog('info');
     const handOff = serveWebhookHandOff(channel.port2, recording.door, captured.log);
-    channel.port1.postMessage(aDelivery('k-4'));
+    channel.port1.postMessage(aTurnOf('k-4'));
     channel.port1.close();
     await eventually(() => expect(recording.accepted).toHaveLength(1));
 

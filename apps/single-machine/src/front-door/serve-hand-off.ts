@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { WebhookDoorHandOff } from '@kickstand/kick-link';
 import type { Logger } from '@kickstand/platform/log';
-import type { FrontMessage, OwnerMessage } from './messages';
+import type { FrontMessage, HandedOverDelivery, OwnerMessage } from './messages';
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -17,10 +17,11 @@ export interface WebhookHandOff {
 
 /**
  * The owner thread's side of the hand-off: each delivery the front door checked (and already
- * answered 200) goes to kick-link's intake (claim, parse, publish, dead letter, delivery health);
- * one it cannot keep becomes a dead letter there (acceptAcknowledged). The deliveries finished are
- * reported back as a count, once per event-loop turn, so the front door knows how far behind
- * this thread is (owner-link.ts).
+ * answered 200; those of one of its event-loop turns come in one message, in order) goes to
+ * kick-link's intake (claim, parse, publish, dead letter, delivery health); one it cannot keep
+ * becomes a dead letter there (acceptAcknowledged). The deliveries finished are reported back as
+ * a count, once per event-loop turn, so the front door knows how far behind this thread is
+ * (owner-link.ts).
  */
 export function serveWebhookHandOff(port: MessagePort, door: WebhookDoorHandOff, log: Logger): WebhookHandOff {
   const reply = (message: OwnerMessage) => port.postMessage(message);
@@ -45,20 +46,24 @@ export function serveWebhookHandOff(port: MessagePort, door: WebhookDoorHandOff,
     if (unfinished === 0) whenAllFinished.splice(0).forEach((resolve) => resolve());
   }
 
+  function accept(delivery: HandedOverDelivery): void {
+    unfinished += 1;
+    door.intake
+      .acceptAcknowledged({
+        headers: delivery.headers,
+        rawBody: asBuffer(delivery.rawBody),
+        sentAt: new Date(delivery.sentAtMs),
+        receivedAt: new Date(delivery.receivedAtMs),
+      })
+      // it does not reject (a delivery it cannot keep is a dead letter): this is a last guard
+      .catch((err: unknown) => log.error({ err, messageId: delivery.headers.messageId }, 'webhook delivery failed'))
+      .finally(finished);
+  }
+
   port.on('message', (message: FrontMessage) => {
     switch (message.kind) {
-      case 'delivery':
-        unfinished += 1;
-        door.intake
-          .acceptAcknowledged({
-            headers: message.headers,
-            rawBody: asBuffer(message.rawBody),
-            sentAt: new Date(message.sentAtMs),
-            receivedAt: new Date(message.receivedAtMs),
-          })
-          // it does not reject (a delivery it cannot keep is a dead letter): this is a last guard
-          .catch((err: unknown) => log.error({ err, messageId: message.headers.messageId }, 'webhook delivery failed'))
-          .finally(finished);
+      case 'deliveries':
+        for (const delivery of message.deliveries) accept(delivery);
         return;
       case 'refused':
         door.intake.refused(message.reason, message.signedBody ? asBuffer(message.signedBody) : undefined);
