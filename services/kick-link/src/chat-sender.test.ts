@@ -26,6 +26,7 @@ import {
 import type { UserTokens } from './kick-tokens';
 import {
   createKickLinkRepository,
+  retention,
   type KickLinkRepository,
   type LinkDoc,
   type SendClaimDoc,
@@ -599,6 +600,21 @@ describe('own lines', () => {
     expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: 'reply 0' }))).toBe(true);
     expect(await world.ownLines.isOwn(line({ messageId: 'other-id-2', content: 'reply 0' }))).toBe(false);
     expect(await world.ownLines.isOwn(line({ messageId: 'other-id', content: `reply ${posts - 1}` }))).toBe(true);
+  });
+
+  test("when a line posted as the streamer echoes to another instance within its id's 10 minutes, then it is ours; later, then it is the streamer's", async () => {
+    const posting = await aWorld({ mode: 'user' });
+    await posting.send('posted here');
+    await posting.send('posted here too');
+    // another instance (or this one after a restart): none of the posting instance's memory, the same store
+    const other = await aWorld({ mode: 'user' });
+    const echo = (messageId: string) => line({ messageId, content: `echo of ${messageId}` });
+
+    clock.advance(retention.sentMessageSeconds * 1000 - 1000);
+    expect(await other.ownLines.isOwn(echo('msg-1'))).toBe(true);
+    expect(await other.ownLines.isOwn(echo('typed-by-the-streamer'))).toBe(false);
+    clock.advance(2000);
+    expect(await other.ownLines.isOwn(echo('msg-2'))).toBe(false);
   });
 
   test("when the streamer types a $command the bot did not post, then it is not the bot's", async () => {

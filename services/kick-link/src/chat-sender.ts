@@ -466,7 +466,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         // the echo of a line posted as the streamer comes from the streamer: only its id tells
         if (kind !== 'bot-account') {
           await repo.sentMessages
-            .record(sent.messageId, channel, clock.now())
+            .record(sent.messageId, clock.now())
             .catch((err: unknown) => log.warn({ err }, 'could not remember a sent chat message id'));
         }
         if (kind === 'streamer-bot' && state?.botRefusedAt) await senderStates.botAccepted(channel);

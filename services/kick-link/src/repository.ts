@@ -164,10 +164,13 @@ export interface SendClaimDoc extends Document {
   postingAt?: Date;
 }
 
-/** A chat message id Kick returned for a line we posted: its webhook echo is the bot's own line. */
+/**
+ * A chat message id Kick returned for a line we posted: its webhook echo is the bot's own line. As
+ * MongoDB keeps it (Store.claimSet; the embedded store keeps a log line instead). Documents of
+ * earlier versions also have `broadcasterUserId`; nothing read it.
+ */
 export interface SentMessageDoc extends Document {
   _id: string;
-  broadcasterUserId: string;
   sentAt: Date;
 }
 
@@ -196,7 +199,17 @@ export const retention = {
   webhookMessageSeconds: 10 * 60,
   /** chat.send claims: at least a day, so a late replay is still caught. */
   sendClaimSeconds: 2 * 24 * 60 * 60,
-  sentMessageSeconds: 24 * 60 * 60,
+  /**
+   * Ids of the lines posted as the streamer: read only by the echo check (chat-sender.ts
+   * createOwnLines), for a line from the channel itself that no memory of this process recognised,
+   * i.e. its echo reached another instance or came after a restart. Kick echoes a line usually
+   * within a second (kick-api.md §8.7); 10 minutes is what the in-memory check keeps too and as long
+   * as the webhook claims. One id per reply: a day of them was ~17 million documents at 200 replies
+   * a second on the embedded store's heap; 10 minutes in a claim set are ~120,000 Map entries
+   * (docs/performance.md, "Store writes per command"). An echo later than that (a stall, or a dead
+   * letter replayed by hand) is taken for the streamer's line.
+   */
+  sentMessageSeconds: 10 * 60,
   /** Dead letters: a week to look at them, and at most the newest 1,000. */
   deadLetterSeconds: 7 * 24 * 60 * 60,
   deadLetterLimit: 1000,
@@ -283,7 +296,7 @@ export interface KickLinkRepository {
     markPublished(idempotencyKey: string): Promise<void>;
   };
   sentMessages: {
-    record(messageId: string, broadcasterUserId: string, now: Date): Promise<void>;
+    record(messageId: string, now: Date): Promise<void>;
     exists(messageId: string): Promise<boolean>;
   };
   knownUsers: {
@@ -317,7 +330,11 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     dateField: 'receivedAt',
   });
   const sendClaims = store.collection<SendClaimDoc>('chat-send-claims');
-  const sentMessages = store.collection<SentMessageDoc>('sent-chat-messages');
+  // only ever asked "posted by us?" by id, within a window: a claim set (see retention)
+  const sentMessages = store.claimSet('sent-chat-messages', {
+    expireAfterSeconds: retention.sentMessageSeconds,
+    dateField: 'sentAt',
+  });
   const knownUsers = store.collection<KnownUserDoc>('known-users');
   const deadLetters = store.collection<DeadLetterDoc>('webhook-dead-letters');
   const meta = store.collection<MetaDoc>('kick-link-meta');
@@ -336,7 +353,7 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
       await sendClaims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: retention.sendClaimSeconds });
       // the recovery pass looks for claims still queued (chat-sender.ts)
       await sendClaims.createIndex({ fields: { state: 1, claimedAt: 1 } });
-      await sentMessages.createIndex({ fields: { sentAt: 1 }, expireAfterSeconds: retention.sentMessageSeconds });
+      await sentMessages.open();
       await deadLetters.createIndex({ fields: { receivedAt: 1 }, expireAfterSeconds: retention.deadLetterSeconds });
     },
 
@@ -486,10 +503,11 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     },
 
     sentMessages: {
-      async record(messageId, broadcasterUserId, now) {
-        await insertOnce(sentMessages, { _id: messageId, broadcasterUserId, sentAt: now });
+      async record(messageId, now) {
+        // Kick's ids are unique: a claim that loses is the same id recorded already
+        await sentMessages.claim(messageId, now);
       },
-      exists: async (messageId) => (await sentMessages.count({ _id: messageId })) > 0,
+      exists: (messageId) => sentMessages.has(messageId),
     },
 
     knownUsers: {

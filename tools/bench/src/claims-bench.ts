@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +12,10 @@ import { heapAfterGc } from './heap';
  * embedded store, as kick-link took them before (one document each in a collection with a TTL
  * index, `--way documents`) or takes them now (`Store.claimSet`, `--way claim-set`). Reports the
  * heap the claims hold (heapUsed after a full GC, minus before) per claim, CPU µs per claim
- * (process.cpuUsage) and RSS. Usage (needs --expose-gc):
- *   node --expose-gc tools/bench/dist/claims-bench.js --way claim-set --claims 200000
+ * (process.cpuUsage) and RSS. `--record sent-message`: kick-link's sent chat message ids instead (a
+ * UUID each; as documents `{ _id, broadcasterUserId, sentAt }` as before, or the claim set of now).
+ * Usage (needs --expose-gc):
+ *   node --expose-gc tools/bench/dist/claims-bench.js --way claim-set --claims 200000 [--record sent-message]
  */
 
 interface ClaimWay {
@@ -20,19 +23,38 @@ interface ClaimWay {
   close(): Promise<void>;
 }
 
-async function open(way: string, dir: string): Promise<ClaimWay> {
+/** What is claimed: its collection, its date field, and the other fields its document kept. */
+interface RecordShape {
+  name: string;
+  dateField: string;
+  fields: Record<string, string>;
+  newId: () => string;
+}
+
+const ulid = createUlidSource();
+const shapes: Record<string, RecordShape> = {
+  webhook: { name: 'webhook-messages', dateField: 'receivedAt', fields: {}, newId: () => ulid(Date.now()) },
+  'sent-message': {
+    name: 'sent-chat-messages',
+    dateField: 'sentAt',
+    fields: { broadcasterUserId: '4377088' },
+    newId: () => randomUUID(),
+  },
+};
+
+async function open(way: string, dir: string, shape: RecordShape): Promise<ClaimWay> {
   const store = await createEmbeddedStore({ dir });
   if (way === 'claim-set') {
-    const claims = store.claimSet('webhook-messages', { expireAfterSeconds: 600, dateField: 'receivedAt' });
+    const claims = store.claimSet(shape.name, { expireAfterSeconds: 600, dateField: shape.dateField });
     await claims.open();
     return { claim: (id, at) => claims.claim(id, at), close: () => store.close() };
   }
-  const docs = store.collection<Document & { receivedAt: Date }>('webhook-messages');
-  await docs.createIndex({ fields: { receivedAt: 1 }, expireAfterSeconds: 600 });
+  const docs = store.collection<Document>(shape.name);
+  await docs.createIndex({ fields: { [shape.dateField]: 1 }, expireAfterSeconds: 600 });
   return {
     async claim(id, at) {
       try {
-        await docs.insertOne({ _id: id, receivedAt: at });
+        await docs.insertOne({ _id: id, ...shape.fields, [shape.dateField]: at });
         return true;
       } catch (error) {
         if (error instanceof DuplicateKeyError) return false;
@@ -45,21 +67,26 @@ async function open(way: string, dir: string): Promise<ClaimWay> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { way: { type: 'string', default: 'claim-set' }, claims: { type: 'string', default: '200000' } },
+    options: {
+      way: { type: 'string', default: 'claim-set' },
+      claims: { type: 'string', default: '200000' },
+      record: { type: 'string', default: 'webhook' },
+    },
   });
   const way = values.way;
   const count = Number(values.claims);
+  const shape = shapes[values.record];
   if (way !== 'claim-set' && way !== 'documents') throw new Error('--way claim-set | documents');
+  if (!shape) throw new Error('--record webhook | sent-message');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-claims-bench-'));
-  const ulid = createUlidSource();
-  const claims = await open(way, dir);
+  const claims = await open(way, dir, shape);
   await claims.claim('warm-up', new Date());
   const heapBefore = heapAfterGc();
   const cpuBefore = process.cpuUsage();
   // 32 in flight, as concurrent deliveries are
   for (let start = 0; start < count; start += 32) {
     // made here, so the ids' strings count as what the claims hold
-    const batch = Array.from({ length: Math.min(32, count - start) }, () => ulid(Date.now()));
+    const batch = Array.from({ length: Math.min(32, count - start) }, shape.newId);
     await Promise.all(batch.map((id) => claims.claim(id, new Date())));
   }
   const cpu = process.cpuUsage(cpuBefore);
@@ -68,6 +95,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       way,
+      record: values.record,
       claims: count,
       heapBytesPerClaim: Math.round(heldBytes / count),
       cpuMicrosPerClaim: Number(((cpu.user + cpu.system) / count).toFixed(1)),

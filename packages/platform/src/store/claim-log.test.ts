@@ -61,6 +61,21 @@ describe('the embedded store claim set (claim-log.ts)', () => {
     await second.store.close();
   });
 
+  test('when the store restarts, then has still tells the claims held before it', async () => {
+    const dir = await freshDir();
+    const clock = createFakeClock();
+    const first = await openClaims(dir, clock);
+    await first.claims.claim('kept', clock.now());
+    await first.store.close();
+    clock.advance(10 * minute);
+    const second = await openClaims(dir, clock);
+    expect(await second.claims.has('kept')).toBe(true);
+    expect(await second.claims.has('never')).toBe(false);
+    clock.advance(1);
+    expect(await second.claims.has('kept')).toBe(false);
+    await second.store.close();
+  });
+
   test('when a claim resolves, then its line is in the log already (a crash right after loses nothing)', async () => {
     const dir = await freshDir();
     const clock = createFakeClock();

@@ -78,6 +78,11 @@ export function createClaimLog(options: ClaimLogOptions): ClaimSet & { close(): 
       await segments.append(`+${atMs} ${JSON.stringify(id)}\n`, atMs);
       return true;
     },
+    async has(id) {
+      if (!isOpen) await ready();
+      if (isClosed) throw new Error('the claim log is closed');
+      return memory.holds(id, clock.now().getTime());
+    },
     async release(id) {
       if (!isOpen) await ready();
       if (isClosed) throw new Error('the claim log is closed');

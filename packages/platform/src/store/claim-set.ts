@@ -18,6 +18,8 @@ export function collectionClaimSet(collection: Collection<Document>, spec: Claim
         throw error;
       }
     },
+    // the adapter hides expired documents its sweep has not deleted yet
+    has: async (id) => (await collection.count({ _id: id })) > 0,
     async release(id) {
       await collection.deleteOne({ _id: id });
     },

@@ -253,7 +253,23 @@ async function createMongoIndex(collection: RawCollection, name: string, spec: I
       log.debug({ err, collection: name }, 'no native TTL index; the store expires documents itself');
     }
   }
-  await translateErrors(name, () => collection.createIndex(spec.fields, indexOptions));
+  try {
+    await translateErrors(name, () => collection.createIndex(spec.fields, indexOptions));
+  } catch (err) {
+    // an index on these fields exists with other options: a TTL index of an earlier expiry (the
+    // TTL of kick-link's sent message ids went from a day to 10 minutes). It serves the reads; the
+    // store's own sweep and read filter apply the new expiry (expiry.register above).
+    if (spec.expireAfterSeconds === undefined || !isIndexConflict(err)) throw err;
+    log.warn(
+      { err, collection: name },
+      'an index on these fields exists with another expiry: the store applies the new one',
+    );
+  }
+}
+
+/** IndexOptionsConflict (85) or IndexKeySpecsConflict (86): the index exists with other options. */
+function isIndexConflict(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && (error.code === 85 || error.code === 86);
 }
 
 /**

@@ -653,6 +653,21 @@ export function storeContract(
         expect(await set.claim('m1', clock.now())).toBe(false);
       });
 
+      test('when an id is asked about, then has tells a live claim, up to its expiry, without claiming it', async () => {
+        const set = await claims();
+        expect(await set.has('m1')).toBe(false);
+        expect(await set.claim('m1', clock.now())).toBe(true);
+        expect(await set.has('m1')).toBe(true);
+        expect(await set.has('m2')).toBe(false);
+        clock.advance(599_000);
+        expect(await set.has('m1')).toBe(true);
+        clock.advance(2_000);
+        expect(await set.has('m1')).toBe(false);
+        expect(await set.claim('m2', clock.now())).toBe(true);
+        await set.release('m2');
+        expect(await set.has('m2')).toBe(false);
+      });
+
       test('when the same id is claimed concurrently, then exactly one claim wins', async () => {
         const set = await claims();
         const results = await Promise.all([1, 2, 3, 4].map(() => set.claim('m1', clock.now())));

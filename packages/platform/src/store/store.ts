@@ -89,7 +89,8 @@ export interface Collection<T extends Document> {
 }
 
 /**
- * Ids taken at most once within a time window (Kick's webhook message ids): the first claim of an id
+ * Ids taken at most once within a time window (Kick's webhook message ids, the ids of the chat
+ * lines kick-link posted): the first claim of an id
  * wins until it expires or is released. Durable on both adapters: a claim survives a restart.
  */
 export interface ClaimSet {
@@ -97,6 +98,11 @@ export interface ClaimSet {
   open(): Promise<void>;
   /** True for the first claim of the id, or the first since it expired or was released; durable on return. */
   claim(id: string, at: Date): Promise<boolean>;
+  /**
+   * Whether a live claim holds the id, without claiming it: for sets that answer "seen before?"
+   * for ids claimed elsewhere (kick-link's sent message ids, read by the echo check).
+   */
+  has(id: string): Promise<boolean>;
   release(id: string): Promise<void>;
 }
 
