@@ -74,6 +74,25 @@ if (target.kind === 'none' && isRequired) {
       },
     );
 
+    test('when a TTL index exists with an earlier expiry, then creating it with a new one succeeds and expires by the new one', async () => {
+      const connection = await mongoose.createConnection(url, { ...mongoDriverOptions, dbName }).asPromise();
+      const name = `ttl-change-${randomUUID().slice(0, 8)}`;
+      try {
+        await connection.db!.collection(name).createIndex({ sentAt: 1 }, { expireAfterSeconds: 86_400 });
+        const store = await createMongoStore({ url, dbName });
+        try {
+          await store.collection(name).createIndex({ fields: { sentAt: 1 }, expireAfterSeconds: 600 });
+          const ttl = (await connection.db!.collection(name).indexes()).find((index) => index.key.sentAt === 1);
+          expect(ttl?.expireAfterSeconds).toBe(600);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await connection.dropDatabase();
+        await connection.close();
+      }
+    });
+
     test('when the server cannot be reached, then createMongoStore rejects within the selection timeout', async () => {
       const started = Date.now();
       await expect(

@@ -250,6 +250,9 @@ async function createMongoIndex(collection: RawCollection, name: string, spec: I
       await collection.createIndex(spec.fields, { ...indexOptions, expireAfterSeconds: spec.expireAfterSeconds });
       return;
     } catch (err) {
+      if (isIndexConflict(err) && (await changeExpiry(collection, name, spec.fields, spec.expireAfterSeconds, log))) {
+        return;
+      }
       log.debug({ err, collection: name }, 'no native TTL index; the store expires documents itself');
     }
   }
@@ -264,6 +267,28 @@ async function createMongoIndex(collection: RawCollection, name: string, spec: I
       { err, collection: name },
       'an index on these fields exists with another expiry: the store applies the new one',
     );
+  }
+}
+
+/**
+ * A TTL index made by an earlier version with another expiry (kick-link's sent message ids went from
+ * a day to 10 minutes) gets the new one in place, as MongoDB allows (`collMod`); false when the
+ * server refuses, and the store's own sweep and read filter then apply the new expiry.
+ */
+async function changeExpiry(
+  collection: RawCollection,
+  name: string,
+  keyPattern: IndexSpec['fields'],
+  expireAfterSeconds: number,
+  log: Logger,
+): Promise<boolean> {
+  try {
+    await collection.db.command({ collMod: collection.collectionName, index: { keyPattern, expireAfterSeconds } });
+    log.info({ collection: name, expireAfterSeconds }, 'the TTL index now expires documents after the new time');
+    return true;
+  } catch (err) {
+    log.debug({ err, collection: name }, 'the TTL index could not be changed in place');
+    return false;
   }
 }
 
