@@ -41,6 +41,39 @@ function aLink(maxUnfinished = 100) {
 }
 
 describe("the front door's link to the owner thread", () => {
+  test('when the owner thread goes away with deliveries answered 200 and not yet finished, then the front door logs how many may be lost', async () => {
+    const channel = new MessageChannel();
+    const captured = captureLog();
+    const link = createOwnerLink(channel.port1, { handOffTimeoutMs: 10_000, maxUnfinished: 100, log: captured.log });
+    await link.intake.accept(aDelivery('k-1'));
+    await aTurn(); // k-1 is posted
+    await link.intake.accept(aDelivery('k-2')); // k-2 waits for the end of this turn
+
+    channel.port2.close();
+    await eventually(() =>
+      expect(captured.records().filter((record) => record.level === 50)).toEqual([
+        expect.objectContaining({
+          deliveries: 2,
+          msg: 'the owner thread is gone: webhook deliveries already answered 200 may not have been published',
+        }),
+      ]),
+    );
+    expect(await link.intake.accept(aDelivery('k-3'))).toBe('unavailable');
+    link.close();
+  });
+
+  test('when the front door closes its link itself, then nothing is reported lost', async () => {
+    const channel = new MessageChannel();
+    const captured = captureLog();
+    const link = createOwnerLink(channel.port1, { handOffTimeoutMs: 10_000, maxUnfinished: 100, log: captured.log });
+    await link.intake.accept(aDelivery('k-1'));
+    link.close();
+    channel.port2.close();
+    await aTurn();
+
+    expect(captured.records().filter((record) => record.level === 50)).toEqual([]);
+  });
+
   test('when deliveries are handed over in one event-loop turn, then the owner gets them as one message, in order, and those of the next turn as the next', async () => {
     const { channel, link, received, summary, deliveriesReceived } = aLink();
     const firstTurn = await Promise.all(['k-1', 'k-2', 'k-3'].map((id) => link.intake.accept(aDelivery(id))));

@@ -72,13 +72,23 @@ export function createOwnerLink(
     if ('pem' in message) waiting.resolve(message.pem);
     else waiting.reject(new Error(message.error));
   });
-  port.on('close', () => {
-    isClosed = true;
-    rejectPendingKeys();
-  });
 
   /** The deliveries of this turn, posted together at its end. */
   let queued: HandedOverDelivery[] = [];
+
+  port.on('close', () => {
+    if (!isClosed && unfinished > 0) {
+      // the owner's end went away by itself (its thread ending): deliveries Kick has had its 200 for
+      // can no longer be published, and Kick will not send them again, so say how many
+      log.error(
+        { deliveries: unfinished },
+        'the owner thread is gone: webhook deliveries already answered 200 may not have been published',
+      );
+    }
+    queued = [];
+    isClosed = true;
+    rejectPendingKeys();
+  });
 
   function postQueued(): void {
     if (queued.length === 0) return;
