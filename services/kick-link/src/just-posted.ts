@@ -1,3 +1,5 @@
+import { Fifo } from '@kickstand/platform/keyed-queue';
+
 /**
  * The lines the bot posted lately, by channel and words, each kept `keepMs` and spent by one echo
  * (chat-sender.ts OwnLines: Kick may echo a line under another id than the one it returned).
@@ -30,27 +32,20 @@ export function createJustPosted(options: { keepMs: number; maxEntries?: number 
   /** Channel and words → their posts not spent yet, oldest first. */
   const byKey = new Map<string, Post[]>();
   /** Every post in the order made (so expiry times grow along it), spent ones until they expire. */
-  let order: Post[] = [];
-  let head = 0;
+  const order = new Fifo<Post>();
 
   const keyOf = (channel: string, content: string) => `${channel}\n${content}`;
 
   /** Drops the posts that expired, and the oldest beyond maxEntries. */
   function prune(nowMs: number): void {
-    while (head < order.length) {
-      const post = order[head] as Post;
-      if (post.expiresAtMs > nowMs && order.length - head <= maxEntries) break;
-      head += 1;
+    for (let post = order.peek(); post; post = order.peek()) {
+      if (post.expiresAtMs > nowMs && order.size <= maxEntries) break;
+      order.shift();
       if (post.isSpent) continue;
       // the oldest post of all is the oldest of its key (each key's posts are in order, spent from the front)
       const posts = byKey.get(post.key);
       if (!posts || posts.length <= 1) byKey.delete(post.key);
       else posts.shift();
-    }
-    // the consumed front is cut off once it is most of the array (amortised O(1) per post)
-    if (head > 1024 && head * 2 > order.length) {
-      order = order.slice(head);
-      head = 0;
     }
   }
 
@@ -75,6 +70,6 @@ export function createJustPosted(options: { keepMs: number; maxEntries?: number 
       else posts.shift();
       return true;
     },
-    size: () => order.length - head,
+    size: () => order.size,
   };
 }

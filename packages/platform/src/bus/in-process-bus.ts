@@ -1,4 +1,5 @@
 import { create, fromBinary, toBinary, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { Fifo } from '../keyed-queue/fifo';
 import { createSilentLogger, type Logger } from '../log/logger';
 import {
   backoffMs,
@@ -83,35 +84,6 @@ interface Entry {
   message: Message | undefined;
   /** Why the bytes could not be decoded, once a group tried: the other groups need not try again. */
   decodeError: string | undefined;
-}
-
-/** A FIFO queue with O(1) shift, compacted now and then. */
-class Fifo<T> {
-  private items: T[] = [];
-  private head = 0;
-
-  get size(): number {
-    return this.items.length - this.head;
-  }
-
-  push(item: T): void {
-    this.items.push(item);
-  }
-
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
-
-  shift(): void {
-    this.head++;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
 }
 
 interface Member {

@@ -1,1 +1,2 @@
 export { createKeyedQueue, type KeyedQueue } from './keyed-queue';
+export { Fifo } from './fifo';
