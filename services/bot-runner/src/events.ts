@@ -15,6 +15,7 @@ import {
   UserChangeKind,
   commandSettingsFromProto,
   timestampFromDate,
+  timestampFromMs,
   timestampMs,
 } from '@kickstand/proto';
 import {
@@ -270,6 +271,8 @@ export const onChatReceived =
         replyToUsername: line.senderUsername,
         origin: ChatOrigin.COMMAND,
         sourceReceivedAt: message.receivedAt,
+        // the line's own time, the same however often the line is delivered: kick-link's age check
+        sourceSentAt: timestampFromMs(line.sentAtMs),
       });
       progress.isChatSendPublished = true;
       const receivedAtMs = message.receivedAt && timestampMs(message.receivedAt);

@@ -126,6 +126,8 @@ async function publishAction(deps: ModerationDeps, doc: ModerationLogDoc): Promi
       content: doc.warning,
       // said by the product on its own, not an answer to a command
       origin: ChatOrigin.SYSTEM,
+      // when the entry was made (kept with it): a publish again says the same
+      sourceSentAt: occurredAt,
     });
   }
   await deps.repo.updateLog(doc._id, { isPublished: true });

@@ -78,6 +78,8 @@ export function createTimerScheduler(deps: TimerSchedulerDeps): TimerScheduler {
         ownerUserId: doc._id,
         content: post.content,
         origin: ChatOrigin.SYSTEM,
+        // made when the post was decided (kept with it): a relay publishing it again says the same
+        sourceSentAt: timestampFromDate(post.occurredAt),
       });
     },
   });

@@ -41,6 +41,16 @@ export async function publishChatLine(
   });
 }
 
+/**
+ * chat.send's source_sent_at, the line's own time (kick-link counts its age from it): the answered
+ * message's, or an announcement's making. A reply kept before the field existed has none: kick-link
+ * then goes by source_received_at as before.
+ */
+function sourceSentAtOf(entry: ChatLineEntry): { sourceSentAt?: ReturnType<typeof timestampFromMs> } {
+  if (entry.sourceSentAtMs !== undefined) return { sourceSentAt: timestampFromMs(entry.sourceSentAtMs) };
+  return entry.replyToMessageId === undefined ? { sourceSentAt: timestampFromMs(entry.createdAtMs) } : {};
+}
+
 function publishChatSend(bus: KickstandBus, broadcasterUserId: string, entry: ChatLineEntry): Promise<void> {
   return bus.publish('chat.send', broadcasterUserId, {
     // the same input gives the same event id and key, so a second relay is recognisable downstream
@@ -54,6 +64,7 @@ function publishChatSend(bus: KickstandBus, broadcasterUserId: string, entry: Ch
     ...(entry.replyToMessageId !== undefined ? { replyToMessageId: entry.replyToMessageId } : {}),
     ...(entry.replyToUsername !== undefined ? { replyToUsername: entry.replyToUsername } : {}),
     ...(entry.sourceReceivedAtMs !== undefined ? { sourceReceivedAt: timestampFromMs(entry.sourceReceivedAtMs) } : {}),
+    ...sourceSentAtOf(entry),
   });
 }
 

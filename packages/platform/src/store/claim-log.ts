@@ -83,6 +83,12 @@ export function createClaimLog(options: ClaimLogOptions): ClaimSet & { close(): 
       if (isClosed) throw new Error('the claim log is closed');
       return memory.holds(id, clock.now().getTime());
     },
+    async claimedAt(id) {
+      if (!isOpen) await ready();
+      if (isClosed) throw new Error('the claim log is closed');
+      const atMs = memory.claimedAtMs(id, clock.now().getTime());
+      return atMs === undefined ? null : new Date(atMs);
+    },
     async release(id) {
       if (!isOpen) await ready();
       if (isClosed) throw new Error('the claim log is closed');
@@ -103,6 +109,8 @@ export function createClaimLog(options: ClaimLogOptions): ClaimSet & { close(): 
 interface ClaimMemory {
   /** Whether a live claim holds the id (expired ones are dropped on the way). */
   holds(id: string, nowMs: number): boolean;
+  /** The date (epoch ms) of the live claim that holds the id, if one does. */
+  claimedAtMs(id: string, nowMs: number): number | undefined;
   /** Records a claim (a live one only: an expired one is dropped). */
   remember(id: string, atMs: number, nowMs: number): void;
   /** False when nothing held it. */
@@ -151,6 +159,10 @@ function createClaimMemory(options: ClaimLogOptions): ClaimMemory {
       if (nowMs - lastPruneMs >= 1000) pruneExpired(nowMs);
       const held = claims.get(id);
       return held !== undefined && isLive(held, nowMs);
+    },
+    claimedAtMs(id, nowMs) {
+      const held = claims.get(id);
+      return held !== undefined && isLive(held, nowMs) ? baseMs + held : undefined;
     },
     remember(id, atMs, nowMs) {
       claims.delete(id); // a claim taken again moves to the end: it is the newest now

@@ -20,6 +20,11 @@ export function collectionClaimSet(collection: Collection<Document>, spec: Claim
     },
     // the adapter hides expired documents its sweep has not deleted yet
     has: async (id) => (await collection.count({ _id: id })) > 0,
+    async claimedAt(id) {
+      const held = await collection.findOne({ _id: id });
+      const at: unknown = held ? (held as Record<string, unknown>)[spec.dateField] : undefined;
+      return at instanceof Date ? at : null;
+    },
     async release(id) {
       await collection.deleteOne({ _id: id });
     },

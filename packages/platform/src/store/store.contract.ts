@@ -668,6 +668,22 @@ export function storeContract(
         expect(await set.has('m2')).toBe(false);
       });
 
+      test('when an id is asked for its claim date, then it is the date it was claimed with, up to its expiry', async () => {
+        const set = await claims();
+        const at = new Date(clock.now().getTime() - 30_000);
+        expect(await set.claimedAt('m1')).toBeNull();
+        expect(await set.claim('m1', at)).toBe(true);
+        expect(await set.claim('m1', clock.now())).toBe(false);
+        expect(await set.claimedAt('m1')).toEqual(at);
+        clock.advance(569_000);
+        expect(await set.claimedAt('m1')).toEqual(at);
+        clock.advance(2_000);
+        expect(await set.claimedAt('m1')).toBeNull();
+        expect(await set.claim('m2', clock.now())).toBe(true);
+        await set.release('m2');
+        expect(await set.claimedAt('m2')).toBeNull();
+      });
+
       test('when the same id is claimed concurrently, then exactly one claim wins', async () => {
         const set = await claims();
         const results = await Promise.all([1, 2, 3, 4].map(() => set.claim('m1', clock.now())));

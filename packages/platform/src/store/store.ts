@@ -103,6 +103,8 @@ export interface ClaimSet {
    * for ids claimed elsewhere (kick-link's sent message ids, read by the echo check).
    */
   has(id: string): Promise<boolean>;
+  /** The date of the live claim that holds the id (its `at`), or null: `has` with the date. */
+  claimedAt(id: string): Promise<Date | null>;
   release(id: string): Promise<void>;
 }
 

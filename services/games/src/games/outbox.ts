@@ -19,6 +19,11 @@ export interface ChatLineEntry {
   replyToUsername?: string;
   /** chat.received.received_at (epoch ms) of the message that caused the line. */
   sourceReceivedAtMs?: number;
+  /**
+   * When the message that caused the line was sent (epoch ms, the chat input's sentAtMs): chat.send's
+   * source_sent_at. Unset on a line no message caused, and on entries kept before it existed.
+   */
+  sourceSentAtMs?: number;
   /** The answered command, when the line answers one: published as command.executed beside chat.send. */
   executed?: ExecutedCommand;
   createdAtMs: number;
@@ -92,6 +97,7 @@ export function replyTo(chat: ChatInput, content: string, nowMs: number): ChatLi
     createdAtMs: nowMs,
   };
   if (chat.receivedAtMs !== undefined) entry.sourceReceivedAtMs = chat.receivedAtMs;
+  if (chat.sentAtMs !== undefined) entry.sourceSentAtMs = chat.sentAtMs;
   if (chat.command) {
     entry.executed = {
       command: chat.command.name,

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file kickstand/events/v1/chat_send.proto.
  */
 export const file_kickstand_events_v1_chat_send: GenFile = /*@__PURE__*/
-  fileDesc("CiNraWNrc3RhbmQvZXZlbnRzL3YxL2NoYXRfc2VuZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSKIAwoIQ2hhdFNlbmQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD2lkZW1wb3RlbmN5X2tleRgDIAEoCRIfChNicm9hZGNhc3Rlcl91c2VyX2lkGAQgASgDQgIwARIVCg1vd25lcl91c2VyX2lkGAUgASgJEg8KB2NvbnRlbnQYBiABKAkSIAoTcmVwbHlfdG9fbWVzc2FnZV9pZBgHIAEoCUgAiAEBEh4KEXJlcGx5X3RvX3VzZXJuYW1lGAggASgJSAGIAQESLwoGb3JpZ2luGAkgASgOMh8ua2lja3N0YW5kLmV2ZW50cy52MS5DaGF0T3JpZ2luEjYKEnNvdXJjZV9yZWNlaXZlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCFgoUX3JlcGx5X3RvX21lc3NhZ2VfaWRCFAoSX3JlcGx5X3RvX3VzZXJuYW1lYgZwcm90bzM", [file_google_protobuf_timestamp, file_kickstand_events_v1_common]);
+  fileDesc("CiNraWNrc3RhbmQvZXZlbnRzL3YxL2NoYXRfc2VuZC5wcm90bxITa2lja3N0YW5kLmV2ZW50cy52MSK8AwoIQ2hhdFNlbmQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD2lkZW1wb3RlbmN5X2tleRgDIAEoCRIfChNicm9hZGNhc3Rlcl91c2VyX2lkGAQgASgDQgIwARIVCg1vd25lcl91c2VyX2lkGAUgASgJEg8KB2NvbnRlbnQYBiABKAkSIAoTcmVwbHlfdG9fbWVzc2FnZV9pZBgHIAEoCUgAiAEBEh4KEXJlcGx5X3RvX3VzZXJuYW1lGAggASgJSAGIAQESLwoGb3JpZ2luGAkgASgOMh8ua2lja3N0YW5kLmV2ZW50cy52MS5DaGF0T3JpZ2luEjYKEnNvdXJjZV9yZWNlaXZlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoOc291cmNlX3NlbnRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhYKFF9yZXBseV90b19tZXNzYWdlX2lkQhQKEl9yZXBseV90b191c2VybmFtZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_kickstand_events_v1_common]);
 
 /**
  * Topic chat.send — an instruction: post this line in a channel's chat.
@@ -91,6 +91,19 @@ export type ChatSend = Message<"kickstand.events.v1.ChatSend"> & {
    * @generated from field: google.protobuf.Timestamp source_received_at = 10;
    */
   sourceReceivedAt?: Timestamp | undefined;
+
+  /**
+   * The line's own time, the same in every copy of this chat.send: when the chat message that
+   * caused it was sent (Kick's created_at bounded by our arrival: the platform's messageTimeMs),
+   * or, for a line no chat message caused (a timer, a game announcement, a moderation warning),
+   * when the line was made. kick-link counts a reply's age from it (at most 2 minutes before Kick),
+   * so a late copy is stopped even when it was received again (a replayed dead letter, a message id
+   * Kick sent again). Unset from senders older than the field: kick-link falls back to
+   * source_received_at, then occurred_at.
+   *
+   * @generated from field: google.protobuf.Timestamp source_sent_at = 11;
+   */
+  sourceSentAt?: Timestamp | undefined;
 };
 
 /**
