@@ -20,6 +20,7 @@ import { createJustPosted } from './just-posted';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import {
   botAccountId,
+  retention,
   type KickLinkRepository,
   type LinkDoc,
   type SendOutcome,
@@ -240,7 +241,10 @@ export interface ChatSender {
 }
 
 export interface ReplyPolicy {
-  /** A reply older than this (from chat.send's source_received_at, else occurred_at) is dropped. */
+  /**
+   * A reply older than this (from chat.send's source_sent_at, else source_received_at, else
+   * occurred_at) is dropped. Far below retention.sendClaimSeconds, which relies on it.
+   */
   maxAgeMs: number;
   /** Attempts on 429 / 5xx, the first included. */
   maxAttempts: number;
@@ -258,6 +262,12 @@ export interface RecoveryTiming {
   /** Claims taken up per pass. */
   batch: number;
 }
+
+/**
+ * How long a claimed key stops copies of its chat.send (retention.sendClaimSeconds, where the
+ * window is argued): a chat.send older than this by its own time may be a copy whose claim expired.
+ */
+export const claimWindowMs = retention.sendClaimSeconds * 1000;
 
 export const defaultRecoveryTiming: RecoveryTiming = { graceMs: 5000, intervalMs: 5000, batch: 200 };
 
@@ -314,6 +324,7 @@ function replyOf(message: TopicMessage<'chat.send'>): Reply {
     origin: message.origin,
     sourceReceivedAt: message.sourceReceivedAt ? timestampDate(message.sourceReceivedAt) : null,
     occurredAt: message.occurredAt ? timestampDate(message.occurredAt) : null,
+    ...(message.sourceSentAt ? { sourceSentAt: timestampDate(message.sourceSentAt) } : {}),
   };
 }
 
@@ -329,8 +340,9 @@ interface Attempted {
 }
 
 /**
- * The idempotency key is claimed (unique index, kept two days) with the reply before Kick is
- * called, so a chat.send delivered twice is posted once. The claim is `queued` while the reply
+ * The idempotency key is claimed (a claim set, kept 10 minutes: retention.sendClaimSeconds) before
+ * Kick is called, so a chat.send delivered twice is posted once; a copy after those 10 minutes is
+ * older than `maxAgeMs` by its own time (source_sent_at) and never reaches Kick. The claim is `queued` while the reply
  * waits; right before the first call to Kick the worker moves it to `posting` atomically, and only
  * the one that did may call Kick: a claim in `posting` is never posted again (a crash during the
  * call loses that one line rather than risk it twice). A reply still `queued` when its instance
@@ -422,8 +434,13 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     await repo.sendClaims.markPublished(reply.key);
   }
 
-  /** When the reply's words were said (else asked for, else claimed): its age counts from there. */
-  const sourceAtOf = (reply: Reply, claimedAt: Date) => reply.sourceReceivedAt ?? reply.occurredAt ?? claimedAt;
+  /**
+   * When the reply's line was said (else received, else asked for, else claimed): its age counts
+   * from there. source_sent_at is the same in every copy of a chat.send; the receive time of a
+   * line received again (a replayed dead letter) is not, which is why it comes first.
+   */
+  const sourceAtOf = (reply: Reply, claimedAt: Date) =>
+    reply.sourceSentAt ?? reply.sourceReceivedAt ?? reply.occurredAt ?? claimedAt;
 
   async function senderKindOf(state: SenderStateDoc | null): Promise<SenderKind> {
     if (mode === 'auto' && (await botAccounts.current())) return 'bot-account';
@@ -676,12 +693,25 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         return;
       }
       const reply = replyOf(message);
+      const now = clock.now();
+      if (now.getTime() - sourceAtOf(reply, now).getTime() > claimWindowMs) {
+        // Older than the claims are kept: its key's claim may have expired, so whether it came
+        // before cannot be told. It is not posted either way (far past maxAgeMs), and not announced:
+        // were it a copy (a replay, a redelivery), a second chat.sent and a last error would report
+        // a reply that was answered or reported already. A first chat.send this late (the bus or
+        // kick-link stopped for longer than the window) goes unannounced too; the log tells.
+        log.info(
+          { broadcasterUserId: channel, idempotencyKey: key },
+          'chat.send older than its claim window: dropped without a chat.sent',
+        );
+        return;
+      }
       // Nothing waits in the channel here: the reply goes to Kick at once, so its claim is stored
       // as `posting` already, which saves the queued → posting write. (A crash before Kick is
       // called then loses this line, as a crash during the call does, instead of leaving it to
       // recovery: a window of a few milliseconds.) Replies that will wait are stored `queued`.
       const isTaken = !queued.has(channel);
-      if (!(await repo.sendClaims.claim(key, clock.now(), storedOf(reply), isTaken ? 'posting' : 'queued'))) {
+      if (!(await repo.sendClaims.claim(key, now, storedOf(reply), isTaken ? 'posting' : 'queued'))) {
         // seen before: at most publish an outcome that was stored but never made it onto the bus
         const claim = await repo.sendClaims.get(key);
         if (claim?.outcome && !claim.isPublished) await publishStored(reply, claim.outcome);

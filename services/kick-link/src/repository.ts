@@ -141,6 +141,8 @@ export interface StoredReply {
   origin: number;
   sourceReceivedAt: Date | null;
   occurredAt: Date | null;
+  /** chat.send's source_sent_at, the line's own time; absent on replies stored before it existed. */
+  sourceSentAt?: Date | null;
 }
 
 /**
@@ -149,9 +151,18 @@ export interface StoredReply {
  * left with its outcome (chat-sender.ts settle: nothing is written then); `done`: an outcome stored
  * because chat.sent could not be published, or by an earlier version. Claims stored before the
  * state existed have none and count as done.
+ *
+ * Which key was claimed is the claim set `chat-send-keys`; a document of `chat-send-claims` exists
+ * only while a claim is `queued`, or keeps an outcome whose chat.sent could not be published (and
+ * those an earlier version stored, one per chat.send). A claim without a document is `posting`.
  */
 export type SendClaimState = 'queued' | 'posting' | 'done';
 
+/**
+ * A claim as `sendClaims.get` tells it: its document, or for a key the claim set holds without one,
+ * `{ state: 'posting', outcome: null, isPublished: false }` with the claim's date as `claimedAt` and
+ * `postingAt` (taken for posting then, or later from the queue).
+ */
 export interface SendClaimDoc extends Document {
   /** chat.send's idempotency key. */
   _id: string;
@@ -197,8 +208,20 @@ export const retention = {
    * the embedded store (60,000 claims a minute at 1,000 lines a second).
    */
   webhookMessageSeconds: 10 * 60,
-  /** chat.send claims: at least a day, so a late replay is still caught. */
-  sendClaimSeconds: 2 * 24 * 60 * 60,
+  /**
+   * chat.send claims (the keys, and the documents of queued claims and unpublished outcomes).
+   * A copy of a chat.send that comes after its key's claim expired must be stopped by the age check
+   * (chat-sender.ts: nothing is posted more than `maxAgeMs`, 2 minutes, after the line's own time,
+   * chat.send's source_sent_at). That time is the same in every copy and at most the first copy's
+   * arrival (messageTimeMs bounds Kick's created_at by it), or Kick's created_at when Kick's clock
+   * runs ahead; the webhook check refuses deliveries more than 5 minutes off our clock, so it is
+   * at most 5 minutes after the first claim. A copy claimed 10 minutes after the first is
+   * therefore at least 5 minutes old: well past the 2 (3 minutes to spare for clocks of other
+   * instances). The queue does not count: every call to Kick checks the age first. One key per
+   * reply: 10 minutes at 200 replies a second are 120,000 claims (~90 B each) instead of two days
+   * of documents (34.6 M, ~1 KB each; docs/performance.md, "Retention of the per-reply records").
+   */
+  sendClaimSeconds: 10 * 60,
   /**
    * Ids of the lines posted as the streamer: read only by the echo check (chat-sender.ts
    * createOwnLines), for a line from the channel itself that no memory of this process recognised,
@@ -279,18 +302,22 @@ export interface KickLinkRepository {
   };
   sendClaims: {
     /**
-     * Claims the key with its reply in state `queued`, or `posting` without it when the caller calls
-     * Kick at once (no startPosting needed); false when it was claimed before.
+     * Claims the key with its reply in state `queued` (a document), or `posting` without it when the
+     * caller calls Kick at once (no startPosting needed; the claim set's key only); false when it was
+     * claimed before (within retention.sendClaimSeconds).
      */
     claim(idempotencyKey: string, now: Date, reply: StoredReply, state?: 'queued' | 'posting'): Promise<boolean>;
     get(idempotencyKey: string): Promise<SendClaimDoc | null>;
-    /** `queued` → `posting` (letting the reply go), atomically: true for the one caller that may call Kick. */
+    /**
+     * `queued` → `posting` (the queued document goes, the key's claim stays), atomically: true for
+     * the one caller that may call Kick.
+     */
     startPosting(idempotencyKey: string, now: Date): Promise<boolean>;
     /** Claims still `queued` that were claimed at or before `claimedBefore`, oldest first. */
     queued(claimedBefore: Date, limit: number): Promise<SendClaimDoc[]>;
     /**
-     * Stores the outcome, and whether chat.sent has left with it (chat-sender.ts writes it only when
-     * it has not); the claim is `done` and lets its reply go.
+     * Stores the outcome (a `done` document under the claim's date), and whether chat.sent has left
+     * with it (chat-sender.ts writes it only when it has not).
      */
     recordOutcome(idempotencyKey: string, outcome: SendOutcome, isPublished: boolean): Promise<void>;
     markPublished(idempotencyKey: string): Promise<void>;
@@ -329,6 +356,12 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     expireAfterSeconds: retention.webhookMessageSeconds,
     dateField: 'receivedAt',
   });
+  // which keys were claimed: a claim set (see retention); the documents only while a claim is queued
+  // or keeps an unpublished outcome
+  const sendClaimKeys = store.claimSet('chat-send-keys', {
+    expireAfterSeconds: retention.sendClaimSeconds,
+    dateField: 'claimedAt',
+  });
   const sendClaims = store.collection<SendClaimDoc>('chat-send-claims');
   // only ever asked "posted by us?" by id, within a window: a claim set (see retention)
   const sentMessages = store.claimSet('sent-chat-messages', {
@@ -341,6 +374,20 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
   const botAccount = store.collection<LinkDoc>('kick-bot-account');
   const senderStates = store.collection<SenderStateDoc>('chat-sender-states');
 
+  /**
+   * Every unexpired claim document's key into the claim set. After an upgrade, the documents an
+   * earlier version stored (one per chat.send) are the only record of those keys; afterwards the
+   * few documents there are (queued, unpublished) are claimed already and cost a lookup each.
+   */
+  async function claimKeysOfDocuments(): Promise<void> {
+    const documents = await sendClaims.find({});
+    for (let start = 0; start < documents.length; start += 100) {
+      await Promise.all(
+        documents.slice(start, start + 100).map((doc) => sendClaimKeys.claim(doc._id, doc.claimedAt)),
+      );
+    }
+  }
+
   async function setState(broadcasterUserId: string, fields: Partial<Omit<SenderStateDoc, '_id'>>): Promise<void> {
     await senderStates.updateOne({ _id: broadcasterUserId }, { $set: fields }, { upsert: true });
   }
@@ -350,9 +397,12 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
       await links.createIndex({ fields: { kickUserId: 1 }, unique: true });
       await oauthStates.createIndex({ fields: { createdAt: 1 }, expireAfterSeconds: options.oauthStateSeconds });
       await webhookClaims.open();
+      // an earlier version's index of 2 days gets the new expiry (MongoDB: collMod in place)
       await sendClaims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: retention.sendClaimSeconds });
       // the recovery pass looks for claims still queued (chat-sender.ts)
       await sendClaims.createIndex({ fields: { state: 1, claimedAt: 1 } });
+      await sendClaimKeys.open();
+      await claimKeysOfDocuments();
       await sentMessages.open();
       await deadLetters.createIndex({ fields: { receivedAt: 1 }, expireAfterSeconds: retention.deadLetterSeconds });
     },
@@ -471,30 +521,40 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
     },
 
     sendClaims: {
-      claim: (idempotencyKey, now, reply, state = 'queued') =>
-        insertOnce(sendClaims, {
-          _id: idempotencyKey,
-          claimedAt: now,
-          outcome: null,
-          isPublished: false,
-          state,
-          // only a queued claim's reply is ever read (recovery); a posting one is never posted again,
-          // so it is not stored: a smaller write, and less kept for the claim's two days
-          ...(state === 'posting' ? { postingAt: now } : { reply }),
-        }),
-      get: (idempotencyKey) => sendClaims.findOne({ _id: idempotencyKey }),
-      startPosting: async (idempotencyKey, now) =>
-        (await sendClaims.findOneAndUpdate(
-          { _id: idempotencyKey, state: 'queued' },
-          // the reply is read only while queued (recovery): it goes with this write
-          { $set: { state: 'posting', postingAt: now }, $unset: { reply: true } },
-        )) !== null,
+      async claim(idempotencyKey, now, reply, state = 'queued') {
+        // taken for posting at once: the key alone (no document; a posting claim is never read)
+        if (state === 'posting') return sendClaimKeys.claim(idempotencyKey, now);
+        // queued: the document first, so that a crash before the key's claim leaves a reply that
+        // recovery posts (and whose document stops a copy), never a claimed key without its reply
+        const queued = { _id: idempotencyKey, claimedAt: now, outcome: null, isPublished: false, state, reply };
+        if (!(await insertOnce(sendClaims, queued))) return false;
+        let isClaimed = false;
+        try {
+          isClaimed = await sendClaimKeys.claim(idempotencyKey, now);
+        } finally {
+          // a key claimed before (posting, no document): this document was a copy's
+          if (!isClaimed) await sendClaims.deleteOne({ _id: idempotencyKey, state: 'queued' });
+        }
+        return isClaimed;
+      },
+      async get(idempotencyKey) {
+        const doc = await sendClaims.findOne({ _id: idempotencyKey });
+        if (doc) return doc;
+        const claimedAt = await sendClaimKeys.claimedAt(idempotencyKey);
+        if (!claimedAt) return null;
+        return { _id: idempotencyKey, claimedAt, outcome: null, isPublished: false, state: 'posting', postingAt: claimedAt };
+      },
+      // the queued document goes: the key's claim stops copies, and a posting claim is never read
+      startPosting: async (idempotencyKey) => (await sendClaims.deleteOne({ _id: idempotencyKey, state: 'queued' })) > 0,
       queued: (claimedBefore, limit) =>
         sendClaims.find({ state: 'queued', claimedAt: { $lte: claimedBefore } }, { sort: { claimedAt: 1 }, limit }),
       async recordOutcome(idempotencyKey, outcome, isPublished) {
+        // kept under the claim's date, so that it expires with the key's claim
+        const claimedAt = (await sendClaimKeys.claimedAt(idempotencyKey)) ?? outcome.sentAt;
         await sendClaims.updateOne(
           { _id: idempotencyKey },
-          { $set: { outcome, state: 'done', isPublished }, $unset: { reply: true } },
+          { $set: { claimedAt, outcome, state: 'done', isPublished }, $unset: { reply: true } },
+          { upsert: true },
         );
       },
       async markPublished(idempotencyKey) {

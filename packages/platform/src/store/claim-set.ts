@@ -22,7 +22,7 @@ export function collectionClaimSet(collection: Collection<Document>, spec: Claim
     has: async (id) => (await collection.count({ _id: id })) > 0,
     async claimedAt(id) {
       const held = await collection.findOne({ _id: id });
-      const at: unknown = held ? (held as Record<string, unknown>)[spec.dateField] : undefined;
+      const at: unknown = held ? Reflect.get(held, spec.dateField) : undefined;
       return at instanceof Date ? at : null;
     },
     async release(id) {
