@@ -234,6 +234,10 @@ describe('chat.received → moderation.action', () => {
         recorded.published('chat.send').find((message) => message.idempotencyKey === `warning:${line}`)?.content,
       ).toBe('viewer_one, no links'),
     );
+    // the warning's own time, kept with its log entry: when the line was caught
+    const warning = recorded.published('chat.send').find((message) => message.idempotencyKey === `warning:${line}`);
+    expect(warning?.sourceSentAt).toEqual(warning?.occurredAt);
+    expect(warning?.sourceSentAt).toBeDefined();
 
     const id = `moderation:${line}`;
     await platform.bus.publish('moderation.result', streamer.broadcasterId, {

@@ -786,6 +786,19 @@ describe('command.changed', () => {
 });
 
 describe('chat.received → command dispatch', () => {
+  test("when a viewer's line is answered, then chat.send carries the line's own time (Kick's created_at), not only its receive time", async () => {
+    const streamer = await aRunningStreamer();
+    const createdAt = new Date(receivedAt.getTime() - 2_250);
+
+    const messageId = await chat(streamer, '$test', { receivedAt, createdAt });
+
+    const reply = await replyTo(streamer, messageId);
+    expect(reply.message).toMatchObject({
+      sourceReceivedAt: timestampFromDate(receivedAt),
+      sourceSentAt: timestampFromDate(createdAt),
+    });
+  });
+
   test('when a viewer types $test, then exactly one chat.send replies to that line, then command.executed', async () => {
     const streamer = await aRunningStreamer();
 

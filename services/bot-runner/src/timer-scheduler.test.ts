@@ -1,7 +1,7 @@
 import { kickstandTopics } from '@kickstand/platform/bus';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createFakeClock, createTestPlatform, recordPublished, type TestPlatform } from '@kickstand/platform/testing';
-import { ChatOrigin } from '@kickstand/proto';
+import { ChatOrigin, timestampFromDate } from '@kickstand/proto';
 import { createChannelsRepository } from './channels';
 import { createLease } from './lease';
 import { createTimerScheduler, type TimerScheduler } from './timer-scheduler';
@@ -78,6 +78,8 @@ describe('timer loop', () => {
       [channel, 'Follow the channel!', owner, ChatOrigin.SYSTEM],
     ]);
     expect(sent[0]?.message.idempotencyKey).toMatch(/^timer:[0-9a-f-]{36}$/);
+    // the line's own time (kick-link ages it from there): when the post was decided
+    expect(sent[0]?.message.sourceSentAt).toEqual(timestampFromDate(clock.now()));
     expect((await timers().list(owner))[0]?.lastPostedAtMs).toBe(clock.now().getTime());
   });
 

@@ -118,6 +118,9 @@ describe('raid boss through the scheduler', () => {
     for (const line of announced) {
       expect(line).toMatchObject({ ownerUserId: channel.ownerUserId, origin: ChatOrigin.GAME });
       expect(line.sourceReceivedAt).toBeUndefined();
+      // the line's own time: when the game made it (kick-link ages it from there)
+      expect(line.sourceSentAt).toEqual(line.occurredAt);
+      expect(line.sourceSentAt).toBeDefined();
     }
     expect(harness.events(channel).map((event) => event.kind)).toEqual([
       GameEventKind.STARTED,

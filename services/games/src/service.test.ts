@@ -72,6 +72,8 @@ describe('chat.received → chat.send and game.event', () => {
       replyToUsername: 'streamer',
       origin: ChatOrigin.GAME,
       sourceReceivedAt: expect.objectContaining({ seconds: BigInt(receivedAt.getTime() / 1000) }),
+      // no created_at in this delivery: the line's own time is its arrival
+      sourceSentAt: expect.objectContaining({ seconds: BigInt(receivedAt.getTime() / 1000) }),
     });
     expect(line?.content).toMatch(/^⚔️ RAID BOSS! Mother of Ash appears with 20,000 HP\. Defeat it within 10 minutes!/);
     expect(line?.content.length).toBeLessThanOrEqual(500);
