@@ -5,7 +5,9 @@ import { ChatOrigin, timestampFromDate } from '@kickstand/proto';
 import type { BotAccountDirectory, BotAccountView } from './bot-account';
 import {
   botRetryAfterMs,
+  claimWindowMs,
   createChatSender,
+  defaultReplyPolicy,
   createOwnLines,
   quotaMessage,
   queueFullMessage,
@@ -787,5 +789,207 @@ describe('replies that outlive their instance', () => {
 
     expect(world.posted.map((p) => p.message.content)).toEqual(['backing off', 'backing off', 'waiting behind it']);
     expect(world.replies.map((r) => r.result)).toEqual(['sent', 'sent']);
+  });
+});
+
+describe('copies of a chat.send, and how long their keys are kept', () => {
+  /** A command's answer to the line `line`, said at `sentAt`, received by the webhook at `receivedAt`. */
+  const answerTo = (line: string, sentAt: Date, receivedAt: Date = sentAt) =>
+    ({
+      eventId: randomUUID(),
+      idempotencyKey: `reply:${line}`,
+      broadcasterUserId: channel,
+      ownerUserId,
+      content: `answer to ${line}`,
+      origin: ChatOrigin.COMMAND,
+      sourceReceivedAt: timestampFromDate(receivedAt),
+      sourceSentAt: timestampFromDate(sentAt),
+    }) as TopicMessage<'chat.send'>;
+  const handled = async (world: World, message: TopicMessage<'chat.send'>) => {
+    await world.sender.handle(message);
+    await world.sender.drain();
+  };
+  const documents = () => platform.store.collection<SendClaimDoc>('chat-send-claims').count({});
+  const lastErrorOf = async (world: World) =>
+    (await world.sender.describe((await world.repo.links.byUser(ownerUserId)) as LinkDoc)).lastError;
+
+  test('when the claim window is set, then it outlasts the 2-minute age limit plus the 5 minutes a delivery may be off our clock', () => {
+    expect(claimWindowMs).toBe(retention.sendClaimSeconds * 1000);
+    expect(claimWindowMs).toBe(600_000);
+    expect(claimWindowMs).toBeGreaterThan(defaultReplyPolicy.maxAgeMs + 300_000);
+  });
+
+  test('when a reply goes to Kick at once, then it leaves no document, only its key, which is kept 10 minutes', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const claimedAt = world.clock.now();
+
+    await handled(world, answerTo('kept', claimedAt));
+
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent])).toEqual([['reply:kept', true]]);
+    expect(await documents()).toBe(0);
+    world.clock.advance(claimWindowMs);
+    expect(await world.repo.sendClaims.get('reply:kept')).toEqual({
+      _id: 'reply:kept',
+      claimedAt,
+      outcome: null,
+      isPublished: false,
+      state: 'posting',
+      postingAt: claimedAt,
+    });
+    world.clock.advance(1);
+    expect(await world.repo.sendClaims.get('reply:kept')).toBeNull();
+  });
+
+  test('when a copy comes after its key expired, received anew (a replayed dead letter), then its own time keeps it from Kick and from a second chat.sent', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const saidAt = world.clock.now();
+    await handled(world, answerTo('replayed', saidAt));
+    world.clock.advance(claimWindowMs + 1000);
+
+    await handled(world, answerTo('replayed', saidAt, world.clock.now()));
+
+    expect(world.posted.map((p) => p.message.content)).toEqual(['answer to replayed']);
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent])).toEqual([['reply:replayed', true]]);
+    expect(world.replies.map((r) => r.result)).toEqual(['sent']);
+    expect(await lastErrorOf(world)).toBe('');
+    // nothing was claimed for it either
+    expect(await world.repo.sendClaims.get('reply:replayed')).toBeNull();
+  });
+
+  test('when a copy comes within the window with a fresh receive time, then its key stops it: Kick is called once, one chat.sent', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const saidAt = world.clock.now();
+    await handled(world, answerTo('twice', saidAt));
+    world.clock.advance(claimWindowMs - 1000);
+
+    await handled(world, answerTo('twice', saidAt, world.clock.now()));
+
+    expect(world.posted).toHaveLength(1);
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent])).toEqual([['reply:twice', true]]);
+  });
+
+  test('when a line said over 2 minutes ago is received just now, then its answer is dropped as too old, reported once, and its copy is not reported again', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const saidAt = new Date(world.clock.now().getTime() - 121_000);
+
+    await handled(world, answerTo('late', saidAt, world.clock.now()));
+    world.clock.advance(60_000);
+    await handled(world, answerTo('late', saidAt, world.clock.now()));
+
+    expect(world.posted).toEqual([]);
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent, m.error])).toEqual([
+      ['reply:late', false, tooOldMessage],
+    ]);
+    expect(world.replies).toEqual([{ channel, kind: 'streamer-user', result: 'dropped', error: tooOldMessage }]);
+    expect(await lastErrorOf(world)).toBe(tooOldMessage);
+  });
+
+  test('when a chat.send is older than the claim window by its own time, then it is dropped without a claim, a chat.sent or a last error; at the window itself it is still reported', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const now = world.clock.now().getTime();
+
+    await handled(world, answerTo('past-window', new Date(now - claimWindowMs - 1), world.clock.now()));
+    expect(world.posted).toEqual([]);
+    expect(world.published).toEqual([]);
+    expect(world.replies).toEqual([]);
+    expect(await lastErrorOf(world)).toBe('');
+    expect(await world.repo.sendClaims.get('reply:past-window')).toBeNull();
+
+    await handled(world, answerTo('at-window', new Date(now - claimWindowMs), world.clock.now()));
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent, m.error])).toEqual([
+      ['reply:at-window', false, tooOldMessage],
+    ]);
+    expect(await lastErrorOf(world)).toBe(tooOldMessage);
+  });
+
+  test('when a chat.send has no source_sent_at (an older sender), then its age counts from source_received_at, as before', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const { sourceSentAt: _unset, ...fresh } = answerTo('old-sender', world.clock.now());
+    const { sourceSentAt: _unsetToo, ...stale } = answerTo(
+      'old-sender-late',
+      world.clock.now(),
+      new Date(world.clock.now().getTime() - 121_000),
+    );
+
+    await handled(world, fresh as TopicMessage<'chat.send'>);
+    await handled(world, stale as TopicMessage<'chat.send'>);
+
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent, m.error])).toEqual([
+      ['reply:old-sender', true, ''],
+      ['reply:old-sender-late', false, tooOldMessage],
+    ]);
+  });
+
+  test('when a copy comes while its first is still at Kick and the channel is busy, then the copy leaves no queued document and Kick is called for the first only', async () => {
+    let endBackoff: () => void = () => undefined;
+    const backoff = new Promise<void>((resolve) => {
+      endBackoff = resolve;
+    });
+    const world = await aWorld({ mode: 'user', sleep: () => backoff });
+    world.answers.push(new KickApiError(429, 'Too Many Requests'));
+    const first = answerTo('busy', world.clock.now());
+
+    await world.sender.handle(first);
+    await world.sender.handle({ ...first, eventId: randomUUID() });
+    expect(await documents()).toBe(0);
+    endBackoff();
+    await world.sender.drain();
+
+    expect(world.posted.map((p) => p.message.content)).toEqual(['answer to busy', 'answer to busy']);
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent])).toEqual([['reply:busy', true]]);
+    expect(await documents()).toBe(0);
+  });
+
+  test('when a reply waits in its channel and is then posted, then its queued document is gone and its key stays', async () => {
+    let endBackoff: () => void = () => undefined;
+    const backoff = new Promise<void>((resolve) => {
+      endBackoff = resolve;
+    });
+    const world = await aWorld({ mode: 'user', sleep: () => backoff });
+    world.answers.push(new KickApiError(429, 'Too Many Requests'));
+
+    await world.sender.handle(answerTo('ahead', world.clock.now()));
+    await world.sender.handle(answerTo('behind', world.clock.now()));
+    expect(await documents()).toBe(1);
+    endBackoff();
+    await world.sender.drain();
+    await handled(world, answerTo('behind', world.clock.now()));
+
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent])).toEqual([
+      ['reply:ahead', true],
+      ['reply:behind', true],
+    ]);
+    expect(world.posted).toHaveLength(3);
+    expect(await documents()).toBe(0);
+  });
+
+  test("when an earlier version's claims are in the store (a document per chat.send, 2 days), then the keys of the last 10 minutes still stop copies and older ones are gone", async () => {
+    const before = await aWorld({ mode: 'user' });
+    const stored = platform.store.collection<SendClaimDoc>('chat-send-claims');
+    const at = (agoMs: number) => new Date(before.clock.now().getTime() - agoMs);
+    await stored.insertOne({
+      _id: 'reply:posted-a-minute-ago',
+      claimedAt: at(60_000),
+      outcome: null,
+      isPublished: false,
+      state: 'posting',
+      postingAt: at(60_000),
+    });
+    await stored.insertOne({
+      _id: 'reply:posted-a-day-ago',
+      claimedAt: at(86_400_000),
+      outcome: null,
+      isPublished: false,
+      state: 'posting',
+      postingAt: at(86_400_000),
+    });
+
+    // the new version starts on that store
+    const after = await aWorld({ mode: 'user' });
+    await handled(after, answerTo('posted-a-minute-ago', at(61_000), after.clock.now()));
+
+    expect(after.posted).toEqual([]);
+    expect(after.published).toEqual([]);
+    expect(await stored.find({})).toEqual([expect.objectContaining({ _id: 'reply:posted-a-minute-ago' })]);
   });
 });

@@ -382,9 +382,7 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
   async function claimKeysOfDocuments(): Promise<void> {
     const documents = await sendClaims.find({});
     for (let start = 0; start < documents.length; start += 100) {
-      await Promise.all(
-        documents.slice(start, start + 100).map((doc) => sendClaimKeys.claim(doc._id, doc.claimedAt)),
-      );
+      await Promise.all(documents.slice(start, start + 100).map((doc) => sendClaimKeys.claim(doc._id, doc.claimedAt)));
     }
   }
 
@@ -542,10 +540,18 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
         if (doc) return doc;
         const claimedAt = await sendClaimKeys.claimedAt(idempotencyKey);
         if (!claimedAt) return null;
-        return { _id: idempotencyKey, claimedAt, outcome: null, isPublished: false, state: 'posting', postingAt: claimedAt };
+        return {
+          _id: idempotencyKey,
+          claimedAt,
+          outcome: null,
+          isPublished: false,
+          state: 'posting',
+          postingAt: claimedAt,
+        };
       },
       // the queued document goes: the key's claim stops copies, and a posting claim is never read
-      startPosting: async (idempotencyKey) => (await sendClaims.deleteOne({ _id: idempotencyKey, state: 'queued' })) > 0,
+      startPosting: async (idempotencyKey) =>
+        (await sendClaims.deleteOne({ _id: idempotencyKey, state: 'queued' })) > 0,
       queued: (claimedBefore, limit) =>
         sendClaims.find({ state: 'queued', claimedAt: { $lte: claimedBefore } }, { sort: { claimedAt: 1 }, limit }),
       async recordOutcome(idempotencyKey, outcome, isPublished) {
