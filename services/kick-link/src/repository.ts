@@ -378,9 +378,10 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
    * Every unexpired claim document's key into the claim set. After an upgrade, the documents an
    * earlier version stored (one per chat.send) are the only record of those keys; afterwards the
    * few documents there are (queued, unpublished) are claimed already and cost a lookup each.
+   * Oldest first: the embedded claim set drops expired claims from the front of its claim order.
    */
   async function claimKeysOfDocuments(): Promise<void> {
-    const documents = await sendClaims.find({});
+    const documents = await sendClaims.find({}, { sort: { claimedAt: 1 } });
     for (let start = 0; start < documents.length; start += 100) {
       await Promise.all(documents.slice(start, start + 100).map((doc) => sendClaimKeys.claim(doc._id, doc.claimedAt)));
     }
