@@ -54,7 +54,10 @@ export interface KickLinkOptions {
   http?: Partial<KickHttpTuning>;
   /** Refresh a user token when less than this is left. Default 300. */
   refreshAheadSeconds?: number;
-  /** A webhook timestamp further than this from our clock is refused. Default 300. */
+  /**
+   * A webhook timestamp further than this from our clock is refused. Default 300. The send claims'
+   * 10 minutes (repository.ts retention.sendClaimSeconds) rely on it being at most 5 minutes.
+   */
   webhookToleranceSeconds?: number;
   /** An OAuth state is good for this long. Default 600. */
   oauthStateSeconds?: number;
