@@ -1,3 +1,4 @@
+import type { Document, NewDocument, Store } from '@kickstand/platform/store';
 import { createFakeClock, createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
 import { createKickLinkRepository, retention, type DeadLetterDoc, type KickLinkRepository } from './repository';
 
@@ -60,5 +61,49 @@ describe('dead letters', () => {
     clock.advance(2 * 60_000);
 
     expect(await repo.deadLetters.count()).toBe(0);
+  });
+});
+
+describe('send claims', () => {
+  const reply = {
+    broadcasterUserId: '4377088',
+    ownerUserId: 'u-streamer',
+    content: 'hello',
+    origin: 1,
+    sourceReceivedAt: null,
+    occurredAt: null,
+  };
+
+  test("when a queued claim's document cannot be stored, then its key is let go, so that a redelivery is taken", async () => {
+    let isDiskFull = true;
+    const failing: Store = {
+      ...platform.store,
+      collection: <T extends Document>(name: string) => {
+        const collection = platform.store.collection<T>(name);
+        if (name !== 'chat-send-claims') return collection;
+        return {
+          ...collection,
+          insertOne: (doc: NewDocument<T>) =>
+            isDiskFull ? Promise.reject(new Error('disk full')) : collection.insertOne(doc),
+        };
+      },
+    };
+    const claims = createKickLinkRepository(failing, { oauthStateSeconds: 600 }).sendClaims;
+
+    await expect(claims.claim('reply:disk-full', clock.now(), reply)).rejects.toThrow('disk full');
+    expect(await claims.get('reply:disk-full')).toBeNull();
+    isDiskFull = false;
+
+    expect(await claims.claim('reply:disk-full', clock.now(), reply)).toBe(true);
+    expect(await claims.get('reply:disk-full')).toMatchObject({ state: 'queued', reply });
+    expect(await claims.claim('reply:disk-full', clock.now(), reply, 'posting')).toBe(false);
+  });
+
+  test('when a key is claimed for posting, then a queued claim of it is refused without a document', async () => {
+    expect(await repo.sendClaims.claim('reply:posting-first', clock.now(), reply, 'posting')).toBe(true);
+
+    expect(await repo.sendClaims.claim('reply:posting-first', clock.now(), reply)).toBe(false);
+    expect(await platform.store.collection('chat-send-claims').count({ _id: 'reply:posting-first' })).toBe(0);
+    expect(await repo.sendClaims.startPosting('reply:posting-first', clock.now())).toBe(false);
   });
 });

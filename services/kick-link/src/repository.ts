@@ -523,18 +523,20 @@ export function createKickLinkRepository(store: Store, options: { oauthStateSeco
       async claim(idempotencyKey, now, reply, state = 'queued') {
         // taken for posting at once: the key alone (no document; a posting claim is never read)
         if (state === 'posting') return sendClaimKeys.claim(idempotencyKey, now);
-        // queued: the document first, so that a crash before the key's claim leaves a reply that
-        // recovery posts (and whose document stops a copy), never a claimed key without its reply
+        // queued: the key first, then the document with the reply. A crash between the two loses
+        // this reply (as a crash before a posting claim's call does), but never lets it be posted
+        // twice: were the document first, a copy of the chat.send coming to another instance
+        // would claim the free key and post, and recovery would post the document's reply again.
+        if (!(await sendClaimKeys.claim(idempotencyKey, now))) return false;
         const queued = { _id: idempotencyKey, claimedAt: now, outcome: null, isPublished: false, state, reply };
-        if (!(await insertOnce(sendClaims, queued))) return false;
-        let isClaimed = false;
         try {
-          isClaimed = await sendClaimKeys.claim(idempotencyKey, now);
-        } finally {
-          // a key claimed before (posting, no document): this document was a copy's
-          if (!isClaimed) await sendClaims.deleteOne({ _id: idempotencyKey, state: 'queued' });
+          // a document of the key already (an outcome kept, an earlier version's claim): seen before
+          return await insertOnce(sendClaims, queued);
+        } catch (error) {
+          // not stored: the key goes back, so that a redelivery of the chat.send is taken
+          await sendClaimKeys.release(idempotencyKey);
+          throw error;
         }
-        return isClaimed;
       },
       async get(idempotencyKey) {
         const doc = await sendClaims.findOne({ _id: idempotencyKey });
