@@ -349,8 +349,8 @@ interface Attempted {
  * died is found by the recovery pass of any instance and goes through the same worker path. Retries (429, 5xx, a refused reply target, `bot` refused →
  * `user`) all happen inside that one claim and only after answers that say nothing was posted; a
  * timeout is never retried. Each channel's replies wait in their own bounded queue, so a channel
- * backing off does not hold up the others on its bus partition. The outcome is stored with the
- * claim before chat.sent is published, so a redelivery after a failed publish publishes it then.
+ * backing off does not hold up the others on its bus partition. An outcome whose chat.sent could
+ * not be published is stored with the claim (settle), so a redelivery publishes it then.
  */
 export function createChatSender(deps: ChatSenderDeps): ChatSender {
   const { repo, kick, userTokens, botTokens, botAccounts, ownLines, publisher, health, clock, log, mode } = deps;
