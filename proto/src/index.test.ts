@@ -101,6 +101,7 @@ const fixtures: Fixture[] = [
     replyToUsername: 'viewer_b',
     origin: ChatOrigin.COMMAND,
     sourceReceivedAt: at('2026-03-02T18:05:42.120Z'),
+    sourceSentAt: at('2026-03-02T18:05:41Z'),
   }),
   fixture(ChatSentSchema, {
     eventId: 'evt-3',
