@@ -813,10 +813,12 @@ describe('copies of a chat.send, and how long their keys are kept', () => {
   const lastErrorOf = async (world: World) =>
     (await world.sender.describe((await world.repo.links.byUser(ownerUserId)) as LinkDoc)).lastError;
 
-  test('when the claim window is set, then it outlasts the 2-minute age limit plus the 5 minutes a delivery may be off our clock', () => {
+  test('when the claim window is set, then it outlasts the line-age limit, which outlasts the 2-minute age limit plus the 5 minutes a delivery may be off our clock', () => {
     expect(claimWindowMs).toBe(retention.sendClaimSeconds * 1000);
     expect(claimWindowMs).toBe(600_000);
-    expect(claimWindowMs).toBeGreaterThan(defaultReplyPolicy.maxAgeMs + 300_000);
+    expect(defaultReplyPolicy.maxLineAgeMs).toBe(480_000);
+    expect(claimWindowMs).toBeGreaterThan(defaultReplyPolicy.maxLineAgeMs);
+    expect(defaultReplyPolicy.maxLineAgeMs).toBeGreaterThan(defaultReplyPolicy.maxAgeMs + 300_000);
   });
 
   test('when a reply goes to Kick at once, then it leaves no document, only its key, which is kept 10 minutes', async () => {
@@ -868,9 +870,19 @@ describe('copies of a chat.send, and how long their keys are kept', () => {
     expect(world.published.map((m) => [m.idempotencyKey, m.isSent])).toEqual([['reply:twice', true]]);
   });
 
-  test('when a line said over 2 minutes ago is received just now, then its answer is dropped as too old, reported once, and its copy is not reported again', async () => {
+  test("when a line said 6 minutes ago by Kick's clock is received just now (Kick's clock behind ours), then it is answered", async () => {
     const world = await aWorld({ mode: 'user' });
-    const saidAt = new Date(world.clock.now().getTime() - 121_000);
+    const saidAt = new Date(world.clock.now().getTime() - 360_000);
+
+    await handled(world, answerTo('behind', saidAt, world.clock.now()));
+
+    expect(world.posted.map((p) => p.message.content)).toEqual(['answer to behind']);
+    expect(world.published.map((m) => [m.idempotencyKey, m.isSent])).toEqual([['reply:behind', true]]);
+  });
+
+  test('when a line said over 8 minutes ago is received just now, then its answer is dropped as too old, reported once, and its copy is not reported again', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const saidAt = new Date(world.clock.now().getTime() - 480_001);
 
     await handled(world, answerTo('late', saidAt, world.clock.now()));
     world.clock.advance(60_000);

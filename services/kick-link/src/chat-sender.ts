@@ -242,10 +242,19 @@ export interface ChatSender {
 
 export interface ReplyPolicy {
   /**
-   * A reply older than this (from chat.send's source_sent_at, else source_received_at, else
-   * occurred_at) is dropped. Far below retention.sendClaimSeconds, which relies on it.
+   * A reply received (by kick-link, chat.send's source_received_at, else occurred_at) longer ago
+   * than this is dropped: our own clock, so Kick's clock being off does not shorten it.
    */
   maxAgeMs: number;
+  /**
+   * A reply whose line was said (chat.send's source_sent_at: Kick's created_at, bounded by our
+   * arrival) longer ago than this is dropped too. Every copy of a chat.send carries the same line
+   * time, so this is what stops a copy received anew after its key's claim expired; it must stay
+   * below retention.sendClaimSeconds, which relies on it, and above maxAgeMs plus the 5 minutes a
+   * delivery may be off our clock (the webhook check refuses more), so a Kick clock running behind
+   * ours does not drop fresh replies.
+   */
+  maxLineAgeMs: number;
   /** Attempts on 429 / 5xx, the first included. */
   maxAttempts: number;
   initialBackoffMs: number;
@@ -273,6 +282,7 @@ export const defaultRecoveryTiming: RecoveryTiming = { graceMs: 5000, intervalMs
 
 export const defaultReplyPolicy: ReplyPolicy = {
   maxAgeMs: 120_000,
+  maxLineAgeMs: 480_000,
   maxAttempts: 5,
   initialBackoffMs: 1000,
   maxBackoffMs: 8000,
@@ -435,12 +445,18 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   }
 
   /**
-   * When the reply's line was said (else received, else asked for, else claimed): its age counts
-   * from there. source_sent_at is the same in every copy of a chat.send; the receive time of a
-   * line received again (a replayed dead letter) is not, which is why it comes first.
+   * When the reply's line was said (else received, else asked for, else claimed). source_sent_at
+   * is the same in every copy of a chat.send; the receive time of a line received again (a
+   * replayed dead letter) is not, which is why it comes first here.
    */
   const sourceAtOf = (reply: Reply, claimedAt: Date) =>
     reply.sourceSentAt ?? reply.sourceReceivedAt ?? reply.occurredAt ?? claimedAt;
+  /** When kick-link received the reply's line (else asked for, else claimed): our own clock. */
+  const receivedAtOf = (reply: Reply, claimedAt: Date) => reply.sourceReceivedAt ?? reply.occurredAt ?? claimedAt;
+  /** Past either age limit (ReplyPolicy): never posted. */
+  const isTooOld = (reply: Reply, claimedAt: Date, atMs: number) =>
+    atMs - receivedAtOf(reply, claimedAt).getTime() > policy.maxAgeMs ||
+    atMs - sourceAtOf(reply, claimedAt).getTime() > policy.maxLineAgeMs;
 
   async function senderKindOf(state: SenderStateDoc | null): Promise<SenderKind> {
     if (mode === 'auto' && (await botAccounts.current())) return 'bot-account';
@@ -462,8 +478,8 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     const state = await senderStateOf(channel);
     let kind = await senderKindOf(state);
     let replyTo = reply.replyToMessageId || undefined;
-    const sourceAt = sourceAtOf(reply, clock.now());
-    const ageMs = () => clock.now().getTime() - sourceAt.getTime();
+    const startedAt = clock.now();
+    const isTooOldAt = (atMs: number) => isTooOld(reply, startedAt, atMs);
     const end = (result: ReplyResult, error: string, messageId = ''): Attempted => ({
       outcome: { isSent: result === 'sent', error, messageId, content, sentAt: clock.now() },
       kind,
@@ -471,7 +487,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     });
 
     for (let tries = 1; ; tries += 1) {
-      if (ageMs() > policy.maxAgeMs) return end('dropped', tooOldMessage);
+      if (isTooOldAt(clock.now().getTime())) return end('dropped', tooOldMessage);
       const handle = ownLines.sending(channel, content);
       try {
         const sent = await postAs(kind, link, content, replyTo);
@@ -525,7 +541,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         if (isRetryable(error) && tries < policy.maxAttempts) {
           const wait = backoff(tries);
           log.warn({ ...answer, waitMs: wait }, 'Kick refused a reply for now: trying again');
-          if (ageMs() + wait > policy.maxAgeMs) return end('dropped', tooOldMessage);
+          if (isTooOldAt(clock.now().getTime() + wait)) return end('dropped', tooOldMessage);
           await sleep(wait);
           continue;
         }
@@ -653,9 +669,8 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     for (const claim of claims) {
       if (!claim.reply || held.has(claim._id)) continue;
       const reply: Reply = { ...claim.reply, key: claim._id };
-      const ageMs = now.getTime() - sourceAtOf(reply, claim.claimedAt).getTime();
       try {
-        if (ageMs > policy.maxAgeMs) {
+        if (isTooOld(reply, claim.claimedAt, now.getTime())) {
           log.warn({ broadcasterUserId: reply.broadcasterUserId, idempotencyKey: reply.key }, tooOldMessage);
           await drop(reply, tooOldMessage);
         } else {

@@ -211,13 +211,14 @@ export const retention = {
   /**
    * chat.send claims (the keys, and the documents of queued claims and unpublished outcomes).
    * A copy of a chat.send that comes after its key's claim expired must be stopped by the age check
-   * (chat-sender.ts: nothing is posted more than `maxAgeMs`, 2 minutes, after the line's own time,
-   * chat.send's source_sent_at). That time is the same in every copy and at most the first copy's
-   * arrival (messageTimeMs bounds Kick's created_at by it), or Kick's created_at when Kick's clock
-   * runs ahead; the webhook check refuses deliveries more than 5 minutes off our clock, so it is
-   * at most 5 minutes after the first claim. A copy claimed 10 minutes after the first is
-   * therefore at least 5 minutes old: well past the 2 (3 minutes to spare for clocks of other
-   * instances). The queue does not count: every call to Kick checks the age first. One key per
+   * (chat-sender.ts: nothing is posted more than `maxLineAgeMs`, 8 minutes, after the line's own
+   * time, chat.send's source_sent_at). That time is the same in every copy and at most the first
+   * copy's arrival (messageTimeMs bounds Kick's created_at by it), so at most the first claim's
+   * time: a copy claimed 10 minutes after the first is at least 10 minutes old, past the 8 (2
+   * minutes to spare for clocks of other instances). The 8 minutes in turn leave room for Kick's
+   * clock to run up to 5 minutes behind ours (the webhook check refuses more) while a reply is
+   * still within its 2 minutes from receipt. The queue does not count: every call to Kick checks
+   * the ages first. One key per
    * reply: 10 minutes at 200 replies a second are 120,000 claims (~90 B each) instead of two days
    * of documents (34.6 M, ~1 KB each; docs/performance.md, "Retention of the per-reply records").
    */
