@@ -85,15 +85,15 @@ describe('command usage counts', () => {
     flushAt: now,
   });
   /** An execution as an earlier version logged it: with a three-day expiry, counted or not. */
-  const earlier = (seenKey: string, isCounted: boolean): CommandExecutionDoc => ({
+  const earlier = (seenKey: string, isCounted: boolean, claimedAt = now): CommandExecutionDoc => ({
     _id: seenKey,
     usageId: '2026-11-21:dice',
     date: '2026-11-21',
     command: 'dice',
     kind: 'custom',
     isCounted,
-    claimedAt: now,
-    expiresAt: new Date(now.getTime() + 3 * day),
+    claimedAt,
+    expiresAt: new Date(claimedAt.getTime() + 3 * day),
   });
 
   beforeEach(async () => {
@@ -101,7 +101,7 @@ describe('command usage counts', () => {
     platform = await createTestPlatform('auth', { clock });
     repo = createAuthRepository(platform.store);
     await repo.createIndexes();
-    await repo.commandUsage.open();
+    await repo.commandUsage.open(clock.now());
   });
   afterEach(() => platform.close());
 
@@ -177,7 +177,7 @@ describe('command usage counts', () => {
         redeliveryWindowSeconds: defaultKafkaRedeliveryWindowSeconds,
       });
       await kafkaRepo.createIndexes();
-      await kafkaRepo.commandUsage.open();
+      await kafkaRepo.commandUsage.open(clock.now());
       const counter = counterOn(kafkaRepo);
       await counter.record(dice('event-1'));
       await counter.flush();
@@ -371,7 +371,7 @@ describe('command usage counts', () => {
     test('an uncounted one loses its expiry at open and is counted after more than 3 days', async () => {
       await executions().insertOne(earlier('event-1', false));
 
-      await createAuthRepository(platform.store).commandUsage.open();
+      await createAuthRepository(platform.store).commandUsage.open(clock.now());
       clock.advance(4 * day);
       const counter = counterOn();
       await counter.flush();
@@ -380,9 +380,26 @@ describe('command usage counts', () => {
       expect(await executions().count()).toBe(0);
     });
 
-    test('a counted one refuses its redelivery until its expiry, and is never deleted or counted by a flush', async () => {
-      await executions().insertOne(earlier('event-1', true));
+    test('a counted one older than the redelivery window goes at open; a younger one stays and refuses its redelivery', async () => {
+      const minute = 60_000;
+      await executions().insertOne(earlier('event-1', true, new Date(now.getTime() - 11 * minute)));
+      await executions().insertOne(earlier('event-2', true, new Date(now.getTime() - 9 * minute)));
+
+      await createAuthRepository(platform.store).commandUsage.open(clock.now());
+
+      expect((await executions().find({})).map(({ _id }) => _id)).toEqual(['event-2']);
       const counter = counterOn();
+      expect(await counter.record(dice('event-2'))).toBe(false);
+      expect(await counter.record(dice('event-1'))).toBe(true);
+    });
+
+    test('with Kafka, a counted one refuses its redelivery until its expiry, and is never deleted or counted by a flush', async () => {
+      await executions().insertOne(earlier('event-1', true));
+      const kafkaRepo = createAuthRepository(platform.store, {
+        redeliveryWindowSeconds: defaultKafkaRedeliveryWindowSeconds,
+      });
+      await kafkaRepo.commandUsage.open(clock.now());
+      const counter = counterOn(kafkaRepo);
 
       clock.advance(3 * day - 1000);
       expect(await counter.record(dice('event-1'))).toBe(false);
@@ -404,7 +421,7 @@ describe('command usage counts', () => {
         count: 2,
         pending: { 'flush-a': true },
       });
-      await createAuthRepository(platform.store).commandUsage.open();
+      await createAuthRepository(platform.store).commandUsage.open(clock.now());
       const counter = counterOn();
 
       clock.advance(assignedAbandonedAfterMs + 1);

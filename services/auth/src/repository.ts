@@ -214,8 +214,9 @@ export function createAuthRepository(store: Store, options: AuthRepositoryOption
   const auditLog = store.collection<AuditEntryDoc>('audit-log');
   const commandUsage = store.collection<CommandUsageDoc>('command-usage');
   const commandExecutions = store.collection<CommandExecutionDoc>('command-executions');
+  const redeliveryWindowSeconds = options.redeliveryWindowSeconds ?? inProcessRedeliveryWindowSeconds;
   const countedExecutions = store.claimSet(countedExecutionsSet, {
-    expireAfterSeconds: options.redeliveryWindowSeconds ?? inProcessRedeliveryWindowSeconds,
+    expireAfterSeconds: redeliveryWindowSeconds,
     dateField: 'countedAt',
   });
   const rateLimits = store.collection<RateLimitDoc>('rate-limits');
@@ -440,15 +441,20 @@ export function createAuthRepository(store: Store, options: AuthRepositoryOption
 
     commandUsage: {
       /**
-       * Opens the counted set; executions an earlier version logged lose their three-day expiry
-       * while uncounted (they wait for their count however long). Before any other of these.
+       * Opens the counted set (before any other of these). Executions an earlier version logged
+       * with a three-day expiry: an uncounted one loses it (it waits for its count however long);
+       * a counted one older than the redelivery window goes now, the others stay until it expires.
        */
-      async open(): Promise<void> {
+      async open(now: Date): Promise<void> {
         await countedExecutions.open();
         await commandExecutions.updateMany(
           { isCounted: false, expiresAt: { $exists: true } },
           { $unset: { expiresAt: true } },
         );
+        await commandExecutions.deleteMany({
+          isCounted: true,
+          claimedAt: { $lt: new Date(now.getTime() - redeliveryWindowSeconds * 1000) },
+        });
       },
       /**
        * Logs one execution to be counted: false when its seen key was seen already, a redelivery:

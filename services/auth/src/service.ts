@@ -77,7 +77,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
     app,
     start: async () => {
       await repo.createIndexes();
-      await repo.commandUsage.open();
+      await repo.commandUsage.open(deps.clock.now());
       await ensureSuperAdmin({ users, log: deps.log }, options);
       // the dummy hash that unknown-email logins verify against is made now, not on the first such login
       await passwords.verifyNothing('');

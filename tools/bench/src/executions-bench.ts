@@ -45,16 +45,14 @@ interface Execution {
 interface Repo {
   createIndexes(): Promise<void>;
   /** `open` exists from the counted set on. */
-  commandUsage: { open?: () => Promise<void> };
+  commandUsage: { open?: (now: Date) => Promise<void> };
 }
 interface AuthModules {
   createAuthRepository(store: StoreModule.Store, options?: { redeliveryWindowSeconds: number }): Repo;
-  createCommandCounter(deps: {
-    repo: Repo;
-    clock: { now(): Date };
-    log: LogModule.Logger;
-    flushIntervalMs: number;
-  }): { record(execution: Execution): Promise<boolean>; flush(): Promise<void> };
+  createCommandCounter(deps: { repo: Repo; clock: { now(): Date }; log: LogModule.Logger; flushIntervalMs: number }): {
+    record(execution: Execution): Promise<boolean>;
+    flush(): Promise<void>;
+  };
 }
 
 const flushEveryMs = 5_000;
@@ -97,7 +95,7 @@ async function main(): Promise<void> {
     const store = await storeModule.createEmbeddedStore({ dir, clock, sweepIntervalMs: 3_600_000 });
     const repo = auth.createAuthRepository(store, { redeliveryWindowSeconds: windowSeconds });
     await repo.createIndexes();
-    await repo.commandUsage.open?.();
+    await repo.commandUsage.open?.(clock.now());
     const counter = auth.createCommandCounter({ repo, clock, log: log.createSilentLogger(), flushIntervalMs: 0 });
     const execution = (i: number): Execution => ({
       seenKey: randomUUID(),
