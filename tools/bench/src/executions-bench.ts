@@ -133,6 +133,7 @@ async function main(): Promise<void> {
         rate,
         cpuMicrosPerExecution: Number(((cpu.user + cpu.system) / count).toFixed(1)),
         heapBytesPerExecution: Math.round(heldBytes / count),
+        heapHeldMb: Number((heldBytes / 1024 / 1024).toFixed(1)),
         documentsLeft,
         rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024),
       }),
