@@ -274,3 +274,38 @@ describe('auth admin figures', () => {
     });
   });
 });
+
+describe('the redelivery window the service is given', () => {
+  test('when a counted command.executed comes again within redeliveryWindowSeconds, then it is refused; after it, it counts again', async () => {
+    const auth = await startAuthForTest({ redeliveryWindowSeconds: 60 });
+    try {
+      const { token } = await auth.seedAdmin();
+      const eventId = randomUUID();
+      const executedAgain = () =>
+        auth.bus.publish('command.executed', 'user-1', {
+          eventId,
+          ownerUserId: 'user-1',
+          broadcasterUserId: '4377088',
+          command: 'dice',
+          executedAt: timestampFromDate(dayAt(today)),
+        });
+      const diceCount = async () =>
+        (await auth.request('GET', '/api/admin/analytics?days=1', { token })).body.data.topCommands;
+
+      await executedAgain();
+      await eventually(async () => expect(await diceCount()).toEqual([{ command: 'dice', executions: 1 }]));
+      await auth.restart(); // the stop flushes: counted, its seen key in the counted set
+
+      auth.clock.advance(59_000);
+      await executedAgain();
+      await settle(200);
+      expect(await diceCount()).toEqual([{ command: 'dice', executions: 1 }]);
+
+      auth.clock.advance(2_000);
+      await executedAgain();
+      await eventually(async () => expect(await diceCount()).toEqual([{ command: 'dice', executions: 2 }]));
+    } finally {
+      await auth.close();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createPeriodicFlush } from '@kickstand/platform/batch';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
-import type { AuthRepository, CommandExecution } from './repository';
+import type { AuthRepository, CommandExecution, CommandExecutionDoc } from './repository';
 
 /** How often the counts gathered in memory are added to the stored day counts. */
 export const defaultCountFlushIntervalMs = 5_000;
@@ -12,6 +12,14 @@ export const unassignedAbandonedAfterMs = 30_000;
 export const assignedAbandonedAfterMs = 10 * 60_000;
 /** How many abandoned executions one flush recovers (the rest wait for the next). */
 const recoveredPerFlush = 5_000;
+
+const executionOf = ({ _id, usageId, date, command, kind }: CommandExecutionDoc): CommandExecution => ({
+  seenKey: _id,
+  usageId,
+  date,
+  command,
+  kind,
+});
 
 export interface CommandCounter {
   /**
@@ -33,9 +41,11 @@ export interface CommandCounter {
  * Command usage counted in memory, with the store's command-executions as its log. Before, each
  * execution cost four store writes (log it, increment the day, mark it counted, clear the day's
  * pending mark); now it costs the log's insert (batched with others by the MongoDB adapter), and a
- * flush every few seconds adds all of them with one increment per day-and-command. A stopped or
- * crashed instance's executions are still in the log, uncounted: the next flush of any instance
- * counts them once they are abandoned (unassignedAbandonedAfterMs, assignedAbandonedAfterMs).
+ * flush every few seconds adds all of them with one increment per day-and-command, then moves
+ * their seen keys to the counted set and deletes them from the log (repository.ts, countFlush). A
+ * stopped or crashed instance's executions are still in the log, uncounted and never expiring: the
+ * next flush of any instance counts them once they are abandoned (unassignedAbandonedAfterMs,
+ * assignedAbandonedAfterMs).
  */
 export function createCommandCounter(deps: {
   repo: AuthRepository;
@@ -47,8 +57,8 @@ export function createCommandCounter(deps: {
   let pending = new Map<string, CommandExecution>();
 
   /** The executions of one flush, each counted once (see repo.commandUsage.countFlush). */
-  async function countGroup(flushId: string, executions: ReadonlyArray<Omit<CommandExecution, 'seenKey'>>) {
-    if (executions.length > 0) await repo.commandUsage.countFlush(flushId, executions);
+  async function countGroup(flushId: string, executions: readonly CommandExecution[], now: Date) {
+    if (executions.length > 0) await repo.commandUsage.countFlush(flushId, executions, now);
   }
 
   async function flushOnce(): Promise<void> {
@@ -57,7 +67,7 @@ export function createCommandCounter(deps: {
     const now = clock.now();
     const toTake = new Map(batch);
     // flushes that took executions and never finished: finished under their own id
-    const unfinished = new Map<string, Array<Omit<CommandExecution, 'seenKey'>>>();
+    const unfinished = new Map<string, CommandExecution[]>();
     let taken: { flushId: string; count: number } | undefined;
     try {
       const abandoned = await repo.commandUsage.abandoned(
@@ -65,9 +75,16 @@ export function createCommandCounter(deps: {
         new Date(now.getTime() - assignedAbandonedAfterMs),
         recoveredPerFlush,
       );
+      const unassigned: CommandExecutionDoc[] = [];
       for (const doc of abandoned) {
-        if (doc.flushId === undefined) toTake.set(doc._id, { ...doc, seenKey: doc._id });
-        else unfinished.set(doc.flushId, [...(unfinished.get(doc.flushId) ?? []), doc]);
+        if (doc.flushId === undefined) unassigned.push(doc);
+        else unfinished.set(doc.flushId, [...(unfinished.get(doc.flushId) ?? []), executionOf(doc)]);
+      }
+      const wasCounted = await Promise.all(unassigned.map((doc) => repo.commandUsage.wasCounted(doc._id)));
+      for (const [i, doc] of unassigned.entries()) {
+        // a redelivery logged after its count by an instance that stopped before it looked (claim)
+        if (wasCounted[i]) await repo.commandUsage.discard(doc._id);
+        else toTake.set(doc._id, executionOf(doc));
       }
       if (toTake.size > 0) {
         const flushId = randomUUID();
@@ -81,10 +98,12 @@ export function createCommandCounter(deps: {
     if (taken) {
       // usually every execution asked for; fewer when another instance's recovery took some of them
       const executions =
-        taken.count === toTake.size ? [...toTake.values()] : await repo.commandUsage.assigned(taken.flushId);
-      await countGroup(taken.flushId, executions);
+        taken.count === toTake.size
+          ? [...toTake.values()]
+          : (await repo.commandUsage.assigned(taken.flushId)).map(executionOf);
+      await countGroup(taken.flushId, executions, now);
     }
-    for (const [flushId, executions] of unfinished) await countGroup(flushId, executions);
+    for (const [flushId, executions] of unfinished) await countGroup(flushId, executions, now);
   }
 
   const periodic = createPeriodicFlush({

@@ -1,4 +1,5 @@
 import { createSilentLogger } from '@kickstand/platform/log';
+import type { ClaimSet, Collection, Document, Store } from '@kickstand/platform/store';
 import { createFakeClock, createTestPlatform, type FakeClock, type TestPlatform } from '@kickstand/platform/testing';
 import {
   assignedAbandonedAfterMs,
@@ -6,12 +7,52 @@ import {
   unassignedAbandonedAfterMs,
   type CommandCounter,
 } from './command-counter';
+import { defaultKafkaRedeliveryWindowSeconds, inProcessRedeliveryWindowSeconds } from './redelivery-window';
 import {
+  countedExecutionsSet,
   createAuthRepository,
   type AuthRepository,
   type CommandExecutionDoc,
   type CommandUsageDoc,
 } from './repository';
+
+type FailingOp = 'claim' | 'has' | 'deleteMany' | 'updateMany';
+
+/**
+ * The store with one operation failing once, as an instance that stops at that point leaves the
+ * store: `claim` / `has` of the counted set, `deleteMany` of command-executions, `updateMany` of
+ * command-usage (the removal of a flush's pending marks).
+ */
+function failingOnce(store: Store, op: FailingOp): Store {
+  let hasFailed = false;
+  const failNow = (asked: FailingOp) => {
+    if (asked !== op || hasFailed) return false;
+    hasFailed = true;
+    return true;
+  };
+  const crash = () => Promise.reject(new Error(`stopped at ${op}`));
+  return {
+    ...store,
+    collection<T extends Document>(name: string): Collection<T> {
+      const collection = store.collection<T>(name);
+      return {
+        ...collection,
+        deleteMany: (filter) =>
+          name === 'command-executions' && failNow('deleteMany') ? crash() : collection.deleteMany(filter),
+        updateMany: (filter, update) =>
+          name === 'command-usage' && failNow('updateMany') ? crash() : collection.updateMany(filter, update),
+      };
+    },
+    claimSet(name, spec): ClaimSet {
+      const claims = store.claimSet(name, spec);
+      return {
+        ...claims,
+        claim: (id, at) => (failNow('claim') ? crash() : claims.claim(id, at)),
+        has: (id) => (failNow('has') ? crash() : claims.has(id)),
+      };
+    },
+  };
+}
 
 describe('command usage counts', () => {
   let platform: TestPlatform;
@@ -20,10 +61,13 @@ describe('command usage counts', () => {
   // One clock for the records and the store: with the wall clock, a record made at a fixed date
   // expires the moment it is written once that date is more than the claim lifetime ago.
   const now = new Date('2026-11-21T10:00:00Z');
+  const day = 24 * 3600_000;
   const countOf = async () => (await repo.commandUsage.between('2026-11-21', '2026-11-21'))[0]?.count;
   const usageDoc = () =>
     platform.store.collection<CommandUsageDoc>('command-usage').findOne({ _id: '2026-11-21:dice' });
   const executions = () => platform.store.collection<CommandExecutionDoc>('command-executions');
+  const counted = () =>
+    platform.store.claimSet(countedExecutionsSet, { expireAfterSeconds: 600, dateField: 'countedAt' });
   const counterOn = (on: AuthRepository = repo): CommandCounter =>
     createCommandCounter({ repo: on, clock, log: createSilentLogger(), flushIntervalMs: 0 });
   const dice = (seenKey: string) =>
@@ -39,7 +83,17 @@ describe('command usage counts', () => {
     claimedAt: now,
     flushId,
     flushAt: now,
-    expiresAt: new Date('2026-11-24T10:00:00Z'),
+  });
+  /** An execution as an earlier version logged it: with a three-day expiry, counted or not. */
+  const earlier = (seenKey: string, isCounted: boolean, claimedAt = now): CommandExecutionDoc => ({
+    _id: seenKey,
+    usageId: '2026-11-21:dice',
+    date: '2026-11-21',
+    command: 'dice',
+    kind: 'custom',
+    isCounted,
+    claimedAt,
+    expiresAt: new Date(claimedAt.getTime() + 3 * day),
   });
 
   beforeEach(async () => {
@@ -47,6 +101,7 @@ describe('command usage counts', () => {
     platform = await createTestPlatform('auth', { clock });
     repo = createAuthRepository(platform.store);
     await repo.createIndexes();
+    await repo.commandUsage.open(clock.now());
   });
   afterEach(() => platform.close());
 
@@ -80,7 +135,74 @@ describe('command usage counts', () => {
       count: 2000,
       pending: {},
     });
-    expect(await executions().count({ isCounted: false })).toBe(0);
+    expect(await executions().count()).toBe(0);
+  });
+
+  test('when a flush counted executions, then their documents are gone and their seen keys are in the counted set', async () => {
+    const counter = counterOn();
+    await counter.record(dice('event-1'));
+    await counter.record(dice('event-2'));
+    expect(await executions().count()).toBe(2);
+
+    await counter.flush();
+
+    expect(await executions().count()).toBe(0);
+    expect(await counted().has('event-1')).toBe(true);
+    expect(await counted().has('event-2')).toBe(true);
+    expect(await counted().has('event-3')).toBe(false);
+  });
+
+  test('when a counted execution is delivered again within the in-process window, then it is refused and leaves no document; after it, it counts again', async () => {
+    const counter = counterOn();
+    await counter.record(dice('event-1'));
+    await counter.flush();
+
+    clock.advance(inProcessRedeliveryWindowSeconds * 1000 - 1000);
+    expect(await counter.record(dice('event-1'))).toBe(false);
+    expect(await executions().count()).toBe(0);
+    await counter.flush();
+    expect(await countOf()).toBe(1);
+
+    // what is given up: a redelivery after the window counts twice
+    clock.advance(2000);
+    expect(await counter.record(dice('event-1'))).toBe(true);
+    await counter.flush();
+    expect(await countOf()).toBe(2);
+  });
+
+  test('when the window is the Kafka default, then a counted execution delivered again 3 days less a second later is refused', async () => {
+    const kafkaPlatform = await createTestPlatform('auth', { clock });
+    try {
+      const kafkaRepo = createAuthRepository(kafkaPlatform.store, {
+        redeliveryWindowSeconds: defaultKafkaRedeliveryWindowSeconds,
+      });
+      await kafkaRepo.createIndexes();
+      await kafkaRepo.commandUsage.open(clock.now());
+      const counter = counterOn(kafkaRepo);
+      await counter.record(dice('event-1'));
+      await counter.flush();
+
+      clock.advance(3 * day - 1000);
+      expect(await counter.record(dice('event-1'))).toBe(false);
+      clock.advance(2000);
+      expect(await counter.record(dice('event-1'))).toBe(true);
+    } finally {
+      await kafkaPlatform.close();
+    }
+  });
+
+  test('when an instance stops and none starts for 4 days, then its executions are still counted, once', async () => {
+    const stopped = counterOn();
+    for (const key of ['event-1', 'event-2']) await stopped.record(dice(key));
+
+    clock.advance(4 * day);
+    const restarted = counterOn(createAuthRepository(platform.store));
+    expect(await restarted.record(dice('event-2'))).toBe(false);
+    await restarted.flush();
+    await restarted.flush();
+
+    expect(await countOf()).toBe(2);
+    expect(await executions().count()).toBe(0);
   });
 
   test('when an instance stops before its flush, then a restarted one counts its executions exactly once, once they are abandoned', async () => {
@@ -110,7 +232,7 @@ describe('command usage counts', () => {
     expect(await countOf()).toBe(3);
   });
 
-  test('when a flush stopped after increasing the count, then its recovery marks the executions counted and adds nothing again', async () => {
+  test('when a flush stopped after increasing the count, then its recovery moves the executions to the counted set and adds nothing again', async () => {
     await executions().insertOne(takenBy('event-1', 'flush-a'));
     await executions().insertOne(takenBy('event-2', 'flush-a'));
     await platform.store.collection<CommandUsageDoc>('command-usage').insertOne({
@@ -134,7 +256,8 @@ describe('command usage counts', () => {
       count: 2,
       pending: {},
     });
-    expect(await executions().count({ isCounted: false })).toBe(0);
+    expect(await executions().count()).toBe(0);
+    expect(await counter.record(dice('event-1'))).toBe(false);
   });
 
   test('when a flush stopped after taking executions, before counting them, then its recovery counts them once', async () => {
@@ -174,5 +297,143 @@ describe('command usage counts', () => {
 
     expect(await countOf()).toBe(2);
     expect(counter.unflushed()).toEqual(new Map());
+  });
+
+  describe('when an instance stops at each step of counting, then every execution is counted exactly once', () => {
+    /** Records two executions on a store failing at `op`, flushes (which fails), and hands over. */
+    async function stoppedAt(op: FailingOp): Promise<CommandCounter> {
+      const stopping = counterOn(createAuthRepository(failingOnce(platform.store, op)));
+      await stopping.record(dice('event-1'));
+      await stopping.record(dice('event-2'));
+      await expect(stopping.flush()).rejects.toThrow(`stopped at ${op}`);
+      return counterOn(createAuthRepository(platform.store));
+    }
+
+    test('after increasing the counts, before claiming the seen keys: a redelivery finds the document; the recovery adds nothing again', async () => {
+      const other = await stoppedAt('claim');
+      expect(await countOf()).toBe(2);
+      expect(await other.record(dice('event-1'))).toBe(false);
+
+      clock.advance(assignedAbandonedAfterMs + 1);
+      await other.flush();
+
+      expect(await countOf()).toBe(2);
+      expect((await usageDoc())?.pending).toEqual({});
+      expect(await executions().count()).toBe(0);
+      expect(await other.record(dice('event-2'))).toBe(false);
+    });
+
+    test('after claiming the seen keys, before deleting the documents: a redelivery is refused; the recovery deletes them', async () => {
+      const other = await stoppedAt('deleteMany');
+      expect(await executions().count()).toBe(2);
+      expect(await counted().has('event-1')).toBe(true);
+      expect(await other.record(dice('event-1'))).toBe(false);
+
+      clock.advance(assignedAbandonedAfterMs + 1);
+      await other.flush();
+
+      expect(await countOf()).toBe(2);
+      expect((await usageDoc())?.pending).toEqual({});
+      expect(await executions().count()).toBe(0);
+      expect(await other.record(dice('event-2'))).toBe(false);
+    });
+
+    test('after deleting the documents, before removing the pending mark: a redelivery is refused by the counted set (the mark stays)', async () => {
+      const other = await stoppedAt('updateMany');
+      expect(await executions().count()).toBe(0);
+      expect(await other.record(dice('event-1'))).toBe(false);
+      expect(await other.record(dice('event-2'))).toBe(false);
+
+      clock.advance(assignedAbandonedAfterMs + 1);
+      await other.flush();
+
+      expect(await countOf()).toBe(2);
+      expect(Object.keys((await usageDoc())?.pending ?? {})).toHaveLength(1);
+    });
+
+    test('a redelivery after the count whose instance stopped between its insert and its check: the recovery deletes it uncounted', async () => {
+      const counter = counterOn();
+      await counter.record(dice('event-1'));
+      await counter.flush();
+      const stopping = counterOn(createAuthRepository(failingOnce(platform.store, 'has')));
+      await expect(stopping.record(dice('event-1'))).rejects.toThrow('stopped at has');
+      expect(await executions().count()).toBe(1);
+
+      clock.advance(unassignedAbandonedAfterMs + 1);
+      await counter.flush();
+
+      expect(await countOf()).toBe(1);
+      expect(await executions().count()).toBe(0);
+    });
+  });
+
+  describe('when documents of an earlier version (three-day expiry) are in the store', () => {
+    test('an uncounted one loses its expiry at open and is counted after more than 3 days', async () => {
+      await executions().insertOne(earlier('event-1', false));
+
+      await createAuthRepository(platform.store).commandUsage.open(clock.now());
+      clock.advance(4 * day);
+      const counter = counterOn();
+      await counter.flush();
+
+      expect(await countOf()).toBe(1);
+      expect(await executions().count()).toBe(0);
+    });
+
+    test('a counted one older than the redelivery window goes at open; a younger one stays and refuses its redelivery', async () => {
+      const minute = 60_000;
+      await executions().insertOne(earlier('event-1', true, new Date(now.getTime() - 11 * minute)));
+      await executions().insertOne(earlier('event-2', true, new Date(now.getTime() - 9 * minute)));
+
+      await createAuthRepository(platform.store).commandUsage.open(clock.now());
+
+      expect((await executions().find({})).map(({ _id }) => _id)).toEqual(['event-2']);
+      const counter = counterOn();
+      expect(await counter.record(dice('event-2'))).toBe(false);
+      expect(await counter.record(dice('event-1'))).toBe(true);
+    });
+
+    test('with Kafka, a counted one refuses its redelivery until its expiry, and is never deleted or counted by a flush', async () => {
+      await executions().insertOne(earlier('event-1', true));
+      const kafkaRepo = createAuthRepository(platform.store, {
+        redeliveryWindowSeconds: defaultKafkaRedeliveryWindowSeconds,
+      });
+      await kafkaRepo.commandUsage.open(clock.now());
+      const counter = counterOn(kafkaRepo);
+
+      clock.advance(3 * day - 1000);
+      expect(await counter.record(dice('event-1'))).toBe(false);
+      await counter.flush();
+      expect(await countOf()).toBeUndefined();
+      expect(await executions().count({ isCounted: true })).toBe(1);
+
+      clock.advance(2000);
+      expect(await counter.record(dice('event-1'))).toBe(true);
+    });
+
+    test('a flush it left half done on MongoDB (some marked counted) is finished without counting again, and the counted ones stay', async () => {
+      await executions().insertOne({ ...earlier('event-1', true), flushId: 'flush-a', flushAt: now });
+      await executions().insertOne({ ...earlier('event-2', false), flushId: 'flush-a', flushAt: now });
+      await platform.store.collection<CommandUsageDoc>('command-usage').insertOne({
+        _id: '2026-11-21:dice',
+        date: '2026-11-21',
+        command: 'dice',
+        count: 2,
+        pending: { 'flush-a': true },
+      });
+      await createAuthRepository(platform.store).commandUsage.open(clock.now());
+      const counter = counterOn();
+
+      clock.advance(assignedAbandonedAfterMs + 1);
+      await counter.flush();
+
+      expect(await countOf()).toBe(2);
+      expect(await executions().find({}, { sort: { _id: 1 } })).toEqual([
+        { ...earlier('event-1', true), flushId: 'flush-a', flushAt: now },
+      ]);
+      expect(await counted().has('event-2')).toBe(true);
+      expect(await counter.record(dice('event-1'))).toBe(false);
+      expect(await counter.record(dice('event-2'))).toBe(false);
+    });
   });
 });

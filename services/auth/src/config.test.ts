@@ -11,7 +11,41 @@ describe('auth configuration', () => {
     const config = loadConfig(authConfigSchema, base);
     expect(config).toMatchObject({ PORT: 3001, JWT_EXPIRES_IN: 86_400, SUPER_ADMIN_USERNAME: 'admin' });
     expect(config.JWT_PUBLIC_KEY?.trim()).toBe(keys.publicKeyPem.trim());
-    expect(authOptionsFromConfig(config)).toEqual({ jwtPrivateKey: config.JWT_PRIVATE_KEY, tokenTtlSeconds: 86_400 });
+    expect(authOptionsFromConfig(config)).toEqual({
+      jwtPrivateKey: config.JWT_PRIVATE_KEY,
+      tokenTtlSeconds: 86_400,
+      redeliveryWindowSeconds: 600,
+    });
+  });
+
+  describe('the redelivery window of counted command executions', () => {
+    test('when the bus is in-process, then it is 10 minutes, whatever KAFKA_REDELIVERY_WINDOW says', () => {
+      const config = loadConfig(authConfigSchema, { ...base, KAFKA_REDELIVERY_WINDOW: '7d' });
+      expect(authOptionsFromConfig(config).redeliveryWindowSeconds).toBe(600);
+    });
+
+    test('when KAFKA_BROKERS is set, then it is 3 days by default', () => {
+      const config = loadConfig(authConfigSchema, { ...base, KAFKA_BROKERS: 'kafka:9092' });
+      expect(authOptionsFromConfig(config).redeliveryWindowSeconds).toBe(259_200);
+    });
+
+    test('when KAFKA_BROKERS and KAFKA_REDELIVERY_WINDOW are set, then it is that window', () => {
+      const config = loadConfig(authConfigSchema, {
+        ...base,
+        KAFKA_BROKERS: 'kafka:9092',
+        KAFKA_REDELIVERY_WINDOW: '12h',
+      });
+      expect(authOptionsFromConfig(config).redeliveryWindowSeconds).toBe(43_200);
+    });
+
+    test.each(['0', '-1d', 'a week', '3 days'])(
+      'when KAFKA_REDELIVERY_WINDOW is %p, then the error names it',
+      (value) => {
+        expect(() => loadConfig(authConfigSchema, { ...base, KAFKA_REDELIVERY_WINDOW: value })).toThrow(
+          /KAFKA_REDELIVERY_WINDOW/,
+        );
+      },
+    );
   });
 
   test('when the private key is given as base64 of the PEM, then it is read', () => {

@@ -7,8 +7,10 @@ import {
   optionalString,
   platformConfigSchema,
   portSchema,
+  type PlatformConfig,
 } from '@kickstand/platform/config';
 import { passwordProblem } from './passwords';
+import { defaultKafkaRedeliveryWindowSeconds, redeliveryWindowSeconds } from './redelivery-window';
 import type { AuthServiceOptions } from './options';
 import { usernameLength, usernamePattern } from './users';
 
@@ -33,6 +35,12 @@ export function publicKeyOf(privateKeyPem: string): string {
 /** auth's own variables besides the key: usable on their own (single-machine mode reads them too). */
 export const authSettingsSchema = z.object({
   JWT_EXPIRES_IN: durationSecondsSchema.default(24 * 3600),
+  /**
+   * With Kafka: how long a counted command.executed is still recognised if Kafka delivers it again,
+   * i.e. how long auth's consumer group may stay stopped (redelivery-window.ts). Ignored with the
+   * in-process bus (10 minutes).
+   */
+  KAFKA_REDELIVERY_WINDOW: durationSecondsSchema.default(defaultKafkaRedeliveryWindowSeconds),
   SUPER_ADMIN_EMAIL: optionalString().pipe(
     z.string().regex(z.regexes.email, 'must be a valid email address').optional(),
   ),
@@ -73,11 +81,22 @@ export const authConfigSchema = platformConfigSchema
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 
 /**
- * The factory's options from the settings. Refuses a half-set super admin and a
+ * The factory's options from the settings (with KAFKA_BROKERS: the bus decides the redelivery
+ * window; single-machine mode passes its whole configuration). Refuses a half-set super admin and a
  * SUPER_ADMIN_PASSWORD that breaks the password rules (naming the rule, never the value).
  */
-export function authOptionsFromSettings(settings: AuthSettings, jwtPrivateKey: string): AuthServiceOptions {
-  const options: AuthServiceOptions = { jwtPrivateKey, tokenTtlSeconds: settings.JWT_EXPIRES_IN };
+export function authOptionsFromSettings(
+  settings: AuthSettings & Pick<PlatformConfig, 'KAFKA_BROKERS'>,
+  jwtPrivateKey: string,
+): AuthServiceOptions {
+  const options: AuthServiceOptions = {
+    jwtPrivateKey,
+    tokenTtlSeconds: settings.JWT_EXPIRES_IN,
+    redeliveryWindowSeconds: redeliveryWindowSeconds({
+      kafkaBrokers: settings.KAFKA_BROKERS,
+      kafkaWindowSeconds: settings.KAFKA_REDELIVERY_WINDOW,
+    }),
+  };
   if (settings.SUPER_ADMIN_EMAIL && !settings.SUPER_ADMIN_PASSWORD) {
     throw new ConfigError(['SUPER_ADMIN_PASSWORD: required with SUPER_ADMIN_EMAIL (missing)']);
   }

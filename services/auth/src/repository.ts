@@ -1,5 +1,6 @@
 import type { Role } from '@kickstand/platform/auth';
 import { DuplicateKeyError, type Filter, type SortOrder, type Store } from '@kickstand/platform/store';
+import { inProcessRedeliveryWindowSeconds } from './redelivery-window';
 import type { RateLimitDoc } from './store-rate-limiter';
 
 /** The linked Kick account, as the kick.account events describe it (never a token). */
@@ -102,10 +103,15 @@ export interface CommandUsageDoc {
 }
 
 /**
- * One command.executed, by its seen key: inserting it is what makes an execution count once (a
- * redelivery finds it). It is the log behind auth's in-memory counts (command-counter.ts): a flush
- * assigns the uncounted ones to a flush id, adds them to the day counts and marks them counted, so
- * a restart loses none and counts none twice. Kept for three days, far longer than any redelivery takes.
+ * One command.executed **not counted yet**, by its seen key: the log behind auth's in-memory counts
+ * (command-counter.ts). Inserting it is what makes a delivery count once while it waits (a
+ * redelivery finds it); a flush assigns uncounted ones to a flush id, adds them to the day counts,
+ * moves their seen keys to the counted set (`countedExecutionsSet`) and deletes them, so a restart
+ * loses none and counts none twice. It never expires: the executions of an instance that stopped
+ * wait here for any instance to count them, however long the outage.
+ *
+ * Earlier versions kept every execution for three days (`expiresAt`), counted ones marked
+ * `isCounted: true`: those stay the seen keys of their executions until their TTL index removes them.
  */
 export interface CommandExecutionDoc {
   _id: string;
@@ -114,19 +120,25 @@ export interface CommandExecutionDoc {
   date: string;
   command: string;
   kind: CommandKindName;
+  /** false; true only on a counted execution an earlier version kept (until its `expiresAt`). */
   isCounted: boolean;
   claimedAt: Date;
   /** The flush that counts it (set once, by the first flush to take it), and when it took it. */
   flushId?: string;
   flushAt?: Date;
-  expiresAt: Date;
+  /** Earlier versions only (three days after `claimedAt`); an uncounted one loses it at start. */
+  expiresAt?: Date;
 }
 
 /** One execution to count, as the counter keeps it in memory until its flush. */
 export type CommandExecution = Pick<CommandExecutionDoc, 'usageId' | 'date' | 'command' | 'kind'> & { seenKey: string };
 
-/** How long an execution's seen key is kept (see CommandExecutionDoc). */
-export const commandExecutionKeptMs = 3 * 24 * 60 * 60 * 1000;
+/**
+ * The seen keys of counted executions, a claim set (the embedded store: ~100 bytes of heap each
+ * instead of an ~850-byte document; MongoDB: one small document each, expired by a TTL index). A
+ * key is kept for the bus's redelivery window (`redeliveryWindowSeconds`, from the counting flush).
+ */
+export const countedExecutionsSet = 'counted-command-executions';
 
 export type UserSortField = 'createdAt' | 'username' | 'email' | 'lastLogin';
 
@@ -183,16 +195,30 @@ const notNewerThan = (field: string, at: Date): Filter => ({
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
 
+export interface AuthRepositoryOptions {
+  /**
+   * How long a counted execution's seen key is kept (AuthServiceOptions.redeliveryWindowSeconds);
+   * the in-process bus's window by default. On the embedded store the first repository of a store
+   * to name the counted set sets it.
+   */
+  redeliveryWindowSeconds?: number;
+}
+
 /**
  * auth's data through the store port: users (with the read model), user-commands, audit-log,
  * command-usage, rate-limits.
  */
-export function createAuthRepository(store: Store) {
+export function createAuthRepository(store: Store, options: AuthRepositoryOptions = {}) {
   const users = store.collection<UserDoc>('users');
   const userCommands = store.collection<UserCommandDoc>('user-commands');
   const auditLog = store.collection<AuditEntryDoc>('audit-log');
   const commandUsage = store.collection<CommandUsageDoc>('command-usage');
   const commandExecutions = store.collection<CommandExecutionDoc>('command-executions');
+  const redeliveryWindowSeconds = options.redeliveryWindowSeconds ?? inProcessRedeliveryWindowSeconds;
+  const countedExecutions = store.claimSet(countedExecutionsSet, {
+    expireAfterSeconds: redeliveryWindowSeconds,
+    dateField: 'countedAt',
+  });
   const rateLimits = store.collection<RateLimitDoc>('rate-limits');
 
   /** The day's count + `by`, unless the flush `flushId` is pending in it already (then false). */
@@ -241,8 +267,9 @@ export function createAuthRepository(store: Store) {
       await auditLog.createIndex({ fields: { action: 1 } });
       await auditLog.createIndex({ fields: { 'details.channelOwnerId': 1 } });
       await commandUsage.createIndex({ fields: { date: 1 } });
+      // the counted executions earlier versions kept expire by it (an execution logged now has no expiresAt)
       await commandExecutions.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
-      // the uncounted executions are few: recovery and a flush's read-back find them by these
+      // recovery and a flush's read-back find the uncounted executions (a few seconds' worth) by these
       await commandExecutions.createIndex({ fields: { isCounted: 1 } });
       await commandExecutions.createIndex({ fields: { flushId: 1 } });
       await rateLimits.createIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
@@ -414,25 +441,49 @@ export function createAuthRepository(store: Store) {
 
     commandUsage: {
       /**
-       * Logs one execution to be counted: false when its seen key was logged already (a
-       * redelivery: it is or will be counted by whoever logged it first). The one store write per
-       * execution; the counts themselves are added by `countFlush`, many executions at a time.
+       * Opens the counted set (before any other of these). Executions an earlier version logged
+       * with a three-day expiry: an uncounted one loses it (it waits for its count however long);
+       * a counted one older than the redelivery window goes now, the others stay until it expires.
+       */
+      async open(now: Date): Promise<void> {
+        await countedExecutions.open();
+        await commandExecutions.updateMany(
+          { isCounted: false, expiresAt: { $exists: true } },
+          { $unset: { expiresAt: true } },
+        );
+        await commandExecutions.deleteMany({
+          isCounted: true,
+          claimedAt: { $lt: new Date(now.getTime() - redeliveryWindowSeconds * 1000) },
+        });
+      },
+      /**
+       * Logs one execution to be counted: false when its seen key was seen already, a redelivery:
+       * while uncounted its document is found (it is or will be counted by whoever logged it
+       * first), once counted its key in the counted set. The document is inserted first and the
+       * set asked after: a flush claims a key before it deletes the document (countFlush), so a key
+       * is in one of the two at every moment, and a redelivery racing its count is found in one.
+       * The one store write per execution; the counts themselves are added by `countFlush`.
        */
       async claim(execution: CommandExecution, now: Date): Promise<boolean> {
         const { seenKey, ...rest } = execution;
         try {
-          await commandExecutions.insertOne({
-            _id: seenKey,
-            ...rest,
-            isCounted: false,
-            claimedAt: now,
-            expiresAt: new Date(now.getTime() + commandExecutionKeptMs),
-          });
-          return true;
+          await commandExecutions.insertOne({ _id: seenKey, ...rest, isCounted: false, claimedAt: now });
         } catch (error) {
           if (error instanceof DuplicateKeyError) return false;
           throw error;
         }
+        if (!(await countedExecutions.has(seenKey))) return true;
+        await commandExecutions.deleteOne({ _id: seenKey, isCounted: false, flushId: { $exists: false } });
+        return false;
+      },
+      /** Whether the execution of this seen key was counted (within the redelivery window). */
+      wasCounted: (seenKey: string): Promise<boolean> => countedExecutions.has(seenKey),
+      /**
+       * Deletes a logged execution no flush has taken, uncounted: one found counted already (left
+       * by an instance that stopped between a redelivery's insert and its check in `claim`).
+       */
+      async discard(seenKey: string): Promise<void> {
+        await commandExecutions.deleteOne({ _id: seenKey, isCounted: false, flushId: { $exists: false } });
       },
       /**
        * Gives the uncounted executions among `seenKeys` that no flush has taken yet to the flush
@@ -466,19 +517,26 @@ export function createAuthRepository(store: Store) {
         ),
       /**
        * Adds the executions of the flush `flushId` to their day counts, once: each day's count is
-       * increased together with a `pending` mark of the flush, the executions are then marked
-       * counted and the marks removed. A flush repeated after a failure anywhere in between (by
-       * this instance or, once abandoned, another) adds nothing twice.
+       * increased together with a `pending` mark of the flush, the executions' seen keys are then
+       * claimed in the counted set (dated `now`), their documents deleted and the marks removed.
+       * A flush repeated after a failure anywhere in between (by this instance or, once abandoned,
+       * another) adds nothing twice: the marks stop a second increase, a key claimed already
+       * stays claimed. The order is what keeps a count exact: a key is claimed only once its count
+       * is in (so a claimed key means "counted"), and a document is deleted only once its key is
+       * claimed (so a redelivery always finds one of the two).
        */
-      async countFlush(flushId: string, executions: readonly Omit<CommandExecution, 'seenKey'>[]): Promise<void> {
-        const perUsage = new Map<string, { execution: Omit<CommandExecution, 'seenKey'>; count: number }>();
+      async countFlush(flushId: string, executions: readonly CommandExecution[], now: Date): Promise<void> {
+        const perUsage = new Map<string, { execution: CommandExecution; count: number }>();
         for (const execution of executions) {
           const entry = perUsage.get(execution.usageId);
           if (entry) entry.count += 1;
           else perUsage.set(execution.usageId, { execution, count: 1 });
         }
         for (const { execution, count } of perUsage.values()) await incrementOnce(execution, flushId, count);
-        await commandExecutions.updateMany({ flushId }, { $set: { isCounted: true } });
+        await Promise.all(executions.map(({ seenKey }) => countedExecutions.claim(seenKey, now)));
+        // an earlier version's flush left half done may have marked some of its executions counted:
+        // those stay, the seen keys of their executions until they expire
+        await commandExecutions.deleteMany({ flushId, isCounted: false });
         await commandUsage.updateMany(
           { _id: { $in: [...perUsage.keys()] } },
           { $unset: { [`pending.${flushId}`]: true } },

@@ -27,7 +27,7 @@ export type { AuthServiceOptions } from './options';
  * the admin dashboard's figures and command usage.
  */
 export function createAuthService(deps: PlatformDeps, options: AuthServiceOptions): Service {
-  const repo = createAuthRepository(deps.store);
+  const repo = createAuthRepository(deps.store, { redeliveryWindowSeconds: options.redeliveryWindowSeconds });
   const audit = createAuditLog({ repo, log: deps.log });
   const counter = createCommandCounter({ repo, clock: deps.clock, log: deps.log });
   const analytics = createAnalytics({ repo, counter, clock: deps.clock, log: deps.log });
@@ -77,6 +77,7 @@ export function createAuthService(deps: PlatformDeps, options: AuthServiceOption
     app,
     start: async () => {
       await repo.createIndexes();
+      await repo.commandUsage.open(deps.clock.now());
       await ensureSuperAdmin({ users, log: deps.log }, options);
       // the dummy hash that unknown-email logins verify against is made now, not on the first such login
       await passwords.verifyNothing('');

@@ -18,6 +18,7 @@ import {
 } from '@kickstand/platform/testing';
 import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from '../repository';
 import { defaultLoginThrottle } from '../login-throttle';
+import { inProcessRedeliveryWindowSeconds } from '../redelivery-window';
 import { createAuthService, type AuthServiceOptions } from '../service';
 import { newUserDoc, pendingChange } from '../users';
 import type { UserView } from '../user-view';
@@ -124,6 +125,7 @@ export async function startAuthForTest(options: TestAuthOptions = {}): Promise<T
       createAuthService(deps, {
         jwtPrivateKey: testKeyPair().privateKeyPem,
         tokenTtlSeconds: 24 * 3600,
+        redeliveryWindowSeconds: inProcessRedeliveryWindowSeconds,
         loginThrottle: generousLoginThrottle,
         ...serviceOptions,
         ...overrides,
