@@ -17,8 +17,8 @@ export interface WebhookHandOff {
 
 /**
  * How often at most the owner reports finished deliveries. A report is a message, and a message
- * wakes the front door's thread (a cross-thread wake-up: on this machine ~20-40 µs of CPU between
- * the two threads, more than the front's whole RSA check); at chat rates an event-loop turn of this
+ * wakes the front door's thread (a cross-thread wake-up, which costs the two threads CPU of the
+ * order of the front's RSA check on this machine); at chat rates an event-loop turn of this
  * thread finishes about one delivery, so a report per turn was a wake-up per delivery. The reports
  * only feed the front's FRONT_DOOR_MAX_UNFINISHED bound (thousands of deliveries, seconds of
  * backlog): seeing them up to this late makes the front count at most rate × 20 ms deliveries too
