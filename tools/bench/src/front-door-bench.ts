@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { MessageChannel, Worker, type MessagePort as WorkerMessagePort } from 'node:worker_threads';
 import { chatMessageSentBody, createUlidSource, deliveryRequest, kickSignature, rfc3339Seconds } from './kick-delivery';
 import { createRawHttpPool } from './raw-http';
+import { rounded, summarize, type LatencySummary } from './stats';
 
 /**
  * The front door's CPU per webhook delivery (issue 22 item 2): single-machine mode's real front
@@ -14,8 +15,11 @@ import { createRawHttpPool } from './raw-http';
  * deliveries from a client in a child process (keep-alive connections, one request in flight on
  * each, as Kick sends). Reports the front thread's CPU (/proc, the thread the Worker added) and its
  * event-loop busy time per delivery, and the process's CPU per delivery (front thread, stub owner,
- * V8's helper threads). `--root` runs another build (e.g. main's, before the plain webhook route):
- *   npm run bench:front-door -- --deliveries 20000 --connections 8 [--root /work/main]
+ * V8's helper threads). `--root` runs another build (e.g. main's, before the plain webhook route).
+ * By default the client sends as fast as the front answers (a turn of the front then handles about
+ * one delivery per connection); `--rate R` paces it at R deliveries a second instead, as Kick's are
+ * spread in time (about one delivery per turn at 1,000/s), and the client reports the ack latency:
+ *   npm run bench:front-door -- --deliveries 20000 --connections 8 [--rate 1000] [--root /work/main]
  */
 
 const repoRoot = path.resolve(__dirname, '../../..');
@@ -36,6 +40,20 @@ function threadTicks(): Map<string, number> {
   return ticks;
 }
 
+/** Voluntary context switches (the thread went to sleep: each is a wake-up later) of each thread of this process. */
+function threadSleeps(): Map<string, number> {
+  const sleeps = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const status = readFileSync(`/proc/self/task/${tid}/status`, 'utf8');
+      sleeps.set(tid, Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return sleeps;
+}
+
 interface ClientReady {
   kind: 'warmed';
 }
@@ -44,6 +62,8 @@ interface ClientDone {
   ms: number;
   statuses: Record<string, number>;
   cpuMicros: number;
+  /** From writing a request to its answer, in ms (the measured deliveries only). */
+  ackMs: LatencySummary;
 }
 
 /** The client: signs `distinct` deliveries, sends `warmup` then, told to go, `deliveries` of them in turn. */
@@ -57,6 +77,8 @@ function runClient(): void {
       warmup: number;
       deliveries: number;
       connections: number;
+      /** Deliveries a second; 0: as fast as the front answers. */
+      rate: number;
     }) => {
       const ulid = createUlidSource();
       const timestamp = rfc3339Seconds(Date.now());
@@ -82,25 +104,56 @@ function runClient(): void {
       const statuses: Record<string, number> = {};
       let sent = 0;
 
-      function send(count: number, finished: () => void): void {
+      const latencies: number[] = [];
+
+      function sendOne(onAnswer: () => void): void {
+        const bytes = requests[sent % requests.length] as Buffer;
+        sent += 1;
+        const writtenAt = performance.now();
+        pool.request(bytes, (status, error) => {
+          latencies.push(performance.now() - writtenAt);
+          const key = status === null ? `error: ${error ?? ''}` : String(status);
+          statuses[key] = (statuses[key] ?? 0) + 1;
+          onAnswer();
+        });
+      }
+
+      /** As fast as the front answers: each connection sends its next once answered. */
+      function sendFlatOut(count: number, finished: () => void): void {
         let answered = 0;
         const target = sent + count;
-        const one = () => {
-          const bytes = requests[sent % requests.length] as Buffer;
-          sent += 1;
-          pool.request(bytes, (status, error) => {
-            const key = status === null ? `error: ${error ?? ''}` : String(status);
-            statuses[key] = (statuses[key] ?? 0) + 1;
+        const one = () =>
+          sendOne(() => {
             answered += 1;
             if (sent < target) one();
             else if (answered === count) finished();
           });
-        };
         for (let i = 0; i < Math.min(start.connections, count); i++) one();
       }
 
+      /** At `rate` a second: what is due is sent every millisecond (queued while the connections are busy). */
+      function sendPaced(count: number, finished: () => void): void {
+        let answered = 0;
+        let issued = 0;
+        const startedAt = performance.now();
+        const timer = setInterval(() => {
+          const due = Math.min(count, Math.floor(((performance.now() - startedAt) * start.rate) / 1000));
+          while (issued < due) {
+            issued += 1;
+            sendOne(() => {
+              answered += 1;
+              if (answered === count) finished();
+            });
+          }
+          if (issued === count) clearInterval(timer);
+        }, 1);
+      }
+
+      const send = start.rate > 0 ? sendPaced : sendFlatOut;
+
       send(start.warmup, () => {
         for (const key of Object.keys(statuses)) delete statuses[key];
+        latencies.length = 0;
         process.send?.({ kind: 'warmed' } satisfies ClientReady);
         process.once('message', () => {
           const cpuBefore = process.cpuUsage();
@@ -112,6 +165,7 @@ function runClient(): void {
               ms: performance.now() - startedAt,
               statuses,
               cpuMicros: cpu.user + cpu.system,
+              ackMs: rounded(summarize(latencies), 3),
             };
             pool.close();
             process.send?.(done, () => process.exit(0));
@@ -133,6 +187,7 @@ async function runBench(): Promise<void> {
       warmup: { type: 'string', default: '3000' },
       connections: { type: 'string', default: '8' },
       distinct: { type: 'string', default: '256' },
+      rate: { type: 'string', default: '0' },
       root: { type: 'string', default: repoRoot },
     },
   });
@@ -176,6 +231,14 @@ async function runBench(): Promise<void> {
     if (message.kind === 'delivery' || message.kind === 'deliveries') handOffMessages += 1;
   });
 
+  // the owner's reports of finished deliveries (one per owner event-loop turn before batching them in time)
+  let finishedReports = 0;
+  const postToFront = channel.port2.postMessage.bind(channel.port2);
+  channel.port2.postMessage = (message: { kind: string }, transfer?: Parameters<typeof postToFront>[1]) => {
+    if (message.kind === 'finished') finishedReports += 1;
+    postToFront(message, transfer);
+  };
+
   const threadsBefore = new Set(threadTicks().keys());
   const worker = new Worker(path.join(frontDir, 'front-door-worker.js'), {
     workerData: {
@@ -213,20 +276,26 @@ async function runBench(): Promise<void> {
     warmup: Number(values.warmup),
     deliveries,
     connections: Number(values.connections),
+    rate: Number(values.rate),
   });
   await warmed;
 
   const ticksBefore = threadTicks();
+  const sleepsBefore = threadSleeps();
   const eluBefore = worker.performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
   const finishedBefore = finished;
   const messagesBefore = handOffMessages;
+  const reportsBefore = finishedReports;
   const done = fromClient<ClientDone>();
   client.send({ go: true });
   const result = await done;
   const elu = worker.performance.eventLoopUtilization(eluBefore);
   const cpu = process.cpuUsage(cpuBefore);
   const ticksAfter = threadTicks();
+  const sleepsAfter = threadSleeps();
+  const sleepsOf = (tids: string[]) =>
+    tids.reduce((sum, tid) => sum + (sleepsAfter.get(tid) ?? 0) - (sleepsBefore.get(tid) ?? 0), 0);
   const frontTicks = frontThreads.reduce(
     (sum, tid) => sum + (ticksAfter.get(tid) ?? 0) - (ticksBefore.get(tid) ?? 0),
     0,
@@ -241,16 +310,21 @@ async function runBench(): Promise<void> {
         build: root,
         deliveries,
         connections: Number(values.connections),
+        rate: Number(values.rate) || 'flat out',
         statuses: result.statuses,
         handedOver: finished - finishedBefore,
         perSecond: Math.round((deliveries / result.ms) * 1000),
         deliveriesPerHandOffMessage: Number((deliveries / (handOffMessages - messagesBefore)).toFixed(2)),
+        deliveriesPerFinishedReport: Number((deliveries / (finishedReports - reportsBefore)).toFixed(2)),
         frontThreadCpuMicrosPerDelivery: perDelivery((frontTicks / ticksPerSecond) * 1e6),
+        frontThreadSleepsPerDelivery: Number((sleepsOf(frontThreads) / deliveries).toFixed(2)),
+        ownerStubThreadSleepsPerDelivery: Number((sleepsOf([String(process.pid)]) / deliveries).toFixed(2)),
         frontThreadBusyMicrosPerDelivery: perDelivery(elu.active * 1000),
         frontThreadUtilization: Number(elu.utilization.toFixed(3)),
         ownerStubThreadCpuMicrosPerDelivery: perDelivery((ownerTicks / ticksPerSecond) * 1e6),
         processCpuMicrosPerDelivery: perDelivery(cpu.user + cpu.system),
         clientCpuMicrosPerDelivery: perDelivery(result.cpuMicros),
+        ackMs: result.ackMs,
       },
       null,
       2,

@@ -22,7 +22,7 @@ export interface HandedOverDelivery {
 }
 
 export type OwnerMessage =
-  /** How many deliveries the owner finished since its last report (one report per event-loop turn at most). */
+  /** How many deliveries the owner finished since its last report (at most one report every finishedReportIntervalMs). */
   | { kind: 'finished'; count: number }
   | { kind: 'public-key'; id: number; pem: string }
   | { kind: 'public-key'; id: number; error: string };

@@ -27,7 +27,7 @@ interface PendingKey {
  * A verified delivery is answered 200 as soon as it is posted to the owner thread, not after the
  * owner's claim and publish: the in-process bus behind them keeps nothing across a crash either, so
  * a 200 already meant "queued in this process" (docs/decisions/single-machine-two-cores.md). The
- * owner reports the deliveries it finished (a count per event-loop turn); those handed over and not
+ * owner reports the deliveries it finished (a count at most every 20 ms: serve-hand-off.ts); those handed over and not
  * finished are the queue between the threads. At `maxUnfinished` of them (the owner has fallen
  * behind) or once the owner's port is closed, a delivery is answered 503 + Retry-After, so the
  * queue and its memory stay bounded. There is no age bound: a delivery waiting in the queue is

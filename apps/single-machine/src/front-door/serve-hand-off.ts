@@ -16,22 +16,36 @@ export interface WebhookHandOff {
 }
 
 /**
+ * How often at most the owner reports finished deliveries. A report is a message, and a message
+ * wakes the front door's thread (a cross-thread wake-up, which costs the two threads CPU of the
+ * order of the front's RSA check on this machine); at chat rates an event-loop turn of this
+ * thread finishes about one delivery, so a report per turn was a wake-up per delivery. The reports
+ * only feed the front's FRONT_DOOR_MAX_UNFINISHED bound (thousands of deliveries, seconds of
+ * backlog): seeing them up to this late makes the front count at most rate × 20 ms deliveries too
+ * many, a few dozen at 2,000/s.
+ */
+export const finishedReportIntervalMs = 20;
+
+/**
  * The owner thread's side of the hand-off: each delivery the front door checked (and already
  * answered 200; those of one of its event-loop turns come in one message, in order) goes to
  * kick-link's intake (claim, parse, publish, dead letter, delivery health); one it cannot keep
  * becomes a dead letter there (acceptAcknowledged). The deliveries finished are reported back as
- * a count, once per event-loop turn, so the front door knows how far behind this thread is
- * (owner-link.ts).
+ * a count, at most every `finishedReportIntervalMs` (the first one finished starts the wait), so
+ * the front door knows how far behind this thread is (owner-link.ts); `close` reports those not
+ * reported yet first.
  */
 export function serveWebhookHandOff(port: MessagePort, door: WebhookDoorHandOff, log: Logger): WebhookHandOff {
   const reply = (message: OwnerMessage) => port.postMessage(message);
   let unfinished = 0;
   let unreported = 0;
-  let isReportDue = false;
+  let reportTimer: NodeJS.Timeout | undefined;
+  let isClosed = false;
   const whenAllFinished: Array<() => void> = [];
 
   function report(): void {
-    isReportDue = false;
+    reportTimer = undefined;
+    if (unreported === 0 || isClosed) return;
     reply({ kind: 'finished', count: unreported });
     unreported = 0;
   }
@@ -39,10 +53,8 @@ export function serveWebhookHandOff(port: MessagePort, door: WebhookDoorHandOff,
   function finished(): void {
     unfinished -= 1;
     unreported += 1;
-    if (!isReportDue) {
-      isReportDue = true;
-      setImmediate(report);
-    }
+    // unref: a report due is no reason for the thread to stay up
+    reportTimer ??= setTimeout(report, finishedReportIntervalMs).unref();
     if (unfinished === 0) whenAllFinished.splice(0).forEach((resolve) => resolve());
   }
 
@@ -98,6 +110,12 @@ export function serveWebhookHandOff(port: MessagePort, door: WebhookDoorHandOff,
         );
       }
     },
-    close: () => port.close(),
+    close() {
+      // the front door learns of every delivery finished before the port goes (or they count as lost there)
+      clearTimeout(reportTimer);
+      report();
+      isClosed = true;
+      port.close();
+    },
   };
 }
