@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from '@kickstand/platform/log';
-import { batchedSender, ownBytes, type TunnelOp } from './socket-tunnel-link';
+import { batchedSender, receiveOps } from './socket-tunnel-link';
 
 /**
  * A dashboard that does not read what it is sent is dropped once this much waits for it here
@@ -33,28 +33,26 @@ export function createSocketTunnelFront(port: MessagePort, log: Logger): SocketT
     if (connections.delete(id)) sender.send({ kind: 'close', id });
   };
 
-  port.on('message', (ops: TunnelOp[]) => {
-    for (const op of ops) {
-      const socket = connections.get(op.id);
-      if (!socket) continue;
-      switch (op.kind) {
-        case 'data':
-          socket.write(op.bytes);
-          if (socket.writableLength > maxUnsentBytes) {
-            log.warn({ unsentBytes: socket.writableLength }, 'dashboard connection dropped: it does not read');
-            socket.destroy();
-          }
-          break;
-        case 'end':
-          socket.end();
-          break;
-        case 'close':
-          connections.delete(op.id);
+  receiveOps(port, (op) => {
+    const socket = connections.get(op.id);
+    if (!socket) return;
+    switch (op.kind) {
+      case 'data':
+        socket.write(op.bytes);
+        if (socket.writableLength > maxUnsentBytes) {
+          log.warn({ unsentBytes: socket.writableLength }, 'dashboard connection dropped: it does not read');
           socket.destroy();
-          break;
-        case 'open':
-          break; // only the front door opens
-      }
+        }
+        break;
+      case 'end':
+        socket.end();
+        break;
+      case 'close':
+        connections.delete(op.id);
+        socket.destroy();
+        break;
+      case 'open':
+        break; // only the front door opens
     }
   });
 
@@ -72,9 +70,9 @@ export function createSocketTunnelFront(port: MessagePort, log: Logger): SocketT
           headers: req.headers,
           remoteAddress: req.socket.remoteAddress ?? '',
         },
-        head: ownBytes([head]),
+        head,
       });
-      socket.on('data', (chunk: Buffer) => sender.send({ kind: 'data', id, bytes: ownBytes([chunk]) }));
+      socket.on('data', (chunk: Buffer) => sender.send({ kind: 'data', id, bytes: chunk }));
       socket.on('end', () => {
         if (connections.has(id)) sender.send({ kind: 'end', id });
       });

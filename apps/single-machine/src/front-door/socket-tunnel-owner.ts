@@ -3,9 +3,7 @@ import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import type { SocketIoEntry } from '@kickstand/platform/lifecycle';
-import { batchedSender, ownBytes, type OpSender, type TunnelOp, type TunnelRequest } from './socket-tunnel-link';
-
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+import { batchedSender, receiveOps, type OpSender, type TunnelRequest } from './socket-tunnel-link';
 
 /**
  * A dashboard's connection as socket.io (ws) sees it in the owner thread: what it writes goes to
@@ -35,15 +33,16 @@ class TunnelSocket extends Duplex {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     this.bytesWritten += chunk.byteLength;
-    this.sender.send({ kind: 'data', id: this.id, bytes: ownBytes([chunk]) });
+    this.sender.send({ kind: 'data', id: this.id, bytes: chunk });
     done();
   }
 
-  // ws corks a frame's header and payload together: one op for both
+  // ws corks a frame's header and payload together
   override _writev(chunks: Array<{ chunk: Buffer }>, done: (error?: Error | null) => void): void {
-    const bytes = ownBytes(chunks.map((entry) => entry.chunk));
-    this.bytesWritten += bytes.byteLength;
-    this.sender.send({ kind: 'data', id: this.id, bytes });
+    for (const { chunk } of chunks) {
+      this.bytesWritten += chunk.byteLength;
+      this.sender.send({ kind: 'data', id: this.id, bytes: chunk });
+    }
     done();
   }
 
@@ -82,6 +81,14 @@ function requestOf(socket: TunnelSocket, request: TunnelRequest): IncomingMessag
   return req;
 }
 
+/**
+ * The frames to the dashboards go to the front door at most this often: at chat rates each message
+ * to it costs this thread about what the loopback write of one frame did (waking the front
+ * thread), so a message should carry several frames; 2 ms is a tenth of the dashboards' 20 ms
+ * latency target (issue 22).
+ */
+export const frameBatchIntervalMs = 2;
+
 export interface SocketTunnelOwner {
   /** Destroys the tunnelled connections and closes the port. */
   close(): void;
@@ -95,26 +102,24 @@ export interface SocketTunnelOwner {
  * and events are socket.io's, unchanged.
  */
 export function serveSocketTunnel(port: MessagePort, socketIo: SocketIoEntry): SocketTunnelOwner {
-  const sender = batchedSender(port);
+  const sender = batchedSender(port, frameBatchIntervalMs);
   const sockets = new Map<number, TunnelSocket>();
   const forget = (id: number) => sockets.delete(id);
 
-  port.on('message', (ops: TunnelOp[]) => {
-    for (const op of ops) {
-      if (op.kind === 'open') {
-        const socket = new TunnelSocket(op.id, sender, op.request.remoteAddress, forget);
-        sockets.set(op.id, socket);
-        socketIo.handleUpgrade(requestOf(socket, op.request), socket, asBuffer(op.head));
-        continue;
-      }
-      const socket = sockets.get(op.id);
-      if (!socket) continue;
-      if (op.kind === 'data') socket.push(asBuffer(op.bytes));
-      else if (op.kind === 'end') socket.push(null);
-      else {
-        socket.isClosedByFront = true;
-        socket.destroy();
-      }
+  receiveOps(port, (op) => {
+    if (op.kind === 'open') {
+      const socket = new TunnelSocket(op.id, sender, op.request.remoteAddress, forget);
+      sockets.set(op.id, socket);
+      socketIo.handleUpgrade(requestOf(socket, op.request), socket, op.head);
+      return;
+    }
+    const socket = sockets.get(op.id);
+    if (!socket) return;
+    if (op.kind === 'data') socket.push(op.bytes);
+    else if (op.kind === 'end') socket.push(null);
+    else {
+      socket.isClosedByFront = true;
+      socket.destroy();
     }
   });
 
