@@ -6,6 +6,7 @@ import { closeServer, listen, startHttpService, type RunningService } from '@kic
 import { createSilentLogger } from '@kickstand/platform/log';
 import type { ChatMessagePayload } from '@kickstand/platform/socket-events';
 import { createTestPlatform, eventually, type TestPlatform } from '@kickstand/platform/testing';
+import { UserChangeKind, UserRole } from '@kickstand/proto';
 import { createRealtimeService } from '@kickstand/realtime';
 import { createSocketTunnelFront, type SocketTunnelFront } from './socket-tunnel-front';
 import { serveSocketTunnel, type SocketTunnelOwner } from './socket-tunnel-owner';
@@ -54,7 +55,12 @@ const aUser = () => {
 };
 
 function open(token: string): Socket {
-  const socket = connectClient(url, { transports: ['websocket'], auth: { token }, reconnection: false, forceNew: true });
+  const socket = connectClient(url, {
+    transports: ['websocket'],
+    auth: { token },
+    reconnection: false,
+    forceNew: true,
+  });
   opened.push(socket);
   return socket;
 }
@@ -140,5 +146,20 @@ describe('the socket.io tunnel between the front door and the owner thread', () 
       expect(again.socket.connected).toBe(true);
     });
     expect(others.every(({ socket }) => socket.connected)).toBe(true);
+  });
+
+  test('when realtime closes a dashboard (its user is deactivated), then the dashboard hears it through the tunnel', async () => {
+    const user = aUser();
+    const { socket } = await dashboard(user.token);
+    const disconnected = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    await platform.bus.publish('user.changed', user.userId, {
+      eventId: randomUUID(),
+      userId: user.userId,
+      kind: UserChangeKind.DEACTIVATED,
+      username: `name-${user.userId}`,
+      role: UserRole.USER,
+      isActive: false,
+    });
+    expect(await disconnected).toBe('io server disconnect');
   });
 });
