@@ -172,7 +172,7 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
         // the services are in this process: their requests skip the loopback hop
         inProcessApps: apps,
         // and realtime's socket.io is served on the gateway's server, not proxied to its own (the
-        // front door thread, when there is one, sends socket.io straight to realtime's port instead)
+        // front door thread, when there is one, tunnels websockets to it and proxies polling to realtime's port)
         inProcessSocketIo: socketIo,
       }),
       // behind the front door: a loopback port of its own
@@ -201,6 +201,8 @@ export async function startSingleMachine(config: SingleMachineConfig, log: Logge
           log: log.child({ service: 'front-door' }),
           logSettings: { level: config.LOG_LEVEL, pretty: isPrettyLogging(config) },
           memoryLogIntervalMs: config.MEMORY_LOG_INTERVAL_MS,
+          // the dashboards' websockets reach realtime through a MessagePort, not its loopback port
+          socketIo,
         },
       );
       // stopped first (stopAll goes backwards): Kick's last deliveries are answered while kick-link still runs

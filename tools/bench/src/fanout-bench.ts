@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { MessageChannel, Worker, type MessagePort as WorkerMessagePort } from 'node:worker_threads';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { startHttpService } from '@kickstand/platform/lifecycle';
 import { createTestPlatform } from '@kickstand/platform/testing';
@@ -22,8 +24,15 @@ import { rounded, summarize } from './stats';
  * this process's CPU per line (process.cpuUsage over the measured window: the bus, realtime's
  * mapping, fan-out and chat log, the gateway's socket work).
  *
- * npm run bench:fanout -- [--front direct|proxy] [--dashboards 1000] [--channels 1000] [--rate 1000]
- *   [--duration 20] [--warmup 5]
+ * `--front door-proxy|door-tunnel`: single-machine mode's two threads instead. The dashboards
+ * connect to the real front door worker (front-door-worker.js of this build, nothing at its
+ * webhook hand-off), which proxies their websockets to realtime's port (`door-proxy`, before) or
+ * tunnels them over a MessagePort to realtime's engine in this thread (`door-tunnel`,
+ * socket-tunnel-owner.js). The CPU of this (the owner) thread and of the front thread is read
+ * per thread from /proc and given per line too.
+ *
+ * npm run bench:fanout -- [--front direct|proxy|door-proxy|door-tunnel] [--dashboards 1000]
+ *   [--channels 1000] [--rate 1000] [--duration 20] [--warmup 5]
  */
 
 const { values } = parseArgs({
@@ -37,8 +46,9 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const front = values.front;
-if (front !== 'direct' && front !== 'proxy') throw new Error('--front is direct or proxy');
+const fronts = ['direct', 'proxy', 'door-proxy', 'door-tunnel'] as const;
+const front = values.front as (typeof fronts)[number];
+if (!fronts.includes(front)) throw new Error(`--front is one of ${fronts.join(', ')}`);
 const dashboardCount = Number(values.dashboards);
 const channelCount = Number(values.channels);
 const rate = Number(values.rate);
@@ -49,6 +59,77 @@ const warmupS = Number(values.warmup);
 const tickMs = 2;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const ticksPerSecond = 100; // Linux USER_HZ
+const frontDoorDir = path.resolve(__dirname, '../../../apps/single-machine/dist/front-door');
+
+/** CPU ticks (user + system) of each thread of this process. */
+function threadTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(tid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return ticks;
+}
+
+interface SocketTunnelOwnerModule {
+  serveSocketTunnel(port: WorkerMessagePort, socketIo: unknown): { close(): void };
+}
+
+/** The front door worker of this build, in front of realtime (its port, or the tunnel). */
+async function startFrontDoorWorker(realtimeUrl: string, socketIo: unknown, isTunnel: boolean) {
+  const handOff = new MessageChannel(); // nobody sends webhooks here
+  const sockets = isTunnel ? new MessageChannel() : undefined;
+  const tunnel = sockets
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build's module (tools/bench does not depend on the app)
+      (require(path.join(frontDoorDir, 'socket-tunnel-owner.js')) as SocketTunnelOwnerModule).serveSocketTunnel(
+        sockets.port2,
+        socketIo,
+      )
+    : undefined;
+  const threadsBefore = new Set(threadTicks().keys());
+  const worker = new Worker(path.join(frontDoorDir, 'front-door-worker.js'), {
+    workerData: {
+      options: {
+        port: 0,
+        host: '127.0.0.1',
+        gatewayUrl: realtimeUrl,
+        realtimeUrl,
+        bodyLimit: '100kb',
+        verification: { toleranceSeconds: 300, refetchIntervalMs: 60_000, fallbackPem: undefined },
+        handOffTimeoutMs: 10_000,
+        maxUnfinished: 100_000,
+      },
+      ownerPort: handOff.port1,
+      log: { level: 'warn' },
+      ...(sockets ? { socketPort: sockets.port1 } : {}),
+    },
+    transferList: sockets ? [handOff.port1, sockets.port1] : [handOff.port1],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.on('message', (status: { kind: string; port?: number; message?: string }) => {
+      if (status.kind === 'listening') resolve(status.port as number);
+      if (status.kind === 'failed') reject(new Error(status.message));
+    });
+    worker.once('error', reject);
+  });
+  return {
+    port,
+    threads: [...threadTicks().keys()].filter((tid) => !threadsBefore.has(tid)),
+    async stop() {
+      worker.postMessage({ kind: 'stop' });
+      await new Promise((resolve) => worker.once('exit', resolve));
+      tunnel?.close();
+      handOff.port2.close();
+    },
+  };
+}
 
 async function main(): Promise<void> {
   const platform = await createTestPlatform('realtime');
@@ -79,8 +160,11 @@ async function main(): Promise<void> {
   });
   const dashboardsPerChannel = channels.map((_, c) => sessions.filter((_, i) => i % channelCount === c).length);
   console.log(`fan-out bench: front ${front}, ${dashboardCount} dashboards over ${channelCount} channels, ${rate}/s`);
+  const door = front.startsWith('door-')
+    ? await startFrontDoorWorker(upstream, realtimeService.socketIo, front === 'door-tunnel')
+    : undefined;
   const dashboards = await startDashboards({
-    gatewayUrl: `http://127.0.0.1:${gateway.port}`,
+    gatewayUrl: `http://127.0.0.1:${door?.port ?? gateway.port}`,
     sessions,
     parallelism: 50,
   });
@@ -115,11 +199,13 @@ async function main(): Promise<void> {
   measuredFrom = startedAt + warmupS * 1000;
   const endsAt = measuredFrom + durationS * 1000;
   let cpuAtStart: NodeJS.CpuUsage | undefined;
+  let ticksAtStart = new Map<string, number>();
   let sentAtStart = 0;
   while (Date.now() < endsAt) {
     const now = Date.now();
     if (cpuAtStart === undefined && now >= measuredFrom) {
       cpuAtStart = process.cpuUsage();
+      ticksAtStart = threadTicks();
       sentAtStart = sent;
     }
     const due = Math.floor(((now - startedAt) / 1000) * rate);
@@ -127,7 +213,12 @@ async function main(): Promise<void> {
     await sleep(tickMs);
   }
   const cpu = process.cpuUsage(cpuAtStart);
+  const ticksAtEnd = threadTicks();
   const measured = sent - sentAtStart;
+  const threadMsPerLine = (tids: readonly string[]) => {
+    const ticks = tids.reduce((sum, tid) => sum + (ticksAtEnd.get(tid) ?? 0) - (ticksAtStart.get(tid) ?? 0), 0);
+    return Number((((ticks / ticksPerSecond) * 1000) / measured).toFixed(4));
+  };
   await sleep(2000); // the last lines arrive
   const records = await dashboards.collect();
 
@@ -157,12 +248,15 @@ async function main(): Promise<void> {
     latencyMs: rounded(summarize(latencies)),
     cores: Number((cpuMs / (durationS * 1000)).toFixed(3)),
     cpuMsPerLine: Number((cpuMs / measured).toFixed(4)),
+    ownerThreadCpuMsPerLine: threadMsPerLine([String(process.pid)]),
+    ...(door ? { frontThreadCpuMsPerLine: threadMsPerLine(door.threads) } : {}),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
   console.log(JSON.stringify(result, null, 1));
   if (values.out) await writeFile(values.out, JSON.stringify(result, null, 1));
 
   await dashboards.close();
+  await door?.stop();
   await gateway.stop();
   await realtime.stop();
   await platform.close();

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { WebhookDoorHandOff } from '@kickstand/kick-link';
+import type { SocketIoEntry } from '@kickstand/platform/lifecycle';
 import type { Logger, LoggerSettings } from '@kickstand/platform/log';
 import { frontDoorResourceLimits } from '../heap-settings';
 import type { FrontDoorWorkerData } from './front-door-worker';
 import type { FrontDoorOptions, ThreadControl, ThreadStatus } from './messages';
 import { serveWebhookHandOff } from './serve-hand-off';
+import { serveSocketTunnel } from './socket-tunnel-owner';
 
 export interface RunningFrontDoor {
   /** The public port it listens on. */
@@ -39,20 +41,30 @@ const finishTimeoutMs = 10_000;
 export async function startFrontDoorThread(
   options: FrontDoorOptions,
   door: WebhookDoorHandOff,
-  settings: { log: Logger; logSettings: LoggerSettings; workerFile?: string; memoryLogIntervalMs?: number },
+  settings: {
+    log: Logger;
+    logSettings: LoggerSettings;
+    workerFile?: string;
+    memoryLogIntervalMs?: number;
+    /** realtime's socket.io: the front door's websockets reach it through a tunnel (socket-tunnel-owner.ts), not its port. */
+    socketIo?: SocketIoEntry;
+  },
 ): Promise<RunningFrontDoor> {
   const { log } = settings;
   const channel = new MessageChannel();
   const handOff = serveWebhookHandOff(channel.port2, door, log);
+  const sockets = settings.socketIo ? new MessageChannel() : undefined;
+  const tunnel = sockets && settings.socketIo ? serveSocketTunnel(sockets.port2, settings.socketIo) : undefined;
   const workerData: FrontDoorWorkerData = {
     options,
     ownerPort: channel.port1,
     log: settings.logSettings,
     ...(settings.memoryLogIntervalMs === undefined ? {} : { memoryLogIntervalMs: settings.memoryLogIntervalMs }),
+    ...(sockets ? { socketPort: sockets.port1 } : {}),
   };
   const worker = new Worker(settings.workerFile ?? frontDoorWorkerFile, {
     workerData,
-    transferList: [channel.port1],
+    transferList: sockets ? [channel.port1, sockets.port1] : [channel.port1],
     resourceLimits: frontDoorResourceLimits,
   });
   let isStopping = false;
@@ -68,6 +80,7 @@ export async function startFrontDoorThread(
     void exited.then((code) => reject(new Error(`the front door thread ended before it listened (exit code ${code})`)));
   }).catch(async (error: unknown) => {
     handOff.close();
+    tunnel?.close();
     await worker.terminate();
     throw error;
   });
@@ -93,6 +106,7 @@ export async function startFrontDoorThread(
       const force = setTimeout(() => void worker.terminate(), stopTimeoutMs);
       await exited;
       clearTimeout(force);
+      tunnel?.close();
       // the front takes no more deliveries: those it answered 200 are published before the services stop
       await handOff.finish(finishTimeoutMs);
       handOff.close();

@@ -7,6 +7,8 @@ import type { FrontDoorOptions, ThreadControl, ThreadStatus } from './messages';
 export interface FrontDoorWorkerData {
   options: FrontDoorOptions;
   ownerPort: MessagePort;
+  /** The socket.io tunnel to realtime in the owner thread (socket-tunnel-front.ts), when it serves one. */
+  socketPort?: MessagePort;
   log: LoggerSettings;
   /** MEMORY_LOG_INTERVAL_MS: this thread logs its heap that often (a debugging aid). */
   memoryLogIntervalMs?: number;
@@ -20,7 +22,7 @@ const log = createLogger(data.log).child({ thread: 'front-door' });
 const tell = (status: ThreadStatus) => control.postMessage(status);
 if (data.memoryLogIntervalMs !== undefined) startMemoryLog(log, data.memoryLogIntervalMs);
 
-startFrontDoor(data.options, data.ownerPort, log).then(
+startFrontDoor(data.options, data.ownerPort, log, undefined, data.socketPort).then(
   (front) => {
     control.on('message', (message: ThreadControl) => {
       if (message.kind !== 'stop') return;

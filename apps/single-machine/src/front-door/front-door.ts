@@ -14,6 +14,7 @@ import {
 import type { FrontDoorOptions } from './messages';
 import { createOwnerLink } from './owner-link';
 import { createPlainWebhookHandler } from './plain-webhook';
+import { createSocketTunnelFront } from './socket-tunnel-front';
 
 export interface FrontDoor {
   port: number;
@@ -32,7 +33,8 @@ const isSocketIo = (url: string | undefined) => url === '/socket.io' || url?.sta
  *   Express route, so the same 413/401) served on plain node:http (plain-webhook.ts), with its
  *   intake reached over the MessagePort: a verified delivery is answered 200 once handed over, 503
  *   while the owner is too far behind (owner-link.ts);
- * - socket.io, polling and websockets: to the realtime service's port, as the gateway would;
+ * - socket.io: websockets through the tunnel to realtime's engine in the owner thread when there is
+ *   one (`socketPort`, socket-tunnel-front.ts), else to the realtime service's port, as polling is;
  * - everything else: to the owner thread's gateway on loopback (route table, rate limit, access
  *   checks, the SPA), which hands it to the services in its thread as before.
  */
@@ -41,6 +43,7 @@ export async function startFrontDoor(
   ownerPort: MessagePort,
   log: Logger,
   clock: Clock = systemClock,
+  socketPort?: MessagePort,
 ): Promise<FrontDoor> {
   const owner = createOwnerLink(ownerPort, {
     handOffTimeoutMs: options.handOffTimeoutMs,
@@ -77,6 +80,7 @@ export async function startFrontDoor(
     clientAddress: 'appended',
     log,
   });
+  const tunnel = socketPort ? createSocketTunnelFront(socketPort, log) : undefined;
 
   const server: Server = createServer((req, res) => {
     if (isWebhook(req)) {
@@ -95,7 +99,8 @@ export async function startFrontDoor(
     }
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
-    realtime.upgrade(req, socket, head);
+    if (tunnel) tunnel.upgrade(req, socket, head);
+    else realtime.upgrade(req, socket, head);
   });
   const port = await listen(server, options.port, options.host);
 
@@ -106,6 +111,7 @@ export async function startFrontDoor(
       await closeServer(server);
       gateway.close();
       realtime.close();
+      tunnel?.close();
       owner.close();
     },
   };

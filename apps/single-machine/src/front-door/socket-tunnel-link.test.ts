@@ -1,0 +1,95 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { closeServer, listen } from '@kickstand/platform/lifecycle';
+import { createSilentLogger } from '@kickstand/platform/log';
+import { eventually } from '@kickstand/platform/testing';
+import { batchedSender, receiveOps, type TunnelOp } from './socket-tunnel-link';
+import { createSocketTunnelFront, maxUnsentBytes } from './socket-tunnel-front';
+
+/** The ops that came over the port, as plain values (bytes as text). */
+function collect(port: MessagePort) {
+  const seen: unknown[] = [];
+  receiveOps(port, (op) => {
+    if (op.kind === 'data') seen.push({ kind: 'data', id: op.id, text: op.bytes.toString() });
+    else if (op.kind === 'open') seen.push({ kind: 'open', id: op.id, url: op.request.url, head: op.head.toString() });
+    else seen.push(op);
+  });
+  return seen;
+}
+
+describe('the tunnel link', () => {
+  test('when ops of several connections are sent in one turn, then they arrive in one message, in order, with their bytes and requests', async () => {
+    const channel = new MessageChannel();
+    const seen = collect(channel.port2);
+    let messages = 0;
+    channel.port2.on('message', () => messages++);
+    const sender = batchedSender(channel.port1);
+    const reused = Buffer.from('first');
+    const request = { method: 'GET', url: '/socket.io/?EIO=4&transport=websocket', headers: {}, remoteAddress: '::1' };
+    const ops: TunnelOp[] = [
+      { kind: 'open', id: 1, request, head: Buffer.from('') },
+      { kind: 'data', id: 1, bytes: reused },
+      { kind: 'open', id: 2, request: { ...request, url: '/socket.io/?two' }, head: Buffer.from('early') },
+      { kind: 'data', id: 2, bytes: Buffer.from('second') },
+      { kind: 'end', id: 1 },
+      { kind: 'close', id: 2 },
+    ];
+    for (const op of ops) sender.send(op);
+    reused.write('FIRST'); // the sender copied the bytes when they were sent
+    await eventually(() => expect(seen).toHaveLength(ops.length));
+    expect(seen).toEqual([
+      { kind: 'open', id: 1, url: '/socket.io/?EIO=4&transport=websocket', head: '' },
+      { kind: 'data', id: 1, text: 'first' },
+      { kind: 'open', id: 2, url: '/socket.io/?two', head: 'early' },
+      { kind: 'data', id: 2, text: 'second' },
+      { kind: 'end', id: 1 },
+      { kind: 'close', id: 2 },
+    ]);
+    expect(messages).toBe(1);
+    channel.port1.close();
+  });
+});
+
+describe("the tunnel's front end", () => {
+  let server: Server;
+  let port: number;
+  let client: Socket | undefined;
+  afterEach(async () => {
+    client?.destroy();
+    server.closeAllConnections();
+    await closeServer(server);
+  });
+
+  test('when a dashboard does not read what it is sent, then it is dropped and the owner is told the connection is gone', async () => {
+    const channel = new MessageChannel();
+    const tunnel = createSocketTunnelFront(channel.port1, createSilentLogger());
+    server = createServer();
+    server.on('upgrade', (req, socket, head) => tunnel.upgrade(req, socket, head));
+    port = await listen(server, 0, '127.0.0.1');
+    let opened: (id: number) => void = () => undefined;
+    let closed: (id: number) => void = () => undefined;
+    const whenOpened = new Promise<number>((resolve) => (opened = resolve));
+    const gone = new Promise<number>((resolve) => (closed = resolve));
+    receiveOps(channel.port2, (op) => {
+      if (op.kind === 'open') opened(op.id);
+      if (op.kind === 'close') closed(op.id);
+    });
+    // a client that asks for the upgrade and then reads nothing
+    client = connect(port, '127.0.0.1', () => {
+      client?.write('GET /socket.io/?EIO=4 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      client?.pause();
+    });
+    const id = await whenOpened;
+    const owner = batchedSender(channel.port2);
+    const megabyte = Buffer.alloc(1024 * 1024, 1);
+    // far more than the kernel's buffers and the limit: the front thread has to hold it
+    for (let n = 0; n < 8 * (maxUnsentBytes / megabyte.length); n++) {
+      owner.send({ kind: 'data', id, bytes: megabyte });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await gone).toBe(id);
+    tunnel.close();
+    channel.port2.close();
+  });
+});
