@@ -76,6 +76,18 @@ export interface DeploymentOptions {
   isEchoOn?: boolean;
 }
 
+/**
+ * The sandbox is profiled when Kickstand is (`--cpu-prof`), into a folder of its own
+ * (`<run>/profiles/kick-sandbox`): it shares the machine, so its share is part of the picture.
+ * Kickstand's other node flags are not its.
+ */
+function sandboxNodeFlags(options: DeploymentOptions): string[] {
+  const flags = options.nodeFlags ?? [];
+  if (!flags.includes('--cpu-prof')) return [];
+  const interval = flags.filter((flag) => flag.startsWith('--cpu-prof-interval'));
+  return ['--cpu-prof', `--cpu-prof-dir=${path.join(options.runDir, 'profiles', 'kick-sandbox')}`, ...interval];
+}
+
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -190,6 +202,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       root: repoRoot,
       logDir,
       port: sandboxPort,
+      nodeFlags: sandboxNodeFlags(options),
       env: {
         ...baseEnv(),
         NODE_ENV: 'production',

@@ -23,6 +23,8 @@ export interface PostInput {
   badges: BadgeDoc[];
   usernameColor: string;
   replyToMessageId: string | null;
+  /** When the line was accepted (its `createdAt`); now unless told. */
+  createdAt?: Date;
 }
 
 export interface ApiSend {
@@ -30,6 +32,11 @@ export interface ApiSend {
   content: string;
   broadcasterUserId?: number;
   replyToMessageId?: string;
+  /**
+   * When the request reached the API (Kick stamps a line when it accepts it): the line's
+   * `createdAt`, so the sandbox's own queueing on a busy machine is not in it. Now unless told.
+   */
+  acceptedAt?: Date;
 }
 
 export interface ChatListFilter {
@@ -84,7 +91,7 @@ export function createChat(deps: {
     const found = await replyTarget(input.broadcaster.userId, input.replyToMessageId);
     // an unknown target (acceptsUnknownReplyTargets) is recorded by id; the echo carries no replies_to
     const reply = found === 'unknown' ? null : found;
-    const now = clock.now();
+    const now = input.createdAt ?? clock.now();
     const message = await repo.chatMessages.insertOne({
       _id: newMessageUuid(),
       seq: repo.nextSeq('chatMessages'),
@@ -176,6 +183,7 @@ export function createChat(deps: {
         badges,
         usernameColor: author.usernameColor,
         replyToMessageId: send.replyToMessageId ?? null,
+        createdAt: send.acceptedAt,
       });
       return message;
     },

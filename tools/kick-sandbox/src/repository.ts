@@ -247,6 +247,8 @@ export function createRepository(store: Store): Repository {
       await tokens.createIndex({ fields: { grantId: 1 } });
       await subscriptions.createIndex({ fields: { broadcasterUserId: 1 } });
       await chatMessages.createIndex({ fields: { broadcasterUserId: 1, seq: 1 } });
+      // "what came after N" over every channel (the bench follows the bot's lines so) reads a range, not all
+      await chatMessages.createIndex({ fields: { seq: 1 } });
       await deliveries.createIndex({ fields: { seq: 1 } });
       await calls.createIndex({ fields: { seq: 1 } });
       for (const [name, collection] of Object.entries(sequenced) as [

@@ -134,6 +134,9 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
       routes,
       readiness: [{ name: 'store', check: () => store.ping() }],
       parseJson: false,
+      // the product's replies arrive at the rate of chat: a request line each cost more than the reply
+      // (pino-http ~70 µs); every call stays in GET /sandbox/api/calls, and failures are still logged
+      quietPaths: ['/public/v1/chat'],
     }),
     async start() {
       await repo.init();

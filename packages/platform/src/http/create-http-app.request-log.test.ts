@@ -64,3 +64,40 @@ describe('the request log', () => {
     ]);
   });
 });
+
+describe('the request log of a service with quiet paths of its own', () => {
+  const captured = captureLog('info');
+  let url = '';
+  let close: () => Promise<void> = async () => undefined;
+
+  beforeAll(async () => {
+    const router = Router();
+    router.post('/public/v1/chat', (req, res) => {
+      res.status(req.headers['x-bad'] ? 429 : 200).json({ message: 'OK' });
+    });
+    const app = createHttpApp({
+      service: 'test',
+      log: captured.log,
+      routes: [router],
+      readiness: [],
+      quietPaths: ['/public/v1/chat'],
+    });
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+  });
+  afterAll(() => close());
+
+  test('when one of its quiet paths succeeds, then no request line is written; when it fails, then one is', async () => {
+    const ok = await fetch(`${url}/public/v1/chat`, { method: 'POST', headers: { 'x-request-id': 'chat-ok' } });
+    await fetch(`${url}/public/v1/chat`, { method: 'POST', headers: { 'x-request-id': 'chat-bad', 'x-bad': '1' } });
+    const lines = (requestId: string) =>
+      captured.records().filter((line) => line.requestId === requestId && line.msg === 'request completed');
+    expect(ok.headers.get('x-request-id')).toBe('chat-ok');
+    expect(lines('chat-ok')).toHaveLength(0);
+    expect(lines('chat-bad')).toEqual([
+      expect.objectContaining({ level: 30, res: expect.objectContaining({ statusCode: 429 }) }),
+    ]);
+  });
+});

@@ -44,6 +44,8 @@ export interface HttpAppOptions {
   parseJson?: boolean;
   /** Mounted after the routes and before the JSON 404 (the gateway's SPA fallback). */
   fallback?: readonly Router[];
+  /** More paths logged like quietRequestPaths, only when they fail (the Kick sandbox's POST /public/v1/chat). */
+  quietPaths?: readonly string[];
 }
 
 /** helmet → request id + request log → JSON body (size-limited) → health → routes → 404 → error handler. */
@@ -73,7 +75,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
     autoLogging: { ignore: (req) => unloggedPaths.has(req.url ?? '') },
   });
   const quietRequestLog = quietRequestLogger(options.log);
-  app.use((req, res, next) => (quietRequestPaths.has(req.url) ? quietRequestLog : requestLog)(req, res, next));
+  const quietPaths = new Set([...quietRequestPaths, ...(options.quietPaths ?? [])]);
+  app.use((req, res, next) => (quietPaths.has(req.url) ? quietRequestLog : requestLog)(req, res, next));
   if (options.parseJson !== false) {
     app.use(
       express.json({

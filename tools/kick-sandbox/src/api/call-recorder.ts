@@ -16,6 +16,15 @@ export const rememberCaller = (req: Request, context: TokenContext): void => {
 
 export const callerOf = (req: Request): TokenContext | undefined => callers.get(req);
 
+/** When a recorded call arrived: the first thing the API host does with a request. */
+const arrivals = new WeakMap<Request, Date>();
+
+/**
+ * When the call reached the API host (before its token check, body parsing and store work): the
+ * moment Kick accepts a chat line, so the line's `createdAt` does not include the sandbox's own queueing.
+ */
+export const arrivalOf = (req: Request): Date | undefined => arrivals.get(req);
+
 function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (typeof value !== 'object' || value === null) return value;
@@ -35,6 +44,7 @@ export function recordCalls(
 ): RequestHandler {
   return (req, res, next) => {
     const at = deps.clock.now();
+    arrivals.set(req, at);
     let errorBody: unknown = null;
     const json = res.json.bind(res);
     res.json = (body?: unknown) => {

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Chat } from '../chat';
 import { userCaller } from './auth';
+import { arrivalOf } from './call-recorder';
 import { parseKick } from './kick-errors';
 import { bodyUserId } from './query';
 
@@ -31,6 +32,7 @@ export function chatRoutes({ chat }: { chat: Chat }): Router {
       content: body.content,
       broadcasterUserId: body.broadcaster_user_id,
       replyToMessageId: body.reply_to_message_id,
+      acceptedAt: arrivalOf(req),
     });
     // real Kick sometimes accepts a message and drops it (kick-api.md §5.1: treat is_sent false as a failure)
     res.json({ data: { is_sent: message !== null, message_id: message?._id ?? '' }, message: 'OK' });

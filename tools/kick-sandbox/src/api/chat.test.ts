@@ -250,3 +250,34 @@ describe('the daily chat quota', () => {
     }
   });
 });
+
+describe('when Kick stamps a posted line', () => {
+  // every reading of this clock is one second later, so each step of a request gets a time of its own
+  let ticks = 0;
+  const tickingClock = { now: () => new Date(Date.UTC(2026, 10, 26, 8, 0, 0) + 1000 * ticks++) };
+  let sandbox: SandboxHarness;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await startSandboxForTest({ clock: tickingClock });
+    token = (await sandbox.linkUser('sandbox_streamer', ['chat:write', 'events:subscribe'])).access_token;
+    await sandbox.request('POST', '/public/v1/events/subscriptions', {
+      token,
+      body: { method: 'webhook', events: [{ name: 'chat.message.sent', version: 1 }] },
+    });
+  });
+  afterAll(() => sandbox.close());
+
+  test('when the product posts a line, then its createdAt and the echo created_at are when the request arrived, not when it was stored', async () => {
+    const answer = await sandbox.request('POST', '/public/v1/chat', {
+      token,
+      body: { type: 'bot', content: 'stamped on arrival' },
+    });
+    const messageId = (answer.json as { data: { message_id: string } }).data.message_id;
+    const calls = await sandbox.control<{ at: string; endpoint: string }[]>('GET', '/calls?endpoint=chat');
+    const arrivedAt = calls.at(-1)?.at ?? '';
+    const lines = await sandbox.control<{ messageId: string; createdAt: string }[]>('GET', '/chat?type=bot');
+    expect(lines.find((line) => line.messageId === messageId)?.createdAt).toBe(arrivedAt);
+    const [delivery] = await sandbox.receiver.waitFor(1);
+    expect((delivery?.body as { created_at: string }).created_at).toBe(arrivedAt.replace(/\.\d{3}Z$/, 'Z'));
+  });
+});
