@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFakeClock } from '../testing/fake-clock';
 import { createEmbeddedStore } from './embedded-store';
+import { maxWritesPerTurn } from './end-of-task';
 import type { Document } from './store';
 
 /**
@@ -71,6 +72,25 @@ describe('embedded store writes at the end of the task', () => {
       for (const id of ['a', 'b', 'c']) done(`${id} ${await claims.claim(id, new Date(0))}`);
     });
     expect(seen).toEqual(['a true', 'b true', 'c true']);
+    await store.close();
+  });
+});
+
+describe('the writes a turn may make at the end of their task', () => {
+  test('when a loop awaits more writes than a turn allows, then the ones past the limit wait for the next turn', async () => {
+    const store = await openStore();
+    const counts = store.collection<Count>('loop');
+    await counts.insertOne({ _id: 'warm-up', count: 0 });
+    await new Promise<void>((resolve) => setImmediate(resolve)); // a turn of its own: the count starts from 0
+    const seen = await beforeNextTurn(async (done) => {
+      for (let i = 1; i <= maxWritesPerTurn + 5; i++) {
+        await counts.insertOne({ _id: `d${i}`, count: i });
+        done(`d${i}`);
+      }
+    });
+    expect(seen).toHaveLength(maxWritesPerTurn);
+    expect(seen.at(-1)).toBe(`d${maxWritesPerTurn}`);
+    expect(await counts.count({})).toBe(maxWritesPerTurn + 6);
     await store.close();
   });
 });
