@@ -40,7 +40,7 @@ export interface Metrics {
 let metrics: Metrics | undefined;
 
 /** Finer than the HTTP buckets at the low end: a stage of a 25 ms reply is a few milliseconds. */
-const stageBuckets = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2.5];
+const stageBuckets = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 10];
 
 /** The histograms of where time goes between the parts of a reply (a function of its own: length). */
 function waitHistograms(registry: Registry): Pick<Metrics, 'busWait' | 'replyStage'> {
