@@ -28,7 +28,8 @@ export interface KickstandWindowMetrics {
 }
 
 export async function scrapeMetrics(url: string): Promise<PromSample[]> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  // generous: an owner thread far behind answers late, and the figures are wanted most then
+  const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   return parsePromText(await response.text());
 }
