@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
 import type * as StoreModule from '@kickstand/platform/store';
 import { summarize } from './stats';
@@ -12,21 +12,24 @@ import { summarize } from './stats';
  * The reply path's serial queues, alone (docs/performance.md, "Where the reply latency goes"):
  * a sender thread hands chat events to this thread in batches over a MessagePort at `--rate` a
  * second, as the front door does; each event costs `--work-us` of synchronous work here (the
- * fan-out's handlers) and one store insert (the webhook claim); a `--command-share` of them are
+ * fan-out's handlers) and one claim in a claim set (the webhook claim), and as many messages on a second
+ * port cost `--other-us` each in callbacks of their own (the owner's other I/O in the same turn:
+ * Kick's answers, dashboards, the proxy); a `--command-share` of the events are
  * commands, which go through two serial queues of `--partitions` partitions each, as on the
  * in-process bus: an awaited count `$inc` (bot-runner's group), then an awaited claim insert
  * (kick-link's chat.send group). Reports the command latency (event handed over → both writes
  * done) and CPU per event. `--platform <build>/packages/platform/dist/store/index.js` loads another
  * build's embedded store (main's: a write resolves on the next turn of the event loop).
  *
- *   npm run bench:partition -- [--rate 1000] [--seconds 15] [--work-us 300] [--platform …]
+ *   npm run bench:partition -- [--rate 1000] [--seconds 15] [--work-us 150] [--other-us 150] [--platform …]
  */
 
 const { values } = parseArgs({
   options: {
     rate: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '15' },
-    'work-us': { type: 'string', default: '300' },
+    'work-us': { type: 'string', default: '150' },
+    'other-us': { type: 'string', default: '150' },
     'command-share': { type: 'string', default: '0.2' },
     partitions: { type: 'string', default: '12' },
     channels: { type: 'string', default: '1000' },
@@ -37,6 +40,7 @@ const { values } = parseArgs({
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const workUs = Number(values['work-us']);
+const otherUs = Number(values['other-us']);
 const commandShare = Number(values['command-share']);
 const partitions = Number(values.partitions);
 const channels = Number(values.channels);
@@ -44,7 +48,7 @@ const channels = Number(values.channels);
 /** The sender: every millisecond, the events due since the last batch, stamped with when they were due. */
 const senderSource = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { rate, seconds } = workerData;
+const { rate, seconds, other } = workerData;
 const start = performance.timeOrigin + performance.now();
 let sent = 0;
 const total = rate * seconds;
@@ -55,6 +59,7 @@ const tick = () => {
     const at = [];
     for (; sent < due; sent++) at.push(start + (sent * 1000) / rate);
     parentPort.postMessage(at);
+    for (let i = 0; i < at.length; i++) other.postMessage(0);
   }
   if (sent < total) setTimeout(tick, 1);
   else parentPort.postMessage('end');
@@ -76,11 +81,12 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-partition-bench-'));
   const store = await storeModule.createEmbeddedStore({ dir, sweepIntervalMs: 0 });
   try {
-    const claims = store.collection<{ _id: string; at: number }>('webhook-claims');
+    // the webhook claims are a claim set, as kick-link's are; the count and the send claim documents
+    const claims = store.claimSet('webhook-claims', { expireAfterSeconds: 600, dateField: 'receivedAt' });
+    await claims.open();
     const counts = store.collection<{ _id: string; count: number }>('command-counts');
     const sendClaims = store.collection<{ _id: string; at: number }>('send-claims');
     await Promise.all([
-      claims.insertOne({ _id: 'open', at: 0 }),
       counts.insertOne({ _id: 'open', count: 0 }),
       sendClaims.insertOne({ _id: 'open', at: 0 }),
     ]);
@@ -97,17 +103,24 @@ async function main(): Promise<void> {
     const wallStart = performance.now();
     const pending = new Set<Promise<void>>();
     await new Promise<void>((resolve, reject) => {
-      const sender = new Worker(senderSource, { eval: true, workerData: { rate, seconds } });
+      const { port1: otherIo, port2: otherIoSender } = new MessageChannel();
+      otherIo.on('message', () => burn(otherUs));
+      const sender = new Worker(senderSource, {
+        eval: true,
+        workerData: { rate, seconds, other: otherIoSender },
+        transferList: [otherIoSender],
+      });
       sender.on('error', reject);
       sender.on('message', (batch: number[] | 'end') => {
         if (batch === 'end') {
+          otherIo.close();
           void sender.terminate().then(() => resolve());
           return;
         }
         for (const at of batch) {
           const id = events++;
           burn(workUs);
-          const claim = claims.insertOne({ _id: `m${id}`, at }).then(() => undefined);
+          const claim = claims.claim(`m${id}`, new Date(at)).then(() => undefined);
           pending.add(claim);
           void claim.finally(() => pending.delete(claim));
           if (random() >= commandShare) continue;
@@ -142,6 +155,7 @@ async function main(): Promise<void> {
           rate,
           seconds,
           workUs,
+          otherUs,
           events,
           commands: summary.count,
           commandLatencyMs: {
