@@ -86,10 +86,7 @@ async function main(): Promise<void> {
     await claims.open();
     const counts = store.collection<{ _id: string; count: number }>('command-counts');
     const sendClaims = store.collection<{ _id: string; at: number }>('send-claims');
-    await Promise.all([
-      counts.insertOne({ _id: 'open', count: 0 }),
-      sendClaims.insertOne({ _id: 'open', at: 0 }),
-    ]);
+    await Promise.all([counts.insertOne({ _id: 'open', count: 0 }), sendClaims.insertOne({ _id: 'open', at: 0 })]);
     const botRunner = createKeyedQueue();
     const kickLink = createKeyedQueue();
     const latencies: number[] = [];
