@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { commandKey, type Random } from '@kickstand/chat-language';
 import { instanceGroup, type KickstandBus, type Subscription, type TopicMessage } from '@kickstand/platform/bus';
-import type { Clock } from '@kickstand/platform/clock';
+import { wallClockMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import { processMetrics } from '@kickstand/platform/metrics';
 import {
@@ -227,6 +227,9 @@ export interface DispatchDeps {
   templateInputs: TemplateInputDeps;
 }
 
+/** This handler's stage of a reply: called → chat.send published (docs/performance.md, "Where the reply latency goes"). */
+const botRunnerStage = () => processMetrics().replyStage.labels({ service: 'bot-runner', stage: 'bot-runner' });
+
 /**
  * Reads only memory, awaits only the count and the two publishes. A redelivered line (the same
  * message id) resumes where its first delivery stopped: it is counted once, and what was published
@@ -237,6 +240,7 @@ export const onChatReceived =
   (deps: DispatchDeps) =>
   async (message: TopicMessage<'chat.received'>): Promise<void> => {
     if (message.isFromBot || message.messageId === '') return;
+    const startedAtMs = wallClockMs();
     const now = deps.clock.now();
     const line = chatLineOf(message, now.getTime());
     let progress = deps.replies.get(line.messageId);
@@ -282,6 +286,7 @@ export const onChatReceived =
           (deps.clock.now().getTime() - receivedAtMs) / 1000,
         );
       }
+      botRunnerStage().observe((wallClockMs() - startedAtMs) / 1000);
     }
     if (!progress.isExecutedPublished) {
       await deps.bus.publish('command.executed', answer.ownerUserId, {

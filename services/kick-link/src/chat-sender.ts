@@ -1,8 +1,9 @@
 import type { ReplySender } from '@kickstand/api-contract';
 import type { TopicMessage } from '@kickstand/platform/bus';
 import { cutChatLine, kickChatMaxLength } from '@kickstand/platform/chat';
-import type { Clock } from '@kickstand/platform/clock';
+import { wallClockMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
+import { processMetrics } from '@kickstand/platform/metrics';
 import { timestampDate, timestampFromDate } from '@kickstand/proto';
 import type { BotAccountDirectory } from './bot-account';
 import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery-health';
@@ -375,6 +376,9 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   const timing: RecoveryTiming = { ...defaultRecoveryTiming, ...deps.recovery };
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> | undefined;
+  // the reply path's last stages (docs/performance.md, "Where the reply latency goes")
+  const toPostedStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'to-posted' });
+  const wholeStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'received-to-posted' });
 
   /**
    * Every reply needs its channel's sender state (`bot` refused lately? a last error to clear?),
@@ -414,6 +418,13 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       writingState(channel, repo.senderStates.failed(channel, error, at)),
     succeeded: (channel: string) => writingState(channel, repo.senderStates.succeeded(channel)),
   };
+
+  /** Kick answered a reply's POST: how long since chat.send, and since Kick's delivery of the command. */
+  function observePosted(reply: Reply): void {
+    const now = wallClockMs();
+    if (reply.occurredAt) toPostedStage.observe(Math.max(0, now - reply.occurredAt.getTime()) / 1000);
+    if (reply.sourceReceivedAt) wholeStage.observe(Math.max(0, now - reply.sourceReceivedAt.getTime()) / 1000);
+  }
 
   /** Full jitter on the upper half of the doubled delay. */
   const backoff = (attempt: number) => {
@@ -491,6 +502,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
       const handle = ownLines.sending(channel, content);
       try {
         const sent = await postAs(kind, link, content, replyTo);
+        observePosted(reply);
         if (!sent.isSent) {
           log.warn({ broadcasterUserId: channel, sender: kind }, 'POST /chat answered is_sent: false');
           return end('failed', notPostedMessage);

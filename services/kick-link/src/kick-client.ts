@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
+import { processMetrics } from '@kickstand/platform/metrics';
 import type { KickConnection, KickHttpTuning } from './options';
 
 /**
@@ -311,6 +312,8 @@ export function createKickClient(deps: KickClientDeps): KickClient {
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? defaultSleep;
   const agent = deps.agent ?? defaultAgent();
+  /** POST /chat sent → Kick's answer, retries included (docs/performance.md, "Where the reply latency goes"). */
+  const kickPostStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'kick-post' });
 
   /** Full jitter on the upper half: between 50% and 100% of the doubled delay. */
   const backoff = (attempt: number) => {
@@ -575,6 +578,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       const body: Record<string, unknown> = { type: message.type, content: message.content };
       if (message.type === 'user') body.broadcaster_user_id = Number(message.broadcasterUserId);
       if (message.replyToMessageId) body.reply_to_message_id = message.replyToMessageId;
+      const startedAt = performance.now();
       const answer = await send({
         method: 'POST',
         ...api('/chat'),
@@ -582,6 +586,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
         json: body,
         isIdempotent: false,
       });
+      kickPostStage.observe((performance.now() - startedAt) / 1000);
       const data = parse(sentChatSchema, answer, 'POST /chat').data;
       return { isSent: data.is_sent, messageId: data.message_id ?? '' };
     },

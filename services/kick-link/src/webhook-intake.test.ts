@@ -11,6 +11,7 @@ import {
   type TestPlatform,
   type TestStore,
 } from '@kickstand/platform/testing';
+import { processMetrics } from '@kickstand/platform/metrics';
 import type { DeadLetterView } from './dead-letter-routes';
 import type { DeliveryHealthReporter } from './delivery-health';
 import { createKickLinkRepository, type LinkDoc } from './repository';
@@ -178,6 +179,29 @@ describe("kick-link's intake behind a door that has answered 200 already", () =>
     });
     expect(publishedFor(messageId).map((message) => message.content)).toEqual(['lost?']);
     expect(await deadLetter(messageId)).toBeUndefined();
+  });
+
+  test('when a delivery is taken in, then its hand-off and its intake are each counted once among the reply stages', async () => {
+    const stageCount = async (stage: string) => {
+      const metric = (await processMetrics().registry.getMetricsAsJSON()).find(
+        (m) => m.name === 'kickstand_reply_stage_seconds',
+      );
+      const count = (metric?.values ?? []).find(
+        (v) =>
+          (v as { metricName?: string }).metricName === 'kickstand_reply_stage_seconds_count' &&
+          v.labels.service === 'kick-link' &&
+          v.labels.stage === stage,
+      );
+      return count?.value ?? 0;
+    };
+    const before = [await stageCount('hand-off'), await stageCount('intake')];
+
+    await kickLink.webhookDoor.intake.acceptAcknowledged(aVerifiedDelivery('timed'));
+
+    expect([await stageCount('hand-off'), await stageCount('intake')]).toEqual([
+      (before[0] ?? 0) + 1,
+      (before[1] ?? 0) + 1,
+    ]);
   });
 
   test('when Kick sends a delivery again after its 200, then it is published once', async () => {

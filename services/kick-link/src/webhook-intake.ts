@@ -1,4 +1,6 @@
+import { wallClockMs } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
+import { processMetrics } from '@kickstand/platform/metrics';
 import type { DeliveryHealthReporter, RefusalReason } from './delivery-health';
 import type { KickLinkRepository } from './repository';
 import { deadLetterOf, type DeliveryOutcome, type DeliveryProcessor, type VerifiedDelivery } from './webhook-delivery';
@@ -47,16 +49,23 @@ export function createWebhookIntake(deps: {
   log: Logger;
 }): KickLinkIntake {
   const { processor, repo, health, log } = deps;
+  // the reply path's first two stages (docs/performance.md, "Where the reply latency goes")
+  const handOffStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'hand-off' });
+  const intakeStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'intake' });
 
   /** Publishes it or keeps its dead letter; `isKept: false` when the bus and its spool refused it. Throws when a dead letter cannot be written. */
   async function keep(delivery: VerifiedDelivery): Promise<Kept> {
     const { messageId, eventType } = delivery.headers;
     let outcome: DeliveryOutcome;
+    const startedAtMs = wallClockMs();
+    // from the door's receipt (another thread's clock in single-machine mode: the same wall clock)
+    handOffStage.observe(Math.max(0, startedAtMs - delivery.receivedAt.getTime()) / 1000);
     try {
       outcome = await processor.process(delivery);
     } catch (error) {
       return { isKept: false, error };
     }
+    intakeStage.observe((wallClockMs() - startedAtMs) / 1000);
     if (outcome.broadcasterUserId !== null) {
       health.deliveryAccepted(outcome.broadcasterUserId, delivery.sentAt, delivery.receivedAt);
     }

@@ -1,11 +1,13 @@
 import type { DashboardsHandle } from './dashboards-client';
 import type { Deployment } from './deployment';
 import { deliveryRequest, type SignedDelivery } from './kick-delivery';
+import { kickstandWindow, scrapeMetrics, type KickstandWindowMetrics } from './kickstand-metrics';
 import { countLogLines, logSize, type LogCount } from './log-file';
+import type { PromSample } from './prom-text';
 import { plannedStart, presign } from './presign';
 import { machineBusySeconds, startUsageWindow, type ProcessUsage, type WatchedProcess } from './process-stats';
 import { createRawHttpPool } from './raw-http';
-import { rounded, Samples, type LatencySummary } from './stats';
+import { rounded, Samples, timeline, type LatencySummary, type TimelineBin } from './stats';
 import { planPhase, type BenchChannel, type PlannedMessage } from './workload';
 
 /**
@@ -93,7 +95,22 @@ export interface PhaseResult {
   processes: (ProcessUsage & { cpuMsPerMessage: number })[];
   machine: { cores: number; busyCores: number; otherCores: number };
   logs: Record<string, LogCount>;
+  /**
+   * Single-machine mode: where the time of the window's replies went inside Kickstand, from its
+   * /metrics scraped at the window's start and once the replies were in (kickstand-metrics.ts);
+   * absent when the endpoint could not be read (then `kickstandMetricsError` says why).
+   */
+  kickstand?: KickstandWindowMetrics;
+  kickstandMetricsError?: string;
+  /**
+   * Ack and reply latency per 5 s of the window (ack by when the delivery was due, reply by when
+   * it was written): a periodic stall shows as a bin or two, a broad tail as every bin.
+   */
+  timeline?: { binSeconds: number; ack: TimelineBin[]; reply: TimelineBin[] };
 }
+
+/** Bins of the phase's timeline. */
+const timelineBinMs = 5000;
 
 interface SandboxChatLine {
   seq: number;
@@ -215,6 +232,9 @@ export async function runChatPhase(context: {
   const windowStartAt = t0 + settings.warmupSeconds * 1000;
   let answeredInWindow = 0;
   let answeredOkInWindow = 0;
+  let metricsAtStart: Promise<{ samples: PromSample[] } | { error: unknown }> | undefined;
+  const ackAt = new Samples();
+  const ackValue = new Samples();
   let lastAnswerAt = windowStartAt;
 
   await new Promise<void>((resolveAll) => {
@@ -229,6 +249,12 @@ export async function runChatPhase(context: {
       if (i === firstMeasured) {
         usage = startUsageWindow(context.watched);
         machineAtStart = machineBusySeconds();
+        if (deployment.metricsUrl) {
+          metricsAtStart = scrapeMetrics(deployment.metricsUrl).then(
+            (samples) => ({ samples }),
+            (error: unknown) => ({ error }),
+          );
+        }
       }
       const bytes = deliveryRequest(hostHeader, '/api/kick/webhook', signed.deliveries[i] as SignedDelivery);
       sentAtEpochMs[i] = Date.now();
@@ -249,6 +275,8 @@ export async function runChatPhase(context: {
         else outcome[i] = error?.startsWith('dropped') ? 4 : 3;
         if (isMeasured && outcome[i] !== 4) {
           ackLatency.push(now - dueAt);
+          ackAt.push(dueAt - windowStartAt);
+          ackValue.push(now - dueAt);
           lastMeasuredAckAt = Math.max(lastMeasuredAckAt, now);
           if (outcome[i] === 2) byStatus[status as number] = (byStatus[status as number] ?? 0) + 1;
           if (outcome[i] === 3 && error && transportSamples.length < 5 && !transportSamples.includes(error)) {
@@ -317,7 +345,22 @@ export async function runChatPhase(context: {
   isPolling = false;
   await poller;
 
+  // every measured reply is in (or missing): Kickstand's own account of the window
+  let kickstand: KickstandWindowMetrics | undefined;
+  let kickstandMetricsError: string | undefined;
+  if (deployment.metricsUrl && metricsAtStart) {
+    try {
+      const before = await metricsAtStart;
+      if ('error' in before) throw before.error;
+      kickstand = kickstandWindow(before.samples, await scrapeMetrics(deployment.metricsUrl));
+    } catch (error) {
+      kickstandMetricsError = error instanceof Error ? error.message : String(error);
+    }
+  }
+
   const replyLatency = new Samples();
+  const replyAt = new Samples();
+  const windowStartEpochMs = Date.now() + (windowStartAt - performance.now());
   let received = 0;
   let duplicates = 0;
   let answeredDespiteCooldown = 0;
@@ -337,6 +380,7 @@ export async function runChatPhase(context: {
     if (count > 0) {
       received++;
       replyLatency.push((replyAtEpochMs[i] as number) - (sentAtEpochMs[i] as number));
+      replyAt.push((sentAtEpochMs[i] as number) - windowStartEpochMs);
     }
   }
   const missingReplies = expectedIndexes.length - received;
@@ -428,5 +472,12 @@ export async function runChatPhase(context: {
       otherCores: perWindow(machineBusy - windowCpu),
     },
     logs,
+    ...(kickstand ? { kickstand } : {}),
+    ...(kickstandMetricsError ? { kickstandMetricsError } : {}),
+    timeline: {
+      binSeconds: timelineBinMs / 1000,
+      ack: timeline(ackAt.toArray(), ackValue.toArray(), timelineBinMs),
+      reply: timeline(replyAt.toArray(), replyLatency.toArray(), timelineBinMs),
+    },
   };
 }

@@ -48,6 +48,8 @@ export interface Deployment {
   /** Where each part listens (single mode: read from its "all services started" log line). */
   servicePorts: Record<string, number>;
   sandbox: RunningProcess;
+  /** Single-machine mode: Kickstand's Prometheus endpoint (METRICS_PORT), read around each measured window. */
+  metricsUrl?: string;
   /**
    * SIGKILLs one of Kickstand's processes (by name: gateway, kick-link, …) and starts it again as it
    * was, resolving once it answers /healthz (the drill's crash).
@@ -242,7 +244,10 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
 
     const kickstand: RunningProcess[] = [];
     const servicePorts: Record<string, number> = { gateway: gatewayPort };
+    let metricsUrl: string | undefined;
     if (options.mode === 'single') {
+      const metricsPort = await freePort();
+      metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
       const single = startProcess({
         name: 'kickstand',
         entry: 'apps/single-machine/dist/main.js',
@@ -264,6 +269,8 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           KICK_SANDBOX_PORT: '0',
           SUPER_ADMIN_EMAIL: 'bench-admin@bench.example',
           SUPER_ADMIN_PASSWORD: 'Bench-admin-1!',
+          // the owner thread's metrics, scraped around each window (chat-load.ts: where the reply's time goes)
+          METRICS_PORT: String(metricsPort),
           ...passedThrough(),
         },
       });
@@ -365,6 +372,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       kickstand,
       servicePorts,
       sandbox,
+      ...(metricsUrl ? { metricsUrl } : {}),
       crash,
       stop: stopAll,
     };

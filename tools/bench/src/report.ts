@@ -1,5 +1,7 @@
 import type { PhaseResult } from './chat-load';
-import type { LatencySummary } from './stats';
+import type { KickstandWindowMetrics } from './kickstand-metrics';
+import type { StageSummary } from './prom-text';
+import type { LatencySummary, TimelineBin } from './stats';
 
 /** Targets of issue 10, for this 2-core machine with the generator on it. */
 export interface TargetCheck {
@@ -54,7 +56,47 @@ export function formatPhase(result: PhaseResult): string {
     )
     .join('; ');
   lines.push(`  log lines written        ${logLine}`);
+  if (result.kickstand) lines.push(...formatKickstand(result.kickstand));
+  else if (result.kickstandMetricsError)
+    lines.push(`  kickstand /metrics       not read: ${result.kickstandMetricsError}`);
+  if (result.timeline) {
+    const bins = (list: readonly TimelineBin[]) => list.map((b) => ms(b.p99)).join(' ');
+    lines.push(`  p99 per ${result.timeline.binSeconds} s (ms)        ack   ${bins(result.timeline.ack)}`);
+    lines.push(`                           reply ${bins(result.timeline.reply)}`);
+  }
   return lines.join('\n');
+}
+
+/** What each stage of the reply path means, in the order a reply goes through them. */
+const stageNames: [string, string][] = [
+  ['hand-off', 'door received → kick-link intake'],
+  ['intake', 'intake → chat.received published'],
+  ['bot-runner', 'bot-runner handler → chat.send'],
+  ['to-posted', 'chat.send → Kick answered POST'],
+  ['kick-post', '  of which POST /chat itself'],
+  ['received-to-posted', 'all of Kickstand: received → posted'],
+];
+
+function formatKickstand(k: KickstandWindowMetrics): string[] {
+  const row = (label: string, s: StageSummary | undefined) =>
+    s
+      ? `    ${label.padEnd(38)} ${ms(s.meanMs).padStart(6)} ${ms(s.p50Ms).padStart(6)} ${ms(s.p95Ms).padStart(6)} ${ms(s.p99Ms).padStart(6)}   (${s.count})`
+      : `    ${label.padEnd(38)} –`;
+  const lines = ["  Kickstand's own account (its /metrics over the window; ms, quantiles estimated from buckets)"];
+  lines.push(
+    `    ${'stage'.padEnd(38)} ${'mean'.padStart(6)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ${'p99'.padStart(6)}`,
+  );
+  lines.push(row('received → chat.send (command latency)', k.commandLatency));
+  for (const [stage, label] of stageNames) lines.push(row(`${stage}: ${label}`, k.stages[stage]));
+  const waits = Object.entries(k.busWait)
+    .filter(([pair]) => /^chat\.(received|send|sent)\b/.test(pair))
+    .sort((a, b) => b[1].meanMs - a[1].meanMs);
+  for (const [pair, summary] of waits) lines.push(row(`bus wait ${pair}`, summary));
+  const e = k.eventLoopDelayMs;
+  lines.push(
+    `    owner event-loop delay mean / p50 / p99 / max: ${ms(e.mean)} / ${ms(e.p50)} / ${ms(e.p99)} / ${ms(e.max)} ms; GC ${k.gc.seconds} s in ${k.gc.collections} collections`,
+  );
+  return lines;
 }
 
 export function checkTargets(

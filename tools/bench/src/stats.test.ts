@@ -1,4 +1,4 @@
-import { percentile, rounded, Samples, summarize } from './stats';
+import { percentile, rounded, Samples, summarize, timeline } from './stats';
 
 describe('percentile (nearest rank)', () => {
   const oneToHundred = Float64Array.from({ length: 100 }, (_, i) => i + 1);
@@ -43,5 +43,17 @@ describe('summarize', () => {
       max: 5000,
       mean: 2500.5,
     });
+  });
+});
+
+describe('timeline', () => {
+  test('when samples fall in three 5 s bins, one of them empty, then each bin has its own count, p50, p99 and max', () => {
+    const at = [0, 1000, 4999, 12_000, 14_000, -5];
+    const value = [1, 3, 2, 40, 10, 999];
+    expect(timeline(at, value, 5000)).toEqual([
+      { fromS: 0, count: 3, p50: 2, p99: 3, max: 3 },
+      { fromS: 5, count: 0, p50: NaN, p99: NaN, max: NaN },
+      { fromS: 10, count: 2, p50: 10, p99: 40, max: 40 },
+    ]);
   });
 });

@@ -73,3 +73,39 @@ export class Samples {
     return summarize(this.values.subarray(0, this.size));
   }
 }
+
+/** One bin of a timeline: latencies of the samples that fell in [fromS, fromS + bin). */
+export interface TimelineBin {
+  fromS: number;
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * Latencies over time (is a tail periodic or spread?): the samples binned by when they happened,
+ * `atMs` from the window's start, in bins of `binMs`; a bin without samples is kept (count 0, NaN).
+ * Samples before 0 are left out; the last bin is the one holding the latest sample.
+ */
+export function timeline(atMs: ArrayLike<number>, valueMs: ArrayLike<number>, binMs: number): TimelineBin[] {
+  if (!(binMs > 0)) throw new RangeError(`bin must be positive, got ${binMs}`);
+  const bins: number[][] = [];
+  for (let i = 0; i < atMs.length; i++) {
+    const at = atMs[i] as number;
+    if (!(at >= 0)) continue;
+    const index = Math.floor(at / binMs);
+    while (bins.length <= index) bins.push([]);
+    (bins[index] as number[]).push(valueMs[i] as number);
+  }
+  return bins.map((values, index) => {
+    const summary = summarize(values);
+    return {
+      fromS: (index * binMs) / 1000,
+      count: summary.count,
+      p50: Number(summary.p50.toFixed(2)),
+      p99: Number(summary.p99.toFixed(2)),
+      max: Number(summary.max.toFixed(2)),
+    };
+  });
+}

@@ -84,7 +84,8 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
       await eventually(() => expect(received).toHaveLength(1));
       expect(received[0]).toEqual({
         json: toJson(StructSchema, sent),
-        info: { topic: 'test.greeting', key: run.key('1'), attempt: 1 },
+        // an adapter may add when it was published (DeliveryInfo.publishedAtMs)
+        info: expect.objectContaining({ topic: 'test.greeting', key: run.key('1'), attempt: 1 }) as unknown,
       });
     });
 

@@ -23,6 +23,11 @@ export interface DeliveryInfo {
   key: string;
   /** 1 on the first delivery, then 2, 3… on retries. */
   attempt: number;
+  /**
+   * When the message was published, in wall-clock milliseconds (fractional), where the adapter
+   * knows it (the in-process bus); how long it waited is measured from here (kickstand_bus_wait_seconds).
+   */
+  publishedAtMs?: number;
 }
 
 export type MessageHandler<M> = (message: M, info: DeliveryInfo) => Promise<void>;

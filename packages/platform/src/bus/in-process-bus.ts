@@ -1,4 +1,5 @@
 import { create, fromBinary, toBinary, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { wallClockMs } from '../clock/clock';
 import { Fifo } from '../keyed-queue/fifo';
 import { createSilentLogger, type Logger } from '../log/logger';
 import {
@@ -84,6 +85,8 @@ interface Entry {
   message: Message | undefined;
   /** Why the bytes could not be decoded, once a group tried: the other groups need not try again. */
   decodeError: string | undefined;
+  /** Wall-clock ms of the publish (DeliveryInfo.publishedAtMs): what the bus-wait metric counts from. */
+  publishedAtMs: number;
 }
 
 interface Member {
@@ -257,7 +260,7 @@ function readDeadLetters(
 function enqueue(engine: Engine, topic: string, key: string, value: Uint8Array): void {
   const groups = engine.groupsByTopic.get(topic);
   if (!groups) return; // no group has ever subscribed: nobody to deliver to
-  const entry: Entry = { key, value, message: undefined, decodeError: undefined };
+  const entry: Entry = { key, value, message: undefined, decodeError: undefined, publishedAtMs: wallClockMs() };
   const partitionIndex = partitionFor(key, engine.partitionCount);
   for (const group of groups.values()) {
     const partition = group.partitions[partitionIndex];
@@ -293,7 +296,12 @@ async function drain(engine: Engine, group: Group, partition: Partition): Promis
       let failure: { error: unknown } | undefined;
       member.inFlight++;
       try {
-        await member.handler(message, { topic: group.topic, key: entry.key, attempt: 1 });
+        await member.handler(message, {
+          topic: group.topic,
+          key: entry.key,
+          attempt: 1,
+          publishedAtMs: entry.publishedAtMs,
+        });
       } catch (error) {
         failure = { error };
       } finally {

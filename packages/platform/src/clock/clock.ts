@@ -4,3 +4,12 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The wall clock in fractional milliseconds, for metrics of waits between parts of one process
+ * (a bus queue, a stage of a reply): a wait of a fraction of a millisecond is worth telling apart
+ * from 0. Never for domain decisions (those ask the Clock).
+ */
+export function wallClockMs(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -1,2 +1,2 @@
-export { type Clock, systemClock } from './clock';
+export { type Clock, systemClock, wallClockMs } from './clock';
 export { messageTimeMaxSkewMs, messageTimeMs, type MessageTimes } from './message-time';

@@ -61,4 +61,47 @@ describe('instrumentBus', () => {
     expect(await published('svc-two', 'test.greeting')).toBe(0);
     await inner.stop();
   });
+
+  test('when the in-process bus delivers a message to two groups, then each group observes its wait once, and a retry adds none', async () => {
+    const metrics = processMetrics();
+    const inner = createInProcessBus({
+      topics: testTopics,
+      retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
+    });
+    const bus = instrumentBus(inner, 'svc-wait', metrics, 2);
+    const seen: (number | undefined)[] = [];
+    let calls = 0;
+    await bus.subscribe('test.count', 'g-one', async (_message, info) => {
+      seen.push(info.publishedAtMs);
+    });
+    await bus.subscribe('test.count', 'g-flaky', async () => {
+      calls++;
+      if (calls === 1) throw new Error('once');
+    });
+    await bus.publish('test.count', 'k', { value: 1 });
+
+    await eventually(async () => {
+      expect(
+        await valueOf(metrics.registry, 'kickstand_bus_messages_consumed_total', {
+          service: 'svc-wait',
+          group: 'g-flaky',
+        }),
+      ).toBe(1);
+    });
+    expect(seen).toHaveLength(1);
+    expect(typeof seen[0]).toBe('number');
+    const waits = async (group: string) => {
+      const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === 'kickstand_bus_wait_seconds');
+      const count = (metric?.values ?? []).find(
+        (v) =>
+          (v as { metricName?: string }).metricName === 'kickstand_bus_wait_seconds_count' &&
+          v.labels.service === 'svc-wait' &&
+          v.labels.group === group,
+      );
+      return count?.value ?? 0;
+    };
+    expect(await waits('g-one')).toBe(1);
+    expect(await waits('g-flaky')).toBe(1);
+    await bus.stop();
+  });
 });

@@ -1,4 +1,5 @@
 import type { Bus, TopicRegistry } from '../bus/bus';
+import { wallClockMs } from '../clock/clock';
 import type { Metrics } from './metrics';
 
 /** A counter bound to its labels once (prom-client's `labels()` child), so counting allocates nothing. */
@@ -38,7 +39,11 @@ export function instrumentBus<R extends TopicRegistry>(
       const consumed = metrics.busConsumed.labels(labels);
       const failures = metrics.busHandlerFailures.labels(labels);
       const deadLettered = metrics.busDeadLettered.labels(labels);
+      const waited = metrics.busWait.labels(labels);
       return bus.subscribe(topic, group, async (message, info) => {
+        if (info.attempt === 1 && info.publishedAtMs !== undefined) {
+          waited.observe(Math.max(0, wallClockMs() - info.publishedAtMs) / 1000);
+        }
         try {
           await handler(message, info);
         } catch (error) {

@@ -13,6 +13,19 @@ export interface Metrics {
   busDeadLettered: Counter<'service' | 'topic' | 'group'>;
   /** From the webhook receiving a chat message to the bot's chat.send for it. */
   commandLatency: Histogram<'service'>;
+  /**
+   * How long a message waited on the bus: published → its handler called (first attempt), per
+   * consumer group; where the adapter knows when it was published (the in-process bus).
+   */
+  busWait: Histogram<'service' | 'topic' | 'group'>;
+  /**
+   * A reply's path, stage by stage (docs/performance.md, "Where the reply latency goes"): `hand-off`
+   * (the webhook door received a delivery → kick-link's intake starts it), `intake` (→ published on
+   * the bus), `bot-runner` (its chat.received handler called → chat.send published), `to-posted`
+   * (chat.send published → Kick answered its POST), `kick-post` (POST /chat sent → answered),
+   * `received-to-posted` (the whole of Kickstand's part: delivery received → Kick answered).
+   */
+  replyStage: Histogram<'service' | 'stage'>;
   botsRunning: Gauge<'service'>;
   /** Kick webhook deliveries: accepted, or refused with the reason (kick-link's door). */
   kickDeliveries: Counter<'service' | 'result'>;
@@ -25,6 +38,29 @@ export interface Metrics {
 }
 
 let metrics: Metrics | undefined;
+
+/** Finer than the HTTP buckets at the low end: a stage of a 25 ms reply is a few milliseconds. */
+const stageBuckets = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 10];
+
+/** The histograms of where time goes between the parts of a reply (a function of its own: length). */
+function waitHistograms(registry: Registry): Pick<Metrics, 'busWait' | 'replyStage'> {
+  return {
+    busWait: new Histogram({
+      name: 'kickstand_bus_wait_seconds',
+      help: 'Time a message waited on the bus, from its publish to its handler (first attempt), by topic and consumer group',
+      labelNames: ['service', 'topic', 'group'],
+      buckets: stageBuckets,
+      registers: [registry],
+    }),
+    replyStage: new Histogram({
+      name: 'kickstand_reply_stage_seconds',
+      help: 'Time of each stage of a reply: hand-off, intake, bot-runner, to-posted, kick-post, received-to-posted',
+      labelNames: ['service', 'stage'],
+      buckets: stageBuckets,
+      registers: [registry],
+    }),
+  };
+}
 
 export function processMetrics(): Metrics {
   if (metrics) return metrics;
@@ -73,6 +109,7 @@ export function processMetrics(): Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
       registers: [registry],
     }),
+    ...waitHistograms(registry),
     botsRunning: new Gauge({
       name: 'kickstand_bots_running',
       help: 'Bots switched on',

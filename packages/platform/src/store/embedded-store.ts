@@ -358,6 +358,9 @@ async function purgeInBatches(engine: EmbeddedEngine, name: string, isClosed: ()
   let purged = purgeBatchSize;
   while (purged === purgeBatchSize && !isClosed()) {
     purged = await engine.write(name, (datastore) => purgeBatch(datastore, engine.expiry.expiredConditions(name)));
+    // a turn of the event loop between batches: the chat waiting meanwhile goes first (a write no
+    // longer waits for the next turn by itself: end-of-task.ts)
+    if (purged === purgeBatchSize) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 

@@ -1,11 +1,12 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { endOfTask } from './end-of-task';
 
 /**
  * The datafile's appends, grouped. NeDB appends every write with its own fs.appendFile (open,
  * write and close, each a trip through libuv's thread pool) and makes the next operation on the
- * collection wait for it. Here NeDB's lines go into a buffer instead; once per turn of the event
- * loop (setImmediate) whatever gathered is written with one write(2) to a file descriptor kept
- * open. The write is synchronous, as pino's log lines are: appending a few kilobytes to the page
+ * collection wait for it. Here NeDB's lines go into a buffer instead; at the end of the task that
+ * appended them (end-of-task.ts: once the microtasks queued so far have run) whatever gathered is
+ * written with one write(2) to a file descriptor kept open. The write is synchronous, as pino's log lines are: appending a few kilobytes to the page
  * cache takes microseconds, less than handing it to another thread. Each store write still
  * resolves only once its lines are written (`written()`), as before.
  */
@@ -68,7 +69,6 @@ export function createJournal(filename: string, fileMode: number): Journal {
       throw error;
     }
   };
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
     append(text) {
       buffer += text;
@@ -77,8 +77,8 @@ export function createJournal(filename: string, fileMode: number): Journal {
     written() {
       if (buffer === '') return latest;
       if (!next) {
-        // the writes of this turn of the event loop go out together
-        next = serially(() => nextTurn().then(flush));
+        // the writes of this task go out together
+        next = serially(() => endOfTask().then(flush));
         latest = next;
       }
       return next;

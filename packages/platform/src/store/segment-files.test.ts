@@ -50,7 +50,7 @@ async function openFiles(
 const contents = (dir: string, seq: number) => readFile(path.join(dir, `${String(seq).padStart(12, '0')}.log`), 'utf8');
 
 describe('segment files (segment-files.ts)', () => {
-  test('when lines are appended in one turn, then they go out in one write on the next turn, which each append waits for', async () => {
+  test('when lines are appended in one task, then they go out in one write at its end, which each append waits for', async () => {
     const dir = path.join(await freshDir(), 'log');
     const { files, writes } = await openFiles(dir);
     const appends = [files.append(line('a')), files.append(line('b')), files.append(line('c'))];
@@ -59,7 +59,7 @@ describe('segment files (segment-files.ts)', () => {
     expect(writes).toEqual([0]);
     expect(await contents(dir, 0)).toBe('"a"\n"b"\n"c"\n');
 
-    await files.append(line('d')); // a later turn: a write of its own, to the same segment
+    await files.append(line('d')); // a later task: a write of its own, to the same segment
     expect(writes).toEqual([0, 0]);
     expect(await contents(dir, 0)).toBe('"a"\n"b"\n"c"\n"d"\n');
     await files.close();

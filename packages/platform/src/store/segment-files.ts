@@ -2,6 +2,7 @@ import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync }
 import path from 'node:path';
 import type { Logger } from '../log/logger';
 import { ensurePrivateDir, privateFileMode } from '../files';
+import { endOfTask } from './end-of-task';
 
 export interface SegmentFilesOptions {
   /** The log's folder; its segments are the files named `<12-digit sequence number>.log`. */
@@ -10,7 +11,7 @@ export interface SegmentFilesOptions {
   label: string;
   log: Logger;
   /**
-   * Runs on the turn that writes the buffered lines, just before they are written: the log may
+   * Runs when the buffered lines are about to be written, just before: the log may
    * seal the current segment here (its policy), and they then begin a new one.
    */
   beforeWrite?: () => void;
@@ -20,8 +21,8 @@ export interface SegmentFilesOptions {
 
 /**
  * An append-only log as a folder of numbered segment files. Appends are buffered and the lines of
- * one turn of the event loop go out with one write(2) on the next turn (setImmediate); each
- * append resolves once its line is written, so a crash after it loses nothing. When a segment is
+ * one task go out with one write(2) at its end (end-of-task.ts: once the microtasks queued so far
+ * have run); each append resolves once its line is written, so a crash after it loses nothing. When a segment is
  * begun, sealed or deleted is the log's own policy (by time for claims, by compaction for recent
  * entries); this only keeps the files.
  */
@@ -65,7 +66,7 @@ export function createSegmentFiles(options: SegmentFilesOptions): SegmentFiles {
   let nextSeq = 0;
   let current: { seq: number; fd: number } | undefined;
   let buffer = '';
-  /** The write that will take the buffer (on the next turn). */
+  /** The write that will take the buffer (at the end of this task). */
   let pending: Promise<void> | undefined;
 
   function sealCurrent(): void {
@@ -114,8 +115,8 @@ export function createSegmentFiles(options: SegmentFilesOptions): SegmentFiles {
     },
     append(line) {
       buffer += line;
-      // the lines of this turn of the event loop go out together
-      pending ??= onNextTurn(flush);
+      // the lines of this task go out together
+      pending ??= atEndOfTask(flush);
       return pending;
     },
     written: () => pending ?? Promise.resolve(),
@@ -145,16 +146,7 @@ export function createSegmentFiles(options: SegmentFilesOptions): SegmentFiles {
   };
 }
 
-/** Runs `task` on the next turn of the event loop; resolves or rejects as it does. */
-function onNextTurn(task: () => void): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    setImmediate(() => {
-      try {
-        task();
-        resolve();
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
+/** Runs `task` at the end of this task (end-of-task.ts); resolves or rejects as it does. */
+function atEndOfTask(task: () => void): Promise<void> {
+  return endOfTask().then(task);
 }
