@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import { createGateway } from '@kickstand/gateway';
 import { createRealtimeService } from '@kickstand/realtime';
 import { startDashboards } from './dashboards-client';
 import { rounded, summarize } from './stats';
+import { clockTicks, threadTicks } from './process-stats';
 
 /**
  * The fan-out micro-bench of issue 22 (item 4): realtime alone, as in single-machine mode, with
@@ -60,23 +60,7 @@ const tickMs = 2;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const ticksPerSecond = 100; // Linux USER_HZ
 const frontDoorDir = path.resolve(__dirname, '../../../apps/single-machine/dist/front-door');
-
-/** CPU ticks (user + system) of each thread of this process. */
-function threadTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(tid, Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return ticks;
-}
 
 interface SocketTunnelOwnerModule {
   serveSocketTunnel(port: WorkerMessagePort, socketIo: unknown): { close(): void };
@@ -217,7 +201,7 @@ async function main(): Promise<void> {
   const measured = sent - sentAtStart;
   const threadMsPerLine = (tids: readonly string[]) => {
     const ticks = tids.reduce((sum, tid) => sum + (ticksAtEnd.get(tid) ?? 0) - (ticksAtStart.get(tid) ?? 0), 0);
-    return Number((((ticks / ticksPerSecond) * 1000) / measured).toFixed(4));
+    return Number((((ticks / clockTicks()) * 1000) / measured).toFixed(4));
   };
   await sleep(2000); // the last lines arrive
   const records = await dashboards.collect();

@@ -7,6 +7,7 @@ import { MessageChannel, Worker, type MessagePort as WorkerMessagePort } from 'n
 import { chatMessageSentBody, createUlidSource, deliveryRequest, kickSignature, rfc3339Seconds } from './kick-delivery';
 import { createRawHttpPool } from './raw-http';
 import { rounded, summarize, type LatencySummary } from './stats';
+import { clockTicks, threadTicks } from './process-stats';
 
 /**
  * The front door's CPU per webhook delivery (issue 22 item 2): single-machine mode's real front
@@ -23,22 +24,6 @@ import { rounded, summarize, type LatencySummary } from './stats';
  */
 
 const repoRoot = path.resolve(__dirname, '../../..');
-const ticksPerSecond = 100; // Linux USER_HZ
-
-/** CPU ticks (user + system) of each thread of this process. */
-function threadTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(tid, Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return ticks;
-}
 
 /** Voluntary context switches (the thread went to sleep: each is a wake-up later) of each thread of this process. */
 function threadSleeps(): Map<string, number> {
@@ -316,12 +301,12 @@ async function runBench(): Promise<void> {
         perSecond: Math.round((deliveries / result.ms) * 1000),
         deliveriesPerHandOffMessage: Number((deliveries / (handOffMessages - messagesBefore)).toFixed(2)),
         deliveriesPerFinishedReport: Number((deliveries / (finishedReports - reportsBefore)).toFixed(2)),
-        frontThreadCpuMicrosPerDelivery: perDelivery((frontTicks / ticksPerSecond) * 1e6),
+        frontThreadCpuMicrosPerDelivery: perDelivery((frontTicks / clockTicks()) * 1e6),
         frontThreadSleepsPerDelivery: Number((sleepsOf(frontThreads) / deliveries).toFixed(2)),
         ownerStubThreadSleepsPerDelivery: Number((sleepsOf([String(process.pid)]) / deliveries).toFixed(2)),
         frontThreadBusyMicrosPerDelivery: perDelivery(elu.active * 1000),
         frontThreadUtilization: Number(elu.utilization.toFixed(3)),
-        ownerStubThreadCpuMicrosPerDelivery: perDelivery((ownerTicks / ticksPerSecond) * 1e6),
+        ownerStubThreadCpuMicrosPerDelivery: perDelivery((ownerTicks / clockTicks()) * 1e6),
         processCpuMicrosPerDelivery: perDelivery(cpu.user + cpu.system),
         clientCpuMicrosPerDelivery: perDelivery(result.cpuMicros),
         ackMs: result.ackMs,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU and memory of a process from /proc (Linux): CPU time is utime + stime of /proc/<pid>/stat,
@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
-function clockTicks(): number {
+/** Clock ticks a second (CLK_TCK), the unit of /proc's CPU times. */
+export function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     try {
       ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -98,4 +99,19 @@ export function machineBusySeconds(): { busy: number; total: number } {
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = values;
   const busy = user + nice + system + irq + softirq + steal;
   return { busy: busy / clockTicks(), total: (busy + idle + iowait) / clockTicks() };
+}
+
+/** CPU ticks (user + system) of each thread of this process, by thread id (clockTicks() a second). */
+export function threadTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(tid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return ticks;
 }
