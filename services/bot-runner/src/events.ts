@@ -243,7 +243,9 @@ export const onChatReceived =
     const startedAtMs = wallClockMs();
     const now = deps.clock.now();
     const line = chatLineOf(message, now.getTime());
-    let progress = deps.replies.get(line.messageId);
+    const kept = deps.replies.get(line.messageId);
+    if (kept === 'answered') return;
+    let progress = kept;
     if (!progress) {
       const decision = dispatch(line, {
         bot: deps.view.get(line.ownerUserId),
@@ -304,6 +306,7 @@ export const onChatReceived =
       });
       progress.isExecutedPublished = true;
     }
+    deps.replies.answered(line.messageId);
   };
 
 // ---------------------------------------------------------------------------------------------

@@ -126,6 +126,26 @@ describe('createRecentReplies', () => {
     expect(replies.get('m3')).toBeUndefined();
     expect(replies.get('m4')).toBeDefined();
   });
+
+  test('when a reply went out in full, then it is kept as answered, with its age and place in the window', () => {
+    const replies = createRecentReplies(60_000, 2);
+    replies.start('m1', anAnswer, new Date(0));
+    replies.start('m2', anAnswer, new Date(1000));
+    replies.answered('m1');
+    replies.answered('unknown');
+    expect(replies.get('m1')).toBe('answered');
+    expect(replies.get('unknown')).toBeUndefined();
+    expect(replies.get('m2')).toMatchObject({ receivedAtMs: 1000, isChatSendPublished: false });
+    // still the oldest: the next start pushes it out first
+    replies.start('m3', anAnswer, new Date(2000));
+    expect(replies.get('m1')).toBeUndefined();
+    expect(replies.get('m2')).toBeDefined();
+    replies.answered('m3');
+    // an answered line ages out as a reply in progress does
+    replies.start('m4', anAnswer, new Date(62_000));
+    expect(replies.get('m3')).toBeUndefined();
+    expect(replies.get('m4')).toBeDefined();
+  });
 });
 
 describe('bots running', () => {

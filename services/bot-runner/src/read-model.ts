@@ -146,21 +146,33 @@ export interface ReplyProgress {
 
 /** The chat lines answered lately, by chat message id. */
 export interface RecentReplies {
-  get(messageId: string): ReplyProgress | undefined;
+  /** How far the line's reply got; `'answered'` once it went out in full (see `answered`). */
+  get(messageId: string): ReplyProgress | 'answered' | undefined;
   start(messageId: string, answer: Answer, at: Date): ReplyProgress;
+  /**
+   * Both publishes of the line's reply are done: a redelivery has nothing left to do, so only that
+   * is kept (its time, for the window) and not the progress (the answer, the inputs, the text: ~1 KB
+   * a reply, 10 MB for the 10,000 kept; docs/performance.md, "Memory", third round).
+   */
+  answered(messageId: string): void;
 }
 
 export const recentRepliesKeptMs = 10 * 60_000;
 export const recentRepliesMax = 10_000;
 
 export function createRecentReplies(keptMs = recentRepliesKeptMs, max = recentRepliesMax): RecentReplies {
-  const replies = new Map<string, ReplyProgress>();
+  /** A number: the line was answered in full at that time (ms); in insertion order, oldest first. */
+  const replies = new Map<string, ReplyProgress | number>();
+  const receivedAtMs = (kept: ReplyProgress | number) => (typeof kept === 'number' ? kept : kept.receivedAtMs);
   return {
-    get: (messageId) => replies.get(messageId),
+    get: (messageId) => {
+      const kept = replies.get(messageId);
+      return typeof kept === 'number' ? 'answered' : kept;
+    },
     start: (messageId, answer, at) => {
       const now = at.getTime();
       for (const [oldId, old] of replies) {
-        if (replies.size < max && now - old.receivedAtMs < keptMs) break;
+        if (replies.size < max && now - receivedAtMs(old) < keptMs) break;
         replies.delete(oldId);
       }
       const progress: ReplyProgress = {
@@ -171,6 +183,11 @@ export function createRecentReplies(keptMs = recentRepliesKeptMs, max = recentRe
       };
       replies.set(messageId, progress);
       return progress;
+    },
+    answered: (messageId) => {
+      const kept = replies.get(messageId);
+      // set on a key it holds: its place in the order (its age) stays
+      if (kept !== undefined) replies.set(messageId, receivedAtMs(kept));
     },
   };
 }

@@ -158,7 +158,7 @@ describe('unlink when Kick fails', () => {
 });
 
 describe('channel owners', () => {
-  function ownersOver(owners: Map<string, string>) {
+  function ownersOver(owners: Map<string, string>, maxChannels?: number) {
     const reads: string[] = [];
     const repo = {
       links: {
@@ -170,7 +170,7 @@ describe('channel owners', () => {
       },
     } as unknown as KickLinkRepository;
     const clock = createFakeClock();
-    return { reads, clock, cache: createChannelOwners({ repo, clock }) };
+    return { reads, clock, cache: createChannelOwners({ repo, clock, maxChannels }) };
   }
 
   test('when a known owner is asked again, then the store is read again only after 5 minutes', async () => {
@@ -195,5 +195,23 @@ describe('channel owners', () => {
     clock.advance(1);
     expect(await cache.ownerOf('999')).toBe('u3');
     expect(reads).toEqual(['999', '999']);
+  });
+
+  test('when more channels are asked than are kept, then the least recently asked is read from the store again', async () => {
+    const { reads, cache } = ownersOver(
+      new Map([
+        ['1', 'u1'],
+        ['2', 'u2'],
+        ['3', 'u3'],
+      ]),
+      2,
+    );
+    expect(await cache.ownerOf('1')).toBe('u1');
+    expect(await cache.ownerOf('2')).toBe('u2');
+    expect(await cache.ownerOf('1')).toBe('u1'); // now 2 is the least recently asked
+    expect(await cache.ownerOf('3')).toBe('u3');
+    expect(await cache.ownerOf('1')).toBe('u1');
+    expect(await cache.ownerOf('2')).toBe('u2');
+    expect(reads).toEqual(['1', '2', '3', '2']);
   });
 });

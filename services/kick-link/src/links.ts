@@ -142,14 +142,22 @@ export interface ChannelOwners {
 /**
  * Links change here (this process updates the cache at once) or in another kick-link instance,
  * so entries also age out: a known owner after 5 minutes, an unknown channel after 30 seconds. At most
- * 100 000 channels are kept (least recently used out first); a forgotten one is read from the store.
+ * `maxChannels` (100 000) channels are kept (least recently used out first); a forgotten one is read
+ * from the store.
  */
-export function createChannelOwners(deps: { repo: KickLinkRepository; clock: Clock }): ChannelOwners {
-  const { repo, clock } = deps;
+export function createChannelOwners(deps: {
+  repo: KickLinkRepository;
+  clock: Clock;
+  maxChannels?: number;
+}): ChannelOwners {
+  const { repo, clock, maxChannels = 100_000 } = deps;
   const positiveMs = 5 * 60 * 1000;
   const negativeMs = 30 * 1000;
   const entries = new LRUCache<string, { ownerUserId: string | null }>({
-    max: 100_000,
+    // the bound as a size of 1 a channel, not `max`: with `max` lru-cache allocates its arrays for
+    // every entry up front (~4.4 MB for 100 000, docs/performance.md "Memory", third round)
+    maxSize: maxChannels,
+    sizeCalculation: () => 1,
     ttl: positiveMs,
     // asks the injected clock every time (no cached "now")
     ttlResolution: 0,

@@ -81,7 +81,7 @@ export function createRecentLog<E extends RecentEntry>(
       if (!isOpen) await ready();
       if (isClosed) throw new Error('the recent log is closed');
       const atMs = at.getTime();
-      const entryJson = JSON.stringify(entry);
+      const entryJson = flattened(JSON.stringify(entry));
       if (!memory.insert(key, id, atMs, entryJson)) return files.written();
       return files.append(lineOf(key, id, atMs, entryJson));
     },
@@ -96,6 +96,17 @@ export function createRecentLog<E extends RecentEntry>(
       await files.close();
     },
   };
+}
+
+/**
+ * The same text as one flat string. V8's JSON.stringify returns a rope of the parts it wrote into
+ * (32, 64, 128… characters), and a rope is kept as is until something reads it whole: a chat line's
+ * ~330 characters cost ~510 bytes of heap that way, ~370 flat (docs/performance.md, "Memory",
+ * third round). Converting a string to a number flattens it in place; the GC then drops the rope.
+ */
+function flattened(text: string): string {
+  Number(text);
+  return text;
 }
 
 const lineOf = (key: string, id: string, atMs: number, entryJson: string): string =>
@@ -265,7 +276,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
       rmSync(path.join(dir, compactionFile), { force: true }); // a compaction a crash cut short
       await files.open(parseLine, (line) => {
         // re-serialised: a slice of the file's text would keep all of it in memory
-        memory.insert(line.key, line.id, line.atMs, JSON.stringify(line.entry));
+        memory.insert(line.key, line.id, line.atMs, flattened(JSON.stringify(line.entry)));
         linesSinceCompaction += 1;
       });
     },
