@@ -5,7 +5,7 @@ import { closeServer, listen } from '@kickstand/platform/lifecycle';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { eventually } from '@kickstand/platform/testing';
 import { batchedSender, receiveOps, type TunnelOp } from './socket-tunnel-link';
-import { createSocketTunnelFront, maxUnsentBytes } from './socket-tunnel-front';
+import { createSocketTunnelFront, defaultInboundLimit, maxUnsentBytes } from './socket-tunnel-front';
 
 /** The ops that came over the port, as plain values (bytes as text). */
 function collect(port: MessagePort) {
@@ -91,5 +91,37 @@ describe("the tunnel's front end", () => {
     expect(await gone).toBe(id);
     tunnel.close();
     channel.port2.close();
+  });
+
+  test('when a dashboard sends more than its burst, then its socket is paused: the owner gets the burst, not the flood', async () => {
+    const channel = new MessageChannel();
+    // 1 byte a second after a 4 KB burst: once past it, the socket stays paused for the test
+    const tunnel = createSocketTunnelFront(channel.port1, createSilentLogger(), {
+      bytesPerSecond: 1,
+      burstBytes: 4096,
+    });
+    server = createServer();
+    server.on('upgrade', (req, socket, head) => tunnel.upgrade(req, socket, head));
+    port = await listen(server, 0, '127.0.0.1');
+    let received = 0;
+    receiveOps(channel.port2, (op) => {
+      if (op.kind === 'data') received += op.bytes.length;
+    });
+    const flood = Buffer.alloc(4 * 1024 * 1024, 1);
+    client = connect(port, '127.0.0.1', () => {
+      client?.write('GET /socket.io/?EIO=4 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      client?.write(flood);
+    });
+    await eventually(() => expect(received).toBeGreaterThan(4096));
+    // what was read in the turn that went past the burst (a socket read is at most 64 KB) and no more
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received).toBeLessThanOrEqual(4096 + 64 * 1024);
+    expect(client.writableLength).toBeGreaterThan(0); // the rest waits on the client's side
+    tunnel.close();
+    channel.port2.close();
+  });
+
+  test('when the default limit is read, then a dashboard may send 64 KB a second after a 256 KB burst', () => {
+    expect(defaultInboundLimit).toEqual({ bytesPerSecond: 65_536, burstBytes: 262_144 });
   });
 });
