@@ -227,8 +227,13 @@ export interface DispatchDeps {
   templateInputs: TemplateInputDeps;
 }
 
-/** This handler's stage of a reply: called → chat.send published (docs/performance.md, "Where the reply latency goes"). */
-const botRunnerStage = () => processMetrics().replyStage.labels({ service: 'bot-runner', stage: 'bot-runner' });
+/**
+ * This handler's stage of a reply: called → chat.send published (docs/performance.md, "Where the
+ * reply latency goes"); bound to its labels once (prom-client's `labels()` builds a child per call).
+ */
+let botRunnerStageTimer: { observe(seconds: number): void } | undefined;
+const botRunnerStage = () =>
+  (botRunnerStageTimer ??= processMetrics().replyStage.labels({ service: 'bot-runner', stage: 'bot-runner' }));
 
 /**
  * Reads only memory, awaits only the count and the two publishes. A redelivered line (the same
