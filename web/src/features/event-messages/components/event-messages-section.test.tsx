@@ -1,5 +1,5 @@
 import { eventMessageDefaults, eventMessageKinds, eventMessageVariables } from '@kickstand/api-contract';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { installFakeFetch, ok } from '../../../testing/fake-fetch';
 import { renderWithProviders } from '../../../testing/render-with-providers';
@@ -56,7 +56,12 @@ describe('Event messages section', () => {
     await user.type(field, 'Wow {{user}!');
     await user.click(screen.getByRole('button', { name: 'Save kicks gifted message' }));
 
-    expect(await screen.findByDisplayValue('Wow {user}!')).toBeInTheDocument();
+    // Saving remounts the row (its key is the saved template), so the element a finder returns may
+    // already be detached when asserted on: wait for the save's toast, then for the refetched row,
+    // whose Save button is off because its field holds what the server has.
+    expect(await screen.findByText('Kicks gifted message saved.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save kicks gifted message' })).toBeDisabled());
+    expect(screen.getByLabelText('Kicks gifted')).toHaveValue('Wow {user}!');
     expect(server.callsTo('PUT /api/event-messages').map((request) => request.body)).toEqual([
       { kicks: { enabled: false, template: 'Wow {user}!' } },
     ]);
