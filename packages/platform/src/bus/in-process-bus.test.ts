@@ -1,9 +1,11 @@
-import { create, fromJson, toJson } from '@bufbuild/protobuf';
+import { create, fromJson, toBinary, toJson } from '@bufbuild/protobuf';
 import { StructSchema, ValueSchema, type Struct } from '@bufbuild/protobuf/wkt';
+import { ChatReceivedSchema, KickUserSchema, type ChatReceived } from '@kickstand/proto';
 import { eventually } from '../testing/eventually';
 import type { DeadLetter } from './bus';
 import { busContract, contractRetryPolicy, testTopics } from './bus.contract';
 import { createInProcessBus, partitionFor } from './in-process-bus';
+import { kickstandTopics, type TopicInit } from './topics';
 
 busContract('in-process bus', async () => createInProcessBus({ topics: testTopics, retry: contractRetryPolicy }));
 
@@ -117,7 +119,7 @@ describe('in-process bus', () => {
     await bus.stop();
   });
 
-  test('when six groups read a topic, then each receives the same decoded message: one decode for all', async () => {
+  test('when six groups read a topic, then each receives the same decoded message: one object for all', async () => {
     // Arrange
     const bus = createInProcessBus({ topics: testTopics, retry: contractRetryPolicy });
     const received = new Map<string, unknown>();
@@ -130,7 +132,7 @@ describe('in-process bus', () => {
     // Act
     await bus.publish('test.greeting', 'k', fromJson(StructSchema, { text: 'hello', nested: { list: [1, 'two'] } }));
     await settle();
-    // Assert: one object (a decode per group would make six equal but distinct ones)
+    // Assert: one object (one per group would make six equal but distinct ones)
     const [first, ...others] = groups.map((group) => received.get(group));
     expect(toJson(StructSchema, first as Struct)).toEqual({ text: 'hello', nested: { list: [1, 'two'] } });
     expect(others).toHaveLength(5);
@@ -248,6 +250,138 @@ describe('in-process bus', () => {
     await bus.publish('test.count', 'k', { value: 2 });
     await settle();
     expect(values).toEqual([2]);
+    await bus.stop();
+  });
+
+  /** A chat line as kick-link publishes it. */
+  const chatLine = () => ({
+    eventId: 'kick:1',
+    occurredAt: { seconds: 1_764_150_000n, nanos: 5 },
+    broadcasterUserId: '100042',
+    ownerUserId: 'user-42',
+    sender: {
+      userId: '5000042',
+      username: 'viewer_42',
+      identity: { usernameColor: '#1475E1', badges: [{ text: 'Subscriber', type: 'subscriber', count: 3 }] },
+    },
+    content: 'gg [emote:39261:kkHuh]',
+    emotes: [{ emoteId: '39261', positions: [{ s: 3, e: 22 }] }],
+  });
+
+  /** The chat line with its badge's count set to `count`, which the type would not allow. */
+  const withBadgeCount = (count: unknown) => ({
+    ...chatLine(),
+    sender: { userId: '5000042', identity: { badges: [{ text: 'x', count: count as number }] } },
+  });
+
+  test.each<[string, TopicInit<'chat.received'>, string]>([
+    [
+      'an int32 of 1.5',
+      withBadgeCount(1.5),
+      'cannot encode field kickstand.events.v1.KickBadge.count to binary: invalid int32: 1.5',
+    ],
+    [
+      'an int32 of NaN',
+      withBadgeCount(Number.NaN),
+      'cannot encode field kickstand.events.v1.KickBadge.count to binary: invalid int32: NaN',
+    ],
+    [
+      'an int32 of 2^40',
+      withBadgeCount(2 ** 40),
+      'cannot encode field kickstand.events.v1.KickBadge.count to binary: invalid int32: 1099511627776',
+    ],
+    [
+      'a string that is no number in an int32',
+      withBadgeCount('three'),
+      'cannot encode field kickstand.events.v1.KickBadge.count to binary: invalid int32: NaN',
+    ],
+    [
+      'a bigint in an int32',
+      withBadgeCount(3n),
+      'cannot encode field kickstand.events.v1.KickBadge.count to binary: invalid int32: bigint',
+    ],
+    [
+      'an int64 past 2^63',
+      { ...chatLine(), broadcasterUserId: '9223372036854775808' },
+      'invalid int64: 9223372036854775808',
+    ],
+  ])(
+    'when a chat line has %s, then publish refuses it with the error Kafka gives and no group receives it',
+    async (_, line, reason) => {
+      // Arrange
+      const bus = createInProcessBus({ topics: kickstandTopics, retry: contractRetryPolicy });
+      const received: string[] = [];
+      await bus.subscribe('chat.received', 'g', async (message) => {
+        received.push(message.eventId);
+      });
+      // Act + Assert
+      await expect(bus.publish('chat.received', 'k', line)).rejects.toThrow(reason);
+      await bus.publish('chat.received', 'k', { ...chatLine(), eventId: 'fits' });
+      await settle();
+      expect(received).toEqual(['fits']);
+      await bus.stop();
+    },
+  );
+
+  test('when the publisher changes its object after publishing, then no group sees the change', async () => {
+    // Arrange: an init object, and a message made with create holding a nested message
+    const bus = createInProcessBus({ topics: kickstandTopics, retry: contractRetryPolicy });
+    const received: ChatReceived[] = [];
+    await bus.subscribe('chat.received', 'g', async (message) => {
+      received.push(message);
+    });
+    const badges = [{ text: 'Subscriber', count: 3 }];
+    const line = { ...chatLine(), sender: { userId: '5000042', username: 'viewer_42', identity: { badges } } };
+    const sender = create(KickUserSchema, { userId: '7', username: 'before' });
+    const made = create(ChatReceivedSchema, { ...chatLine(), eventId: 'made', sender });
+    // Act
+    await bus.publish('chat.received', 'k', line);
+    await bus.publish('chat.received', 'k', made);
+    line.content = 'changed';
+    line.sender.username = 'changed';
+    badges.push({ text: 'added', count: 1 });
+    line.emotes?.splice(0);
+    sender.username = 'after';
+    made.content = 'changed';
+    await settle();
+    // Assert
+    expect(received.map((message) => [message.content, message.sender?.username])).toEqual([
+      ['gg [emote:39261:kkHuh]', 'viewer_42'],
+      ['gg [emote:39261:kkHuh]', 'before'],
+    ]);
+    expect(received[0]?.sender?.identity?.badges).toHaveLength(1);
+    expect(received[0]?.emotes).toHaveLength(1);
+    expect(Object.isFrozen(received[1]?.sender)).toBe(true);
+    expect(Object.isFrozen(sender)).toBe(false);
+    await bus.stop();
+  });
+
+  test('when a published message is dead-lettered, then the dead letter holds the bytes Kafka would have carried', async () => {
+    // Arrange
+    const bus = createInProcessBus({
+      topics: kickstandTopics,
+      retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 1 },
+    });
+    await bus.subscribe('chat.received', 'g', async () => {
+      throw new Error('poison');
+    });
+    const deadLetters: DeadLetter[] = [];
+    await bus.subscribeDeadLetters('g', async (deadLetter) => {
+      deadLetters.push(deadLetter);
+    });
+    const line = chatLine();
+    // Act
+    await bus.publish('chat.received', '100042', line);
+    await eventually(() => expect(deadLetters).toHaveLength(1));
+    // Assert
+    expect(deadLetters[0]).toEqual({
+      group: 'g',
+      originalTopic: 'chat.received',
+      key: '100042',
+      value: toBinary(ChatReceivedSchema, create(ChatReceivedSchema, line)),
+      error: 'poison',
+      attempts: 2,
+    });
     await bus.stop();
   });
 

@@ -1,4 +1,4 @@
-import { create, fromBinary, toBinary, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { fromBinary, toBinary, type DescMessage, type Message } from '@bufbuild/protobuf';
 import { wallClockMs } from '../clock/clock';
 import { Fifo } from '../keyed-queue/fifo';
 import { createSilentLogger, type Logger } from '../log/logger';
@@ -14,6 +14,8 @@ import {
   type TopicName,
   type TopicRegistry,
 } from './bus';
+import { copyAsDecoded, planOf } from './decoded-copy';
+import { deepFreeze } from './deep-freeze';
 
 /**
  * The default bus adapter, for single-machine mode: every service in the process shares ONE
@@ -31,13 +33,14 @@ import {
  *   while all its members are gone wait in its partitions until a member comes back, the way
  *   committed offsets make a Kafka group resume where it stopped.
  *
- * Messages travel as protobuf bytes, encoded once per publish, so encoding is exercised (and a
- * message that does not fit its schema refused) exactly as on Kafka. The bytes are decoded ONCE,
- * by the first group that reaches the message, and every group receives that same decoded object:
- * decoding per group cost ~9 µs and ~18 KB of garbage per group and message (six groups read
- * chat.received; docs/performance.md, "The in-process bus: decode once"). A shared object must not
- * be changed by a handler, so it is deep-frozen (`freezeMessages`) and a handler that writes to it
- * throws. Nothing is durable: stopping the process loses the queues
+ * A publish makes, once, the object every group receives: what decoding the message's protobuf
+ * bytes would give, copied from the publisher's object by its schema without making the bytes
+ * (`copyAsDecoded`; encoding and decoding cost ~30 µs and ~45 KB of garbage per chat.received,
+ * docs/performance.md, "The in-process bus"). A message that does not fit its schema is refused
+ * there exactly as Kafka's publish refuses it (protobuf-es's own encoder decides every value the
+ * copy does not take as plainly fitting). The bytes are made only when a dead letter needs them.
+ * A shared object must not be changed by a handler, so it is deep-frozen (`freezeMessages`) and a
+ * handler that writes to it throws. Nothing is durable: stopping the process loses the queues
  * (single-machine mode keeps durable state in the store, not on the bus).
  */
 
@@ -80,8 +83,12 @@ export function partitionFor(key: string, partitions: number): number {
 
 interface Entry {
   key: string;
-  value: Uint8Array;
-  /** Decoded by the first group that reaches the entry; every group receives this object. */
+  /** The protobuf bytes: given to publishRaw, else made when a dead letter needs them (`bytesOf`). */
+  value: Uint8Array | undefined;
+  /**
+   * What every group receives: made at publish, or (publishRaw) decoded by the first group that
+   * reaches the entry.
+   */
   message: Message | undefined;
   /** Why the bytes could not be decoded, once a group tried: the other groups need not try again. */
   decodeError: string | undefined;
@@ -156,6 +163,8 @@ export function createInProcessBus<R extends TopicRegistry>(options: InProcessBu
     deadLetterLogs: new Map(),
     subscriptions: new Set(),
   };
+  // The copy plans of the topics' message types, made once here rather than at a first publish.
+  for (const schema of Object.values(topics)) planOf(schema);
   let isStopped = false;
 
   function assertRunning(): void {
@@ -171,14 +180,15 @@ export function createInProcessBus<R extends TopicRegistry>(options: InProcessBu
   const bus: InProcessBus<R> = {
     async publish(topic, key, message) {
       assertRunning();
-      const schema = schemaOf(topic);
-      enqueue(engine, topic, key, toBinary(schema, create(schema, message)));
+      // made (and a message that does not fit its schema refused) even when no group reads the topic
+      const published = copyAsDecoded(schemaOf(topic), message, engine.freezeMessages);
+      enqueue(engine, topic, key, published.value, published.message);
     },
 
     async publishRaw(topic, key, value) {
       assertRunning();
       schemaOf(topic);
-      enqueue(engine, topic, key, value);
+      enqueue(engine, topic, key, value, undefined);
     },
 
     async subscribe(topic, groupName, handler) {
@@ -257,10 +267,16 @@ function readDeadLetters(
   return subscription;
 }
 
-function enqueue(engine: Engine, topic: string, key: string, value: Uint8Array): void {
+function enqueue(
+  engine: Engine,
+  topic: string,
+  key: string,
+  value: Uint8Array | undefined,
+  message: Message | undefined,
+): void {
   const groups = engine.groupsByTopic.get(topic);
   if (!groups) return; // no group has ever subscribed: nobody to deliver to
-  const entry: Entry = { key, value, message: undefined, decodeError: undefined, publishedAtMs: wallClockMs() };
+  const entry: Entry = { key, value, message, decodeError: undefined, publishedAtMs: wallClockMs() };
   const partitionIndex = partitionFor(key, engine.partitionCount);
   for (const group of groups.values()) {
     const partition = group.partitions[partitionIndex];
@@ -364,9 +380,14 @@ function settle(member: Member): void {
   if (member.inFlight === 0 && member.onIdle.length > 0) for (const resolve of member.onIdle.splice(0)) resolve();
 }
 
-/** The entry's message, decoded on the first call; undefined when its bytes cannot be decoded. */
+/**
+ * The entry's message; one published raw is decoded on the first call. Undefined when its bytes
+ * cannot be decoded.
+ */
 function decoded(engine: Engine, group: Group, entry: Entry): Message | undefined {
-  if (entry.message !== undefined || entry.decodeError !== undefined) return entry.message;
+  if (entry.message !== undefined || entry.decodeError !== undefined || entry.value === undefined) {
+    return entry.message;
+  }
   try {
     const message = fromBinary(group.schema, entry.value);
     if (engine.freezeMessages) deepFreeze(message);
@@ -375,19 +396,6 @@ function decoded(engine: Engine, group: Group, entry: Entry): Message | undefine
     entry.decodeError = errorMessage(error);
   }
   return entry.message;
-}
-
-/**
- * Freezes a decoded message and everything in it. Bytes fields (Uint8Array) cannot be frozen and
- * stay writable; none of Kickstand's topics has one.
- */
-export function deepFreeze(value: object): void {
-  Object.freeze(value);
-  for (const field of Object.values(value)) {
-    if (typeof field === 'object' && field !== null && !ArrayBuffer.isView(field) && !Object.isFrozen(field)) {
-      deepFreeze(field as object);
-    }
-  }
 }
 
 function backoff(partition: Partition, ms: number): Promise<void> {
@@ -409,7 +417,7 @@ function deadLetter(engine: Engine, group: Group, entry: Entry, error: string, a
     group: group.name,
     originalTopic: group.topic,
     key: entry.key,
-    value: entry.value.slice(), // a copy: the entry's bytes are shared with other groups
+    value: bytesOf(group, entry).slice(), // a copy: the entry's bytes are shared with other groups
     error,
     attempts,
   };
@@ -428,6 +436,18 @@ function deadLetter(engine: Engine, group: Group, entry: Entry, error: string, a
   deadLetters.letters.push(letter);
   if (deadLetters.letters.length > deadLettersKeptPerGroup) deadLetters.letters.shift();
   for (const reader of deadLetters.readers) read(engine.log, reader, letter);
+}
+
+/**
+ * The entry's bytes, made from its message on the first call (a dead letter). They are the bytes
+ * publish would have encoded: the message holds exactly what decoding them gives.
+ */
+function bytesOf(group: Group, entry: Entry): Uint8Array {
+  if (entry.value !== undefined) return entry.value;
+  // enqueue's callers give bytes (publishRaw) or a message (publish)
+  if (entry.message === undefined) throw new Error('in-process bus: a queued entry has neither bytes nor message');
+  entry.value = toBinary(group.schema, entry.message);
+  return entry.value;
 }
 
 function deadLetterLogOf(engine: Engine, group: string): DeadLetterLog {
