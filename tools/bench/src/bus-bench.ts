@@ -8,8 +8,8 @@ import { instrumentBus, processMetrics } from '@kickstand/platform/metrics';
  * The in-process bus alone (issue 22 item 2): N `chat.received` messages, as kick-link publishes
  * them, through the bus single-machine mode shares, to the consumer groups the product has on
  * that topic, each behind its service's `instrumentBus` as `connectPlatform` wires it. The
- * handlers do nothing but read a field, so what is measured is the bus: encode, decode, queues,
- * delivery, metrics. Reports this process's CPU µs per published message (process.cpuUsage),
+ * handlers do nothing but read a field, so what is measured is the bus: the message's copy (an
+ * encode and a decode before its second round), queues, delivery, metrics. Reports this process's CPU µs per published message (process.cpuUsage),
  * the GC time per message, and (in a second pass, chunks of 10) the heap allocated per message:
  * heapUsed growth over the chunks no GC interrupted.
  *
