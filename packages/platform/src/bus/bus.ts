@@ -1,8 +1,9 @@
 import type { DescMessage, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 
 /**
- * The event bus port. Messages are protobuf messages (proto/), one schema per topic, and travel
- * encoded on every adapter so that encoding is always exercised.
+ * The event bus port. Messages are protobuf messages (proto/), one schema per topic. They travel
+ * encoded on Kafka; the in-process bus hands its groups what decoding them would give and refuses
+ * at publish exactly what encoding refuses (decoded-copy.ts), so tests on it meet Kafka's rules.
  *
  * Delivery is at least once: a handler may see a message again after a crash or a rebalance, so
  * handlers must be idempotent. A handler that throws is retried with backoff; after the last

@@ -245,7 +245,7 @@ describe('in-process bus', () => {
     await bus.subscribe('test.count', 'g', async (message) => {
       values.push(message.value);
     });
-    // Act + Assert: the encoding at publish is the schema check
+    // Act + Assert: the schema check at publish is the encoder's (decoded-copy.ts)
     await expect(bus.publish('test.count', 'k', { value: 1.5 })).rejects.toThrow('invalid int32: 1.5');
     await bus.publish('test.count', 'k', { value: 2 });
     await settle();
