@@ -251,9 +251,9 @@ describe('copyAsDecoded', () => {
   });
 
   /**
-   * Inputs the copy does not take as plainly fitting: the library decides, whichever way. Some
-   * the encoder quietly accepts (a number in a string field is written as its decimal), some it
-   * refuses; the bus must do exactly the same.
+   * Values at the edges of their type, and values that do not plainly fit, which the copy leaves
+   * to the library. Some the encoder quietly accepts (a number in a string field is written as its
+   * decimal), some it refuses; the bus must do exactly the same.
    */
   const unusual: Array<[string, DescMessage, unknown]> = [
     ['an int32 of -0', ChatReceivedSchema, withBadgeCount(-0)],

@@ -16,7 +16,7 @@ import { deepFreeze } from './deep-freeze';
 /**
  * What the in-process bus hands its groups for a published message: the object that decoding the
  * message's protobuf bytes would give (`fromBinary(toBinary(create(init)))`), made without the
- * bytes. Encoding and decoding a `chat.received` cost ~30 µs and ~45 KB of garbage per publish
+ * bytes. Encoding and decoding a `chat.received` cost ~36 µs and ~42 KB of garbage per publish
  * (docs/performance.md, "The in-process bus", "Second round"); copying it field by field from
  * the schema costs a few µs.
  *
@@ -74,7 +74,7 @@ interface Plan {
 export interface PublishedMessage {
   /** What the groups receive. */
   message: Message;
-  /** The message's bytes when they were made (the library's way); else made on demand by `encode`. */
+  /** The message's bytes when they were made (the library's way); else a dead letter makes them (`toBinary`). */
   value: Uint8Array | undefined;
 }
 
