@@ -144,4 +144,14 @@ describe('recent ids', () => {
     expect(ids.isNew('c')).toBe(true);
     expect(ids.isNew('a')).toBe(true);
   });
+
+  test('when many more ids than the limit arrive, then the last ones up to the limit are remembered and the older ones forgotten, oldest first', () => {
+    const ids = createRecentIds(3);
+    for (let n = 1; n <= 10; n += 1) expect(ids.isNew(`id-${n}`)).toBe(true);
+    expect([10, 9, 8].map((n) => ids.isNew(`id-${n}`))).toEqual([false, false, false]);
+    // id-7 comes back as new and takes the place of the oldest remembered (id-8)
+    expect(ids.isNew('id-7')).toBe(true);
+    expect([7, 10, 9, 8].map((n) => ids.isNew(`id-${n}`))).toEqual([false, false, false, true]);
+    expect(ids.isNew('')).toBe(true);
+  });
 });
