@@ -110,8 +110,16 @@ export interface MinuteAccumulator {
 
 export function createMinuteAccumulator(): MinuteAccumulator {
   let pending = new Map<string, MinuteDelta>();
+  /**
+   * Each owner's minute last added to (still pending): nearly every line falls in it, so its key
+   * in `pending` need not be built and looked up for every line (a chat line adds twice: its
+   * channel and all channels).
+   */
+  let latest = new Map<string, MinuteDelta>();
 
   const deltaOf = (userId: string, minuteStart: number): MinuteDelta => {
+    const last = latest.get(userId);
+    if (last && last.minute.getTime() === minuteStart) return last;
     const key = `${userId}|${minuteStart}`;
     let delta = pending.get(key);
     if (!delta) {
@@ -125,6 +133,7 @@ export function createMinuteAccumulator(): MinuteAccumulator {
       };
       pending.set(key, delta);
     }
+    latest.set(userId, delta);
     return delta;
   };
 
@@ -158,6 +167,7 @@ export function createMinuteAccumulator(): MinuteAccumulator {
     drain() {
       const drained = [...pending.values()];
       pending = new Map();
+      latest = new Map();
       return drained;
     },
     drainEndedBy(ms) {
@@ -166,6 +176,7 @@ export function createMinuteAccumulator(): MinuteAccumulator {
         if (delta.minute.getTime() + minuteMs > ms) continue;
         drained.push(delta);
         pending.delete(key);
+        if (latest.get(delta.userId) === delta) latest.delete(delta.userId);
       }
       return drained;
     },
