@@ -56,12 +56,24 @@ export interface DeliveryHealthReporter {
 
 /** The Prometheus half of the reporter: every report counted in /metrics. */
 export function createMetricsDeliveryHealth(service: string, metrics: Metrics): DeliveryHealthReporter {
+  // one per delivery: bound to its labels once (a plain addition, metrics/bound-metrics.ts)
+  const accepted = metrics.kickDeliveries.labels({ service, result: 'accepted' });
+  /** Per sender kind and result, bound at the first reply of each. */
+  const replies = new Map<string, { inc(): void }>();
   return {
-    deliveryAccepted: () => metrics.kickDeliveries.inc({ service, result: 'accepted' }),
+    deliveryAccepted: () => accepted.inc(),
     deliveryRefused: (_channel, reason) => metrics.kickDeliveries.inc({ service, result: reason }),
     // the reason label is the first words of the reason only: labels must stay few
     deadLettered: (_channel, reason) => metrics.kickDeadLetters.inc({ service, reason: reasonLabel(reason) }),
-    reply: (_channel, sender, result) => metrics.kickReplies.inc({ service, sender, result }),
+    reply: (_channel, sender, result) => {
+      const key = `${sender}|${result}`;
+      let counter = replies.get(key);
+      if (!counter) {
+        counter = metrics.kickReplies.labels({ service, sender, result });
+        replies.set(key, counter);
+      }
+      counter.inc();
+    },
     kickError: () => undefined,
     subscriptionsChecked: () => undefined,
   };

@@ -1,5 +1,11 @@
 import { timestampFromMs } from '@kickstand/proto';
-import { parseDelivery, toChatReceived, type DeliveryContext } from './webhook-payloads';
+import {
+  chatMessageSentSchema,
+  parseDelivery,
+  plainChatMessage,
+  toChatReceived,
+  type DeliveryContext,
+} from './webhook-payloads';
 
 const json = (body: unknown) => Buffer.from(JSON.stringify(body));
 
@@ -285,5 +291,145 @@ describe('parseDelivery', () => {
       reason: 'not-json: the body is not JSON',
       broadcasterUserId: null,
     });
+  });
+});
+
+describe('a chat line in the documented shape, read without the schema', () => {
+  const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+  /** As the bench sends them (tools/bench kick-delivery.ts): numeric ids, no replies, no emotes. */
+  const benchLine = {
+    message_id: '01JC7ABCDEFGHJKMNPQRSTVWXY',
+    replies_to: null,
+    broadcaster: { ...viewer(100001, 'channel_1'), identity: null },
+    sender: { ...viewer(500001, 'viewer_1'), identity: { username_color: '#1E90FF', badges: [] } },
+    content: '$dice',
+    emotes: [],
+    created_at: '2026-11-26T11:00:00Z',
+  };
+
+  test('when a chat line is in the documented shape, then it is read to exactly what the schema makes of it', () => {
+    const sparse = {
+      message_id: 7,
+      broadcaster: { user_id: '4377088' },
+      sender: { username: 'x', identity: {} },
+      content: '',
+    };
+    for (const line of [chatExample, benchLine, sparse, { ...chatExample, extra: { kept: [1] } }]) {
+      const plain = plainChatMessage(clone(line));
+      expect(plain).toBeDefined();
+      expect(plain).toStrictEqual(chatMessageSentSchema.parse(clone(line)));
+    }
+    expect(plainChatMessage(clone(sparse))).toStrictEqual({
+      message_id: '7',
+      broadcaster: { user_id: '4377088' },
+      sender: { username: 'x', identity: { badges: [] } },
+      content: '',
+      emotes: [],
+    });
+  });
+
+  test('when any field of a chat line is missing, null or of another type, then the delivery parses as the schema alone parses it', () => {
+    const paths = [
+      'message_id',
+      'replies_to',
+      'replies_to.message_id',
+      'replies_to.content',
+      'replies_to.sender',
+      'replies_to.sender.user_id',
+      'replies_to.sender.identity',
+      'broadcaster',
+      'broadcaster.user_id',
+      'broadcaster.username',
+      'broadcaster.is_anonymous',
+      'broadcaster.is_verified',
+      'broadcaster.profile_picture',
+      'broadcaster.channel_slug',
+      'broadcaster.identity',
+      'sender',
+      'sender.user_id',
+      'sender.username',
+      'sender.identity',
+      'sender.identity.username_color',
+      'sender.identity.badges',
+      'sender.identity.badges.0',
+      'sender.identity.badges.0.type',
+      'sender.identity.badges.0.text',
+      'sender.identity.badges.1.count',
+      'content',
+      'emotes',
+      'emotes.0',
+      'emotes.0.emote_id',
+      'emotes.0.positions',
+      'emotes.0.positions.0',
+      'emotes.0.positions.0.s',
+      'created_at',
+    ];
+    const values: unknown[] = [
+      undefined,
+      null,
+      0,
+      -0,
+      -1,
+      1.5,
+      12,
+      2 ** 60,
+      '',
+      '7',
+      '007',
+      ' 7',
+      '-3',
+      '1.5',
+      'abc',
+      true,
+      false,
+      [],
+      [null],
+      [1],
+      {},
+      { type: '' },
+      { type: 'vip' },
+      { s: '3', e: 4 },
+      '2026-03-02T18:05:41Z',
+      '2026-03-02T18:05:41+11:00',
+      '2026-13-02T00:00:00Z',
+      '2026-03-02',
+    ];
+    let seed = 22;
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    const outcomes = { plain: 0, schema: 0 };
+    for (let round = 0; round < 4000; round += 1) {
+      const line = clone(round % 2 === 0 ? chatExample : benchLine) as Record<string, unknown>;
+      for (let change = 0; change <= random(3); change += 1) {
+        const path = (paths[random(paths.length)] as string).split('.');
+        let at: unknown = line;
+        for (const key of path.slice(0, -1))
+          at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined;
+        if (typeof at !== 'object' || at === null) continue;
+        const value = values[random(values.length)];
+        if (value === undefined) delete (at as Record<string, unknown>)[path.at(-1) as string];
+        else (at as Record<string, unknown>)[path.at(-1) as string] = clone(value);
+      }
+      const bySchema = chatMessageSentSchema.safeParse(clone(line));
+      const plain = plainChatMessage(clone(line));
+      outcomes[plain ? 'plain' : 'schema'] += 1;
+      if (plain) expect({ round, plain }).toStrictEqual({ round, plain: bySchema.data });
+      // and the door's answer for it: as before, whichever read it
+      const parsed = parseDelivery('chat.message.sent', '1', json(line));
+      if (bySchema.success) {
+        expect(parsed).toStrictEqual({
+          kind: 'chat',
+          broadcasterUserId: bySchema.data.broadcaster.user_id,
+          payload: bySchema.data,
+        });
+      } else {
+        expect(parsed.kind).toBe('unusable');
+      }
+    }
+    // both ways were taken, many times
+    expect(outcomes.plain).toBeGreaterThan(500);
+    expect(outcomes.schema).toBeGreaterThan(500);
   });
 });

@@ -10,7 +10,7 @@ import {
   chatMessageFromReceived,
   chatMessageFromSent,
   commandExecutedFrom,
-  isoOf,
+  dateOf,
   messageSentFrom,
 } from './payloads';
 import type { UserSockets } from './socket-server';
@@ -36,7 +36,7 @@ export function onChatReceived({ sockets, chatLog, clock }: EventDeps): Handler<
     const now = clock.now();
     const line = chatMessageFromReceived(message, now);
     sockets.emit(message.ownerUserId, 'chat-message', line);
-    chatLog.append(message.ownerUserId, line, new Date(isoOf(message.receivedAt ?? message.createdAt, now)));
+    chatLog.append(message.ownerUserId, line, dateOf(message.receivedAt ?? message.createdAt, now));
   };
 }
 
@@ -55,7 +55,7 @@ export function onChatSent({ sockets, chatLog, clock }: EventDeps): Handler<'cha
     const line = chatMessageFromSent(message, now);
     sockets.emit(message.ownerUserId, 'message-sent', messageSentFrom(message, now));
     sockets.emit(message.ownerUserId, 'chat-message', line);
-    chatLog.append(message.ownerUserId, line, new Date(isoOf(message.sentAt, now)));
+    chatLog.append(message.ownerUserId, line, dateOf(message.sentAt, now));
   };
 }
 

@@ -13,6 +13,7 @@ import {
   chatMessageFromReceived,
   chatMessageFromSent,
   commandExecutedFrom,
+  dateOf,
   isoOf,
   messageSentFrom,
 } from './payloads';
@@ -232,5 +233,24 @@ describe('isoOf', () => {
   ])('when a timestamp has %d nanoseconds, then they are rounded to the millisecond (%s)', async (nanos, iso) => {
     const message = await decoded('chat.received', { createdAt: { seconds: 1n, nanos } });
     expect(isoOf(message.createdAt, now)).toBe(iso);
+  });
+});
+
+describe('message times', () => {
+  test('when lines carry the same time, then another time, then the first again, then each is written as its own ISO time', () => {
+    const times = [
+      '2026-03-01T12:00:05.000Z',
+      '2026-03-01T12:00:05.000Z',
+      '2026-03-01T12:00:05.250Z',
+      '2026-03-01T12:00:06.250Z',
+    ];
+    const written = [...times, times[0] as string].map((iso) => isoOf(at(iso), now));
+    expect(written).toEqual([...times, times[0]]);
+    expect(isoOf(undefined, now)).toBe('2026-03-01T12:00:00.000Z');
+  });
+
+  test('when a line has a time, then its Date is that time; without one, the fallback', () => {
+    expect(dateOf(at('2026-03-01T12:00:05.250Z'), now).toISOString()).toBe('2026-03-01T12:00:05.250Z');
+    expect(dateOf(undefined, now)).toBe(now);
   });
 });

@@ -26,10 +26,25 @@ type BotStatus = TopicMessage<'bot.status'>;
 type CommandExecuted = TopicMessage<'command.executed'>;
 type Timestamp = NonNullable<ChatReceived['createdAt']>;
 
+/**
+ * The last timestamp written as ISO 8601: Kick's `created_at` has whole seconds, so at chat rate
+ * most lines carry the one the line before had (a Date and its ISO string less per line).
+ */
+let lastIso = { seconds: -1n, nanos: -1, iso: '' };
+
 /** A protobuf Timestamp as ISO 8601, or `fallback` when the message has none. */
 export function isoOf(timestamp: Timestamp | undefined, fallback: Date): string {
   if (!timestamp) return fallback.toISOString();
-  return timestampDate(timestamp).toISOString();
+  const { seconds, nanos } = timestamp;
+  if (seconds !== lastIso.seconds || nanos !== lastIso.nanos) {
+    lastIso = { seconds, nanos, iso: timestampDate(timestamp).toISOString() };
+  }
+  return lastIso.iso;
+}
+
+/** A protobuf Timestamp as a Date, or `fallback` when the message has none (the time `isoOf` writes). */
+export function dateOf(timestamp: Timestamp | undefined, fallback: Date): Date {
+  return timestamp ? timestampDate(timestamp) : fallback;
 }
 
 /** The first timestamp the message has, in order of preference, else `now`. */

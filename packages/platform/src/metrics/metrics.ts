@@ -1,8 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundLabelsCounter, BoundLabelsHistogram } from './bound-metrics';
 
 /**
  * The Prometheus metrics of this process. One registry per process: in single-machine mode every
- * service shares it and the `service` label tells them apart.
+ * service shares it and the `service` label tells them apart. The ones counted per message are
+ * `BoundLabels*` (bound-metrics.ts): their children bound with `labels()` count in plain numbers.
  */
 export interface Metrics {
   registry: Registry;
@@ -45,14 +47,14 @@ const stageBuckets = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0
 /** The histograms of where time goes between the parts of a reply (a function of its own: length). */
 function waitHistograms(registry: Registry): Pick<Metrics, 'busWait' | 'replyStage'> {
   return {
-    busWait: new Histogram({
+    busWait: new BoundLabelsHistogram({
       name: 'kickstand_bus_wait_seconds',
       help: 'Time a message waited on the bus, from its publish to its handler (first attempt), by topic and consumer group',
       labelNames: ['service', 'topic', 'group'],
       buckets: stageBuckets,
       registers: [registry],
     }),
-    replyStage: new Histogram({
+    replyStage: new BoundLabelsHistogram({
       name: 'kickstand_reply_stage_seconds',
       help: 'Time of each stage of a reply: hand-off, intake, bot-runner, to-posted, kick-post, received-to-posted',
       labelNames: ['service', 'stage'],
@@ -78,31 +80,31 @@ export function processMetrics(): Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),
-    busPublished: new Counter({
+    busPublished: new BoundLabelsCounter({
       name: 'kickstand_bus_messages_published_total',
       help: 'Messages published, by topic',
       labelNames: ['service', 'topic'],
       registers: [registry],
     }),
-    busConsumed: new Counter({
+    busConsumed: new BoundLabelsCounter({
       name: 'kickstand_bus_messages_consumed_total',
       help: 'Messages handled successfully, by topic and consumer group',
       labelNames: ['service', 'topic', 'group'],
       registers: [registry],
     }),
-    busHandlerFailures: new Counter({
+    busHandlerFailures: new BoundLabelsCounter({
       name: 'kickstand_bus_handler_failures_total',
       help: 'Handler calls that threw (each attempt counts; retries follow)',
       labelNames: ['service', 'topic', 'group'],
       registers: [registry],
     }),
-    busDeadLettered: new Counter({
+    busDeadLettered: new BoundLabelsCounter({
       name: 'kickstand_bus_messages_dead_lettered_total',
       help: 'Messages sent to <group>.dlq after their last attempt failed',
       labelNames: ['service', 'topic', 'group'],
       registers: [registry],
     }),
-    commandLatency: new Histogram({
+    commandLatency: new BoundLabelsHistogram({
       name: 'kickstand_command_latency_seconds',
       help: 'Time from the webhook receiving a chat message to the chat.send that answers it',
       labelNames: ['service'],
@@ -116,19 +118,19 @@ export function processMetrics(): Metrics {
       labelNames: ['service'],
       registers: [registry],
     }),
-    kickDeliveries: new Counter({
+    kickDeliveries: new BoundLabelsCounter({
       name: 'kickstand_kick_deliveries_total',
       help: 'Kick webhook deliveries: accepted, or refused (bad-signature, stale-timestamp, too-large)',
       labelNames: ['service', 'result'],
       registers: [registry],
     }),
-    kickDeadLetters: new Counter({
+    kickDeadLetters: new BoundLabelsCounter({
       name: 'kickstand_kick_dead_letters_total',
       help: 'Correctly signed Kick deliveries that could not be used and were kept as dead letters',
       labelNames: ['service', 'reason'],
       registers: [registry],
     }),
-    kickReplies: new Counter({
+    kickReplies: new BoundLabelsCounter({
       name: 'kickstand_kick_replies_total',
       help: 'Chat replies by sender kind (bot-account, streamer-bot, streamer-user) and result (sent, failed, dropped)',
       labelNames: ['service', 'sender', 'result'],

@@ -33,6 +33,25 @@ describe('minute accumulator', () => {
     ]);
   });
 
+  test('when a minute was drained and a late line of it arrives, then that line makes a new bucket rather than joining the written one', () => {
+    const pending = createMinuteAccumulator();
+    pending.add('u1', at('2026-03-01T20:00:10Z'), { kind: 'message', chatter: 'alice' });
+    pending.add('u1', at('2026-03-01T20:01:10Z'), { kind: 'message', chatter: 'alice' });
+    pending.add('u1', at('2026-03-01T20:00:20Z'), { kind: 'message', chatter: 'bob' });
+    const first = pending.drainEndedBy(at('2026-03-01T20:01:00Z').getTime());
+    pending.add('u1', at('2026-03-01T20:00:30Z'), { kind: 'message', chatter: 'carol' });
+    pending.add('u1', at('2026-03-01T20:01:20Z'), { kind: 'message', chatter: 'bob' });
+    const summary = (deltas: ReturnType<typeof pending.drain>) =>
+      deltas.map((delta) => [delta.minute.toISOString(), delta.counts.messages, [...delta.chatters.keys()]]);
+    expect(summary(first)).toEqual([['2026-03-01T20:00:00.000Z', 2, ['alice', 'bob']]]);
+    expect(summary(pending.drain())).toEqual([
+      ['2026-03-01T20:01:00.000Z', 2, ['alice', 'bob']],
+      ['2026-03-01T20:00:00.000Z', 1, ['carol']],
+    ]);
+    pending.add('u1', at('2026-03-01T20:01:30Z'), { kind: 'message', chatter: 'dave' });
+    expect(summary(pending.drain())).toEqual([['2026-03-01T20:01:00.000Z', 1, ['dave']]]);
+  });
+
   test('when the accumulator is drained, then the next drain has nothing', () => {
     const pending = createMinuteAccumulator();
     pending.add('u1', at('2026-03-01T20:00:00Z'), { kind: 'count', name: 'follows', amount: 1 });
@@ -143,5 +162,15 @@ describe('recent ids', () => {
     expect(ids.isNew('b')).toBe(true);
     expect(ids.isNew('c')).toBe(true);
     expect(ids.isNew('a')).toBe(true);
+  });
+
+  test('when many more ids than the limit arrive, then the last ones up to the limit are remembered and the older ones forgotten, oldest first', () => {
+    const ids = createRecentIds(3);
+    for (let n = 1; n <= 10; n += 1) expect(ids.isNew(`id-${n}`)).toBe(true);
+    expect([10, 9, 8].map((n) => ids.isNew(`id-${n}`))).toEqual([false, false, false]);
+    // id-7 comes back as new and takes the place of the oldest remembered (id-8)
+    expect(ids.isNew('id-7')).toBe(true);
+    expect([7, 10, 9, 8].map((n) => ids.isNew(`id-${n}`))).toEqual([false, false, false, true]);
+    expect(ids.isNew('')).toBe(true);
   });
 });

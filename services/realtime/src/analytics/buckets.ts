@@ -110,8 +110,16 @@ export interface MinuteAccumulator {
 
 export function createMinuteAccumulator(): MinuteAccumulator {
   let pending = new Map<string, MinuteDelta>();
+  /**
+   * Each owner's minute last added to (still pending): nearly every line falls in it, so its key
+   * in `pending` need not be built and looked up for every line (a chat line adds twice: its
+   * channel and all channels).
+   */
+  let latest = new Map<string, MinuteDelta>();
 
   const deltaOf = (userId: string, minuteStart: number): MinuteDelta => {
+    const last = latest.get(userId);
+    if (last && last.minute.getTime() === minuteStart) return last;
     const key = `${userId}|${minuteStart}`;
     let delta = pending.get(key);
     if (!delta) {
@@ -125,6 +133,7 @@ export function createMinuteAccumulator(): MinuteAccumulator {
       };
       pending.set(key, delta);
     }
+    latest.set(userId, delta);
     return delta;
   };
 
@@ -158,6 +167,7 @@ export function createMinuteAccumulator(): MinuteAccumulator {
     drain() {
       const drained = [...pending.values()];
       pending = new Map();
+      latest = new Map();
       return drained;
     },
     drainEndedBy(ms) {
@@ -166,6 +176,7 @@ export function createMinuteAccumulator(): MinuteAccumulator {
         if (delta.minute.getTime() + minuteMs > ms) continue;
         drained.push(delta);
         pending.delete(key);
+        if (latest.get(delta.userId) === delta) latest.delete(delta.userId);
       }
       return drained;
     },
@@ -207,18 +218,29 @@ export function dayDeltasOf(minutes: readonly MinuteDelta[]): DayDelta[] {
 /**
  * The event ids seen lately, so that a redelivery (a retry, a rebalance) is not counted twice.
  * Bounded: the oldest ids are forgotten first.
+ *
+ * The order of arrival is kept in a ring of its own: taking the oldest from the Set itself
+ * (`values().next()`) walks over every entry deleted since the Set's table was last rebuilt, up to
+ * ~10,000 of them, which cost ~14 µs a chat line (docs/performance.md, "The owner's per-line cost,
+ * another round").
  */
 export function createRecentIds(limit = 20_000): { isNew(id: string): boolean } {
   const ids = new Set<string>();
+  const arrivals: string[] = [];
+  /** Where the next id goes in `arrivals`: once it is full, the oldest id's place. */
+  let next = 0;
   return {
     isNew(id) {
       if (id === '') return true;
       if (ids.has(id)) return false;
-      ids.add(id);
-      if (ids.size > limit) {
-        const oldest = ids.values().next().value;
-        if (oldest !== undefined) ids.delete(oldest);
+      if (arrivals.length < limit) {
+        arrivals.push(id);
+      } else {
+        ids.delete(arrivals[next] as string);
+        arrivals[next] = id;
+        next = (next + 1) % limit;
       }
+      ids.add(id);
       return true;
     },
   };
