@@ -1,3 +1,4 @@
+import { defaultRecordsKept } from './repository';
 import type { RealKickSettingsPatch } from './real-kick';
 import type { FaultSettings } from './webhooks/faults';
 
@@ -72,6 +73,11 @@ export interface KickSandboxOptions {
    * the product's webhook without passing through the sandbox. Default false.
    */
   acceptsUnknownReplyTargets?: boolean;
+  /**
+   * How many calls, and how many deliveries, are kept for `GET /sandbox/api/calls` and
+   * `/deliveries` (in memory, the newest; a restart starts them over). Default 10,000.
+   */
+  recordsKept?: number;
 }
 
 export interface ResolvedOptions {
@@ -86,6 +92,7 @@ export interface ResolvedOptions {
   isSeeded: boolean;
   signingKeyPem: string | undefined;
   acceptsUnknownReplyTargets: boolean;
+  recordsKept: number;
 }
 
 /** Spreads only the values that are set, so `{ timeoutMs: undefined }` keeps the default. */
@@ -122,5 +129,6 @@ export function resolveOptions(options: KickSandboxOptions): ResolvedOptions {
     isSeeded: options.isSeeded ?? true,
     signingKeyPem: options.signingKeyPem,
     acceptsUnknownReplyTargets: options.acceptsUnknownReplyTargets ?? false,
+    recordsKept: options.recordsKept ?? defaultRecordsKept,
   };
 }

@@ -1,4 +1,5 @@
 import type { Collection, Document, Store } from '@kickstand/platform/store';
+import { createRecordLog, type RecordLog } from './records';
 
 /** A channel's settings and live state; every Kick user has exactly one channel, so it lives on the user. */
 export interface ChannelState {
@@ -193,8 +194,10 @@ export interface Repository {
   subscriptions: Collection<EventSubscriptionDoc>;
   chatMessages: Collection<ChatMessageDoc>;
   bans: Collection<BanDoc>;
-  calls: Collection<CallDoc>;
-  deliveries: Collection<DeliveryDoc>;
+  /** In memory, the newest `recordsKept` (records.ts): inspection only, and gone after a restart. */
+  calls: RecordLog<CallDoc>;
+  /** In memory, the newest `recordsKept` (records.ts): inspection only, and gone after a restart. */
+  deliveries: RecordLog<DeliveryDoc>;
   meta: Collection<MetaDoc>;
   /** A per-collection counter that orders records made in the same millisecond ("give me what came after N"). */
   nextSeq(collection: SequencedCollection): number;
@@ -202,9 +205,12 @@ export interface Repository {
   init(): Promise<void>;
 }
 
-export type SequencedCollection = 'chatMessages' | 'bans' | 'calls' | 'deliveries';
+export type SequencedCollection = 'chatMessages' | 'bans';
 
-export function createRepository(store: Store): Repository {
+/** How many calls, and how many deliveries, the sandbox keeps for inspection by default. */
+export const defaultRecordsKept = 10_000;
+
+export function createRepository(store: Store, recordsKept = defaultRecordsKept): Repository {
   const users = store.collection<KickUserDoc>('kick_users');
   const pendingAuthorizations = store.collection<PendingAuthorizationDoc>('pending_authorizations');
   const authorizationCodes = store.collection<AuthorizationCodeDoc>('authorization_codes');
@@ -212,10 +218,10 @@ export function createRepository(store: Store): Repository {
   const subscriptions = store.collection<EventSubscriptionDoc>('event_subscriptions');
   const chatMessages = store.collection<ChatMessageDoc>('chat_messages');
   const bans = store.collection<BanDoc>('bans');
-  const calls = store.collection<CallDoc>('calls');
-  const deliveries = store.collection<DeliveryDoc>('deliveries');
+  const calls = createRecordLog<CallDoc>(recordsKept);
+  const deliveries = createRecordLog<DeliveryDoc>(recordsKept);
   const meta = store.collection<MetaDoc>('meta');
-  const sequenced = { chatMessages, bans, calls, deliveries } satisfies Record<
+  const sequenced = { chatMessages, bans } satisfies Record<
     SequencedCollection,
     Collection<Document & { seq: number }>
   >;
@@ -249,8 +255,6 @@ export function createRepository(store: Store): Repository {
       await chatMessages.createIndex({ fields: { broadcasterUserId: 1, seq: 1 } });
       // "what came after N" over every channel (the bench follows the bot's lines so) reads a range, not all
       await chatMessages.createIndex({ fields: { seq: 1 } });
-      await deliveries.createIndex({ fields: { seq: 1 } });
-      await calls.createIndex({ fields: { seq: 1 } });
       for (const [name, collection] of Object.entries(sequenced) as [
         SequencedCollection,
         Collection<Document & { seq: number }>,

@@ -1,11 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Filter } from '@kickstand/platform/store';
+import type { CallDoc, DeliveryDoc } from '../repository';
 import type { ControlDeps } from './control-deps';
 import {
   afterSeqSchema,
   limitSchema,
-  listBySeq,
   parseControlQuery as query,
   waitForResults,
   waitMsSchema,
@@ -90,22 +89,21 @@ export function controlInspectRoutes(deps: ControlDeps): Router {
 
   router.get('/deliveries', async (req, res) => {
     const q = query(deliveriesQuerySchema, req);
-    const filter: Filter = {};
-    if (q.broadcasterUserId !== undefined) filter.broadcasterUserId = q.broadcasterUserId;
-    if (q.eventType !== undefined) filter.eventType = q.eventType;
-    if (q.state !== undefined) filter.state = q.state;
+    const matches = (delivery: DeliveryDoc) =>
+      (q.broadcasterUserId === undefined || delivery.broadcasterUserId === q.broadcasterUserId) &&
+      (q.eventType === undefined || delivery.eventType === q.eventType) &&
+      (q.state === undefined || delivery.state === q.state);
     const found = await waitForResults(notifier, 'deliveries', q.waitMs, () =>
-      listBySeq(repo.deliveries, filter, q.afterSeq, q.limit ?? 200),
+      Promise.resolve(repo.deliveries.list(matches, q.afterSeq, q.limit ?? 200)),
     );
     res.json({ success: true, data: found.map(deliveryView) });
   });
 
   router.get('/calls', async (req, res) => {
     const q = query(callsQuerySchema, req);
-    const filter: Filter = {};
-    if (q.endpoint !== undefined) filter.endpoint = q.endpoint;
+    const matches = (call: CallDoc) => q.endpoint === undefined || call.endpoint === q.endpoint;
     const found = await waitForResults(notifier, 'calls', q.waitMs, () =>
-      listBySeq(repo.calls, filter, q.afterSeq, q.limit ?? 200),
+      Promise.resolve(repo.calls.list(matches, q.afterSeq, q.limit ?? 200)),
     );
     res.json({ success: true, data: found.map(callView) });
   });
