@@ -1,4 +1,4 @@
-import { defaultRecordsKept } from './repository';
+import { defaultChatLinesKept, defaultRecordsKept } from './repository';
 import type { RealKickSettingsPatch } from './real-kick';
 import type { FaultSettings } from './webhooks/faults';
 
@@ -78,6 +78,8 @@ export interface KickSandboxOptions {
    * `/deliveries` (in memory, the newest; a restart starts them over). Default 10,000.
    */
   recordsKept?: number;
+  /** How many chat lines are kept (in memory, the newest; a restart starts them over). Default 50,000. */
+  chatLinesKept?: number;
 }
 
 export interface ResolvedOptions {
@@ -93,6 +95,7 @@ export interface ResolvedOptions {
   signingKeyPem: string | undefined;
   acceptsUnknownReplyTargets: boolean;
   recordsKept: number;
+  chatLinesKept: number;
 }
 
 /** Spreads only the values that are set, so `{ timeoutMs: undefined }` keeps the default. */
@@ -130,5 +133,6 @@ export function resolveOptions(options: KickSandboxOptions): ResolvedOptions {
     signingKeyPem: options.signingKeyPem,
     acceptsUnknownReplyTargets: options.acceptsUnknownReplyTargets ?? false,
     recordsKept: options.recordsKept ?? defaultRecordsKept,
+    chatLinesKept: options.chatLinesKept ?? defaultChatLinesKept,
   };
 }

@@ -192,7 +192,8 @@ export interface Repository {
   authorizationCodes: Collection<AuthorizationCodeDoc>;
   tokens: Collection<TokenDoc>;
   subscriptions: Collection<EventSubscriptionDoc>;
-  chatMessages: Collection<ChatMessageDoc>;
+  /** In memory, the newest `chatLinesKept` (records.ts): gone after a restart. */
+  chatMessages: RecordLog<ChatMessageDoc>;
   bans: Collection<BanDoc>;
   /** In memory, the newest `recordsKept` (records.ts): inspection only, and gone after a restart. */
   calls: RecordLog<CallDoc>;
@@ -205,23 +206,32 @@ export interface Repository {
   init(): Promise<void>;
 }
 
-export type SequencedCollection = 'chatMessages' | 'bans';
+export type SequencedCollection = 'bans';
 
 /** How many calls, and how many deliveries, the sandbox keeps for inspection by default. */
 export const defaultRecordsKept = 10_000;
 
-export function createRepository(store: Store, recordsKept = defaultRecordsKept): Repository {
+/**
+ * How many chat lines it keeps by default: minutes of a load test's replies (~300 a
+ * second), so a reader following them by `seq` (the bench) does not lose any while it keeps up.
+ */
+export const defaultChatLinesKept = 50_000;
+
+export function createRepository(
+  store: Store,
+  kept: { records: number; chatLines: number } = { records: defaultRecordsKept, chatLines: defaultChatLinesKept },
+): Repository {
   const users = store.collection<KickUserDoc>('kick_users');
   const pendingAuthorizations = store.collection<PendingAuthorizationDoc>('pending_authorizations');
   const authorizationCodes = store.collection<AuthorizationCodeDoc>('authorization_codes');
   const tokens = store.collection<TokenDoc>('tokens');
   const subscriptions = store.collection<EventSubscriptionDoc>('event_subscriptions');
-  const chatMessages = store.collection<ChatMessageDoc>('chat_messages');
+  const chatMessages = createRecordLog<ChatMessageDoc>(kept.chatLines);
   const bans = store.collection<BanDoc>('bans');
-  const calls = createRecordLog<CallDoc>(recordsKept);
-  const deliveries = createRecordLog<DeliveryDoc>(recordsKept);
+  const calls = createRecordLog<CallDoc>(kept.records);
+  const deliveries = createRecordLog<DeliveryDoc>(kept.records);
   const meta = store.collection<MetaDoc>('meta');
-  const sequenced = { chatMessages, bans } satisfies Record<
+  const sequenced = { bans } satisfies Record<
     SequencedCollection,
     Collection<Document & { seq: number }>
   >;
@@ -252,9 +262,6 @@ export function createRepository(store: Store, recordsKept = defaultRecordsKept)
       await tokens.createIndex({ fields: { userId: 1 } });
       await tokens.createIndex({ fields: { grantId: 1 } });
       await subscriptions.createIndex({ fields: { broadcasterUserId: 1 } });
-      await chatMessages.createIndex({ fields: { broadcasterUserId: 1, seq: 1 } });
-      // "what came after N" over every channel (the bench follows the bot's lines so) reads a range, not all
-      await chatMessages.createIndex({ fields: { seq: 1 } });
       for (const [name, collection] of Object.entries(sequenced) as [
         SequencedCollection,
         Collection<Document & { seq: number }>,

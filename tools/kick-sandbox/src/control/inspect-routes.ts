@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { CallDoc, DeliveryDoc } from '../repository';
+import type { CallDoc, ChatMessageDoc, DeliveryDoc } from '../repository';
 import type { ControlDeps } from './control-deps';
 import {
   afterSeqSchema,
@@ -62,14 +62,9 @@ export function controlInspectRoutes(deps: ControlDeps): Router {
     const messages = await waitForResults(notifier, 'chat', q.waitMs, () =>
       chat.list({ broadcasterUserId: q.broadcasterUserId, afterSeq: q.afterSeq, since, type: q.type, limit: q.limit }),
     );
-    const replyIds = [...new Set(messages.flatMap((message) => message.replyToMessageId ?? []))];
-    const replies = new Map(
-      (await repo.chatMessages.find({ _id: { $in: replyIds } })).map((message) => [message._id, message]),
-    );
-    res.json({
-      success: true,
-      data: messages.map((message) => chatView(message, replies.get(message.replyToMessageId ?? ''))),
-    });
+    const replyTo = (message: ChatMessageDoc) =>
+      message.replyToMessageId === null ? undefined : repo.chatMessages.byId(message.replyToMessageId);
+    res.json({ success: true, data: messages.map((message) => chatView(message, replyTo(message))) });
   });
 
   router.get('/bans', async (req, res) => {
