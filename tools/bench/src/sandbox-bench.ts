@@ -64,23 +64,27 @@ async function main(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const profFlags = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-  const child = spawn(process.execPath, [...profFlags, ...values['node-flag'], path.join(values.root, 'tools/kick-sandbox/dist/main.js')], {
-    cwd: values.root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      KICK_SANDBOX_PUBLIC_URL: `http://localhost:${port}`,
-      KICK_SANDBOX_WEBHOOK_URL: webhookUrl,
-      KICK_SANDBOX_SUBSCRIPTION_LIMIT: '100000',
-      KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS: 'true',
+  const child = spawn(
+    process.execPath,
+    [...profFlags, ...values['node-flag'], path.join(values.root, 'tools/kick-sandbox/dist/main.js')],
+    {
+      cwd: values.root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        KICK_SANDBOX_PUBLIC_URL: `http://localhost:${port}`,
+        KICK_SANDBOX_WEBHOOK_URL: webhookUrl,
+        KICK_SANDBOX_SUBSCRIPTION_LIMIT: '100000',
+        KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS: 'true',
+      },
     },
-  });
+  );
   const pid = child.pid;
   if (pid === undefined) throw new Error('the sandbox did not start');
   try {
@@ -186,7 +190,8 @@ async function main(): Promise<void> {
 /** p50/p95/p99/max of the answer times, in ms to a tenth. */
 function percentiles(values: number[]): { p50: number; p95: number; p99: number; max: number } {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1));
+  const at = (q: number) =>
+    Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1));
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1) };
 }
 

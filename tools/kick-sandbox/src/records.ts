@@ -1,9 +1,11 @@
 /**
- * What the sandbox keeps of what happened, for inspection (the control API's `GET /calls` and
- * `GET /deliveries`): the newest `keep` records in memory, in `seq` order. Not in the store: they
- * were three of its four writes per bot line (the delivery written twice, its ~1.2 KB body
- * serialised each time), and a reply waited for them (docs/performance.md, "Second round"). Only
- * this process writes them, and a restart starts them over (the README says what a restart keeps).
+ * What the sandbox keeps of what happened: chat lines (reply targets, the control API's
+ * `GET /chat`, the bench's poll by `seq`), calls and deliveries (`GET /calls`, `/deliveries`). In
+ * memory, at least the newest `keep` of each, in `seq` order. They were in the store: three or four
+ * of its writes per bot line (the delivery written twice, its ~1.2 KB body serialised each time),
+ * each answer waited for them, and NeDB kept every line ever posted in memory anyway
+ * (docs/performance.md, "Second round"). Only this process writes them; a restart starts them
+ * over (the README says what a restart keeps).
  */
 export interface SequencedRecord {
   _id: string;
@@ -11,7 +13,10 @@ export interface SequencedRecord {
 }
 
 export interface RecordLog<T extends SequencedRecord> {
-  /** Keeps the record with the next `seq` (1 for the first); the oldest goes past `keep`. */
+  /**
+   * Keeps the record with the next `seq` (1 for the first). The oldest go once a tenth more than
+   * `keep` are held (rounded up), so an add copies the array only now and then.
+   */
   add(record: Omit<T, 'seq'>): T;
   /**
    * Replaces the record of this id by `change(record)` (which returns a new object: records handed
@@ -45,7 +50,6 @@ export function createRecordLog<T extends SequencedRecord>(keep: number): Record
       const record = { ...fields, seq: lastSeq } as T;
       records.push(record);
       byId.set(record._id, record);
-      // dropped in batches (a tenth of `keep`), so an add copies the array only now and then
       if (records.length > keep + Math.ceil(keep / 10)) {
         const dropped = records.length - keep;
         for (const old of records.slice(0, dropped)) byId.delete(old._id);

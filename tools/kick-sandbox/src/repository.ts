@@ -231,10 +231,7 @@ export function createRepository(
   const calls = createRecordLog<CallDoc>(kept.records);
   const deliveries = createRecordLog<DeliveryDoc>(kept.records);
   const meta = store.collection<MetaDoc>('meta');
-  const sequenced = { bans } satisfies Record<
-    SequencedCollection,
-    Collection<Document & { seq: number }>
-  >;
+  const sequenced = { bans } satisfies Record<SequencedCollection, Collection<Document & { seq: number }>>;
   const counters = new Map<SequencedCollection, number>();
 
   return {

@@ -2,13 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { CallDoc, ChatMessageDoc, DeliveryDoc } from '../repository';
 import type { ControlDeps } from './control-deps';
-import {
-  afterSeqSchema,
-  limitSchema,
-  parseControlQuery as query,
-  waitForResults,
-  waitMsSchema,
-} from './control-kit';
+import { afterSeqSchema, limitSchema, parseControlQuery as query, waitForResults, waitMsSchema } from './control-kit';
 import { banView, callView, chatView, deliveryView, subscriptionView } from './views';
 
 const userIdSchema = z.coerce.number().int().positive();

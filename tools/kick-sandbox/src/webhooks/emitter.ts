@@ -99,9 +99,7 @@ export function createEmitter(deps: {
         if (drifts.includes('unknownEvent')) {
           const extra = JSON.stringify(unknownEventPayload(payload, rfc3339Seconds(clock.now())));
           created.push(
-            record(subscription, { type: unknownDriftEventType, version: 1, body: extra }, [
-              'drift:unknownEvent',
-            ]),
+            record(subscription, { type: unknownDriftEventType, version: 1, body: extra }, ['drift:unknownEvent']),
           );
         }
         await dropWhenWornOut(subscription);
