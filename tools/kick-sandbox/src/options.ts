@@ -41,6 +41,11 @@ export interface KickSandboxDeliveryOptions {
   outOfOrderHoldMs?: number;
   /** How far in the past a stale timestamp lies. Default 600 (10 minutes). */
   staleTimestampSeconds?: number;
+  /**
+   * How many deliveries (of different channels) are signed and sent at once, over as many kept-alive
+   * connections; the others wait for a free one, each channel's still in order. Default 16.
+   */
+  maxInFlight?: number;
 }
 
 export interface KickSandboxOptions {
@@ -124,7 +129,7 @@ export function resolveOptions(options: KickSandboxOptions): ResolvedOptions {
     subscriptionLimit: options.subscriptionLimit ?? 1000,
     chatDailyQuota: options.chatDailyQuota ?? null,
     delivery: withDefaults<KickSandboxDeliveryOptions>(
-      { timeoutMs: 5000, retryDelayMs: 1000, outOfOrderHoldMs: 2000, staleTimestampSeconds: 600 },
+      { timeoutMs: 5000, retryDelayMs: 1000, outOfOrderHoldMs: 2000, staleTimestampSeconds: 600, maxInFlight: 16 },
       options.delivery,
     ),
     faults: options.faults ?? {},
