@@ -139,8 +139,8 @@ export interface CallDoc extends Document {
   method: string;
   path: string;
   /**
-   * Query and body as JSON text, secrets (tokens, codes, verifiers, client secret) replaced. Text,
-   * because a caller's keys may hold `.` or `$`, which a document store refuses as field names.
+   * Query and body as JSON text, secrets (tokens, codes, verifiers, client secret) replaced: a copy
+   * as the call was made, whatever its keys (`.` and `$` included) and whatever later changes the objects.
    */
   queryJson: string;
   bodyJson: string | null;
