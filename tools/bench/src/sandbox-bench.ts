@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { cpuSeconds } from './process-stats';
  * answers 200, while a poller follows `GET /sandbox/api/chat?type=bot` as the bench does. The figure
  * is the sandbox's CPU (utime + stime of /proc/<pid>/stat) from the first measured line to the last
  * webhook received, per line.
- *   npm run bench:sandbox -- --lines 6000 --rate 300 [--root /work/main] [--cpu-prof <dir>]
+ *   npm run bench:sandbox -- --lines 6000 --rate 300 [--channels 50] [--root /work/main] [--cpu-prof <dir>] [--loop-delay] [--node-flag=<flag>]…
  * `--root` runs another checkout's built sandbox (before/after); `--rate 0` posts as fast as
  * `--concurrency` allows.
  */
@@ -37,6 +37,10 @@ async function main(): Promise<void> {
       channels: { type: 'string', default: '50' },
       root: { type: 'string', default: repoRoot },
       'cpu-prof': { type: 'string' },
+      /** Extra flags for the sandbox's node (e.g. --trace-gc); repeatable. */
+      'node-flag': { type: 'string', multiple: true, default: [] },
+      /** The sandbox's event-loop delay over the whole run (loop-delay-probe.ts). */
+      'loop-delay': { type: 'boolean', default: false },
     },
   });
   const lines = Number(values.lines);
@@ -62,25 +66,33 @@ async function main(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const profFlags = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-  const child = spawn(process.execPath, [...profFlags, path.join(values.root, 'tools/kick-sandbox/dist/main.js')], {
-    cwd: values.root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      KICK_SANDBOX_PUBLIC_URL: `http://localhost:${port}`,
-      KICK_SANDBOX_WEBHOOK_URL: webhookUrl,
-      KICK_SANDBOX_SUBSCRIPTION_LIMIT: '100000',
-      KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS: 'true',
+  const loopDelayFile = path.join(dataDir, 'loop-delay.json');
+  const probeFlags = values['loop-delay'] ? [`--require=${path.join(__dirname, 'loop-delay-probe.js')}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...profFlags, ...probeFlags, ...values['node-flag'], path.join(values.root, 'tools/kick-sandbox/dist/main.js')],
+    {
+      cwd: values.root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+        LOOP_DELAY_FILE: loopDelayFile,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        KICK_SANDBOX_PUBLIC_URL: `http://localhost:${port}`,
+        KICK_SANDBOX_WEBHOOK_URL: webhookUrl,
+        KICK_SANDBOX_SUBSCRIPTION_LIMIT: '100000',
+        KICK_SANDBOX_ACCEPT_UNKNOWN_REPLY_TARGETS: 'true',
+      },
     },
-  });
+  );
   const pid = child.pid;
   if (pid === undefined) throw new Error('the sandbox did not start');
+  let result: Record<string, unknown> | undefined;
   try {
     for (let tries = 0; ; tries += 1) {
       try {
@@ -108,7 +120,11 @@ async function main(): Promise<void> {
       }
     })();
 
+    /** How long each measured POST /chat took to be answered, as the product sees it (ms). */
+    const answerMs: number[] = [];
+    let isMeasuring = false;
     const post = async (index: number) => {
+      const sent = performance.now();
       const response = await fetch(`${url}/public/v1/chat`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[index % tokens.length]}` },
@@ -120,6 +136,7 @@ async function main(): Promise<void> {
       });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`POST /chat → ${response.status} ${text}`);
+      if (isMeasuring) answerMs.push(performance.now() - sent);
     };
     const run = async (from: number, count: number) => {
       const started = performance.now();
@@ -147,31 +164,41 @@ async function main(): Promise<void> {
     await run(0, warmup);
     const cpuBefore = cpuSeconds(pid) ?? Number.NaN;
     const started = performance.now();
+    isMeasuring = true;
     await run(warmup, lines);
     const cpuAfter = cpuSeconds(pid) ?? Number.NaN;
     const seconds = (performance.now() - started) / 1000;
     isPolling = false;
     await poller;
     const cpuMs = (cpuAfter - cpuBefore) * 1000;
-    console.log(
-      JSON.stringify({
-        root: values.root,
-        lines,
-        rate,
-        seconds: Number(seconds.toFixed(1)),
-        webhooksReceived: received,
-        linesPolled: polled,
-        sandboxCpuMs: Math.round(cpuMs),
-        sandboxCpuMsPerLine: Number((cpuMs / lines).toFixed(3)),
-        sandboxCores: Number((cpuMs / 1000 / seconds).toFixed(3)),
-      }),
-    );
+    result = {
+      root: values.root,
+      lines,
+      rate,
+      seconds: Number(seconds.toFixed(1)),
+      webhooksReceived: received,
+      linesPolled: polled,
+      sandboxCpuMs: Math.round(cpuMs),
+      sandboxCpuMsPerLine: Number((cpuMs / lines).toFixed(3)),
+      sandboxCores: Number((cpuMs / 1000 / seconds).toFixed(3)),
+      postChatMs: percentiles(answerMs),
+    };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+    if (result && values['loop-delay']) result.sandbox = JSON.parse(await readFile(loopDelayFile, 'utf8')) as unknown;
     receiver.close();
     await rm(dataDir, { recursive: true, force: true });
   }
+  if (result) console.log(JSON.stringify(result));
+}
+
+/** p50/p95/p99/max of the answer times, in ms to a tenth. */
+function percentiles(values: number[]): { p50: number; p95: number; p99: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1));
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1) };
 }
 
 /** A streamer that linked the app (PKCE with the sandbox's auto-approval) and subscribed to its chat. */

@@ -1,5 +1,4 @@
 import type { Clock } from '@kickstand/platform/clock';
-import type { Filter } from '@kickstand/platform/store';
 import type { App } from './app-settings';
 import { assertCanModerate, type Bans } from './bans';
 import { parseEmotes } from './emotes';
@@ -77,9 +76,20 @@ export function createChat(deps: {
 }): Chat {
   const { repo, users, bans, app, emitter, parts, clock, notifier, realKick } = deps;
 
+  /** Lines sent through the API (`user` and `bot`) per UTC day, for the daily quota; only today's is needed. */
+  let sentOn = { day: '', count: 0 };
+  const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+  /** A kept line that is not deleted. */
+  const liveLine = (messageId: string): ChatMessageDoc | undefined => {
+    const line = repo.chatMessages.byId(messageId);
+    return line && line.deletedAt === null ? line : undefined;
+  };
+
   async function replyTarget(broadcasterUserId: number, messageId: string | null) {
     if (messageId === null) return null;
-    const target = await repo.chatMessages.findOne({ _id: messageId, broadcasterUserId, deletedAt: null });
+    const line = liveLine(messageId);
+    const target = line?.broadcasterUserId === broadcasterUserId ? line : undefined;
     if (!target && deps.acceptsUnknownReplyTargets) return 'unknown';
     if (!target) throw new RuleError('reply-not-found', `No message ${messageId} in this channel to reply to`);
     const sender = await users.byId(target.senderUserId);
@@ -92,9 +102,8 @@ export function createChat(deps: {
     // an unknown target (acceptsUnknownReplyTargets) is recorded by id; the echo carries no replies_to
     const reply = found === 'unknown' ? null : found;
     const now = input.createdAt ?? clock.now();
-    const message = await repo.chatMessages.insertOne({
+    const message = repo.chatMessages.add({
       _id: newMessageUuid(),
-      seq: repo.nextSeq('chatMessages'),
       broadcasterUserId: input.broadcaster.userId,
       senderUserId: input.sender.userId,
       senderUsername: input.sender.username,
@@ -106,6 +115,10 @@ export function createChat(deps: {
       createdAt: now,
       deletedAt: null,
     });
+    if (input.type !== 'viewer') {
+      const day = utcDay(clock.now());
+      sentOn = { day, count: (sentOn.day === day ? sentOn.count : 0) + 1 };
+    }
     notifier.notify('chat');
     const deliveries = await emitter.emit({
       type: 'chat.message.sent',
@@ -125,12 +138,10 @@ export function createChat(deps: {
     return { message, deliveries };
   }
 
-  async function checkQuota(): Promise<void> {
+  function checkQuota(): void {
     const quota = app.settings().chatDailyQuota;
     if (quota === null) return;
-    const now = clock.now();
-    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const sentToday = await repo.chatMessages.count({ type: { $in: ['user', 'bot'] }, createdAt: { $gte: dayStart } });
+    const sentToday = sentOn.day === utcDay(clock.now()) ? sentOn.count : 0;
     if (sentToday >= quota) throw new RuleError('chat-quota-exceeded', chatQuotaText);
   }
 
@@ -169,7 +180,7 @@ export function createChat(deps: {
       if (send.replyToMessageId !== undefined && realKick.get().replyTargets === 'refused') {
         throw new RuleError('reply-refused', 'Reply target not found');
       }
-      await checkQuota();
+      checkQuota();
       if (outcome === 'not-sent') {
         // Kick said OK but nothing appears: the request was still checked like any other
         await replyTarget(broadcaster.userId, send.replyToMessageId ?? null);
@@ -189,28 +200,26 @@ export function createChat(deps: {
     },
 
     async deleteFromApi(moderatorUserId, messageId) {
-      const message = await repo.chatMessages.findOne({ _id: messageId, deletedAt: null });
+      const message = liveLine(messageId);
       if (!message) throw new RuleError('message-not-found', `No chat message ${messageId}`);
       const owner = await users.byId(message.broadcasterUserId);
       if (!owner) throw channelNotFound(message.broadcasterUserId);
       assertCanModerate(owner, moderatorUserId);
-      await repo.chatMessages.updateOne({ _id: messageId }, { $set: { deletedAt: clock.now() } });
+      repo.chatMessages.update(messageId, (line) => ({ ...line, deletedAt: clock.now() }));
       notifier.notify('chat');
     },
 
     async list({ broadcasterUserId, afterSeq, since, type, limit = 500 }) {
-      const filter: Filter = {};
-      if (broadcasterUserId !== undefined) filter.broadcasterUserId = broadcasterUserId;
-      if (afterSeq !== undefined) filter.seq = { $gt: afterSeq };
-      if (since !== undefined) filter.createdAt = { $gt: since };
-      if (type !== undefined) filter.type = type;
-      if (afterSeq !== undefined || since !== undefined) {
-        return repo.chatMessages.find(filter, { sort: { seq: 1 }, limit });
-      }
-      // without a starting point, the newest messages (oldest first), as a chat window shows them
-      return (await repo.chatMessages.find(filter, { sort: { seq: -1 }, limit })).reverse();
+      const matches = (line: ChatMessageDoc) =>
+        (broadcasterUserId === undefined || line.broadcasterUserId === broadcasterUserId) &&
+        (since === undefined || line.createdAt.getTime() > since.getTime()) &&
+        (type === undefined || line.type === type);
+      // with a starting point, what came after it, oldest first; without, the newest (oldest first),
+      // as a chat window shows them
+      const from = afterSeq ?? (since === undefined ? undefined : 0);
+      return Promise.resolve(repo.chatMessages.list(matches, from, limit));
     },
 
-    byId: (messageId) => repo.chatMessages.findOne({ _id: messageId }),
+    byId: (messageId) => Promise.resolve(repo.chatMessages.byId(messageId) ?? null),
   };
 }

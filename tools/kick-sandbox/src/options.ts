@@ -1,3 +1,4 @@
+import { defaultChatLinesKept, defaultRecordsKept } from './repository';
 import type { RealKickSettingsPatch } from './real-kick';
 import type { FaultSettings } from './webhooks/faults';
 
@@ -40,6 +41,11 @@ export interface KickSandboxDeliveryOptions {
   outOfOrderHoldMs?: number;
   /** How far in the past a stale timestamp lies. Default 600 (10 minutes). */
   staleTimestampSeconds?: number;
+  /**
+   * How many deliveries (of different channels) are signed and sent at once, over as many kept-alive
+   * connections; the others wait for a free one, each channel's still in order. Default 16.
+   */
+  maxInFlight?: number;
 }
 
 export interface KickSandboxOptions {
@@ -72,6 +78,13 @@ export interface KickSandboxOptions {
    * the product's webhook without passing through the sandbox. Default false.
    */
   acceptsUnknownReplyTargets?: boolean;
+  /**
+   * How many calls, and how many deliveries, are kept for `GET /sandbox/api/calls` and
+   * `/deliveries` (in memory, the newest; a restart starts them over). Default 10,000.
+   */
+  recordsKept?: number;
+  /** How many chat lines are kept (in memory, the newest; a restart starts them over). Default 50,000. */
+  chatLinesKept?: number;
 }
 
 export interface ResolvedOptions {
@@ -86,6 +99,8 @@ export interface ResolvedOptions {
   isSeeded: boolean;
   signingKeyPem: string | undefined;
   acceptsUnknownReplyTargets: boolean;
+  recordsKept: number;
+  chatLinesKept: number;
 }
 
 /** Spreads only the values that are set, so `{ timeoutMs: undefined }` keeps the default. */
@@ -114,7 +129,7 @@ export function resolveOptions(options: KickSandboxOptions): ResolvedOptions {
     subscriptionLimit: options.subscriptionLimit ?? 1000,
     chatDailyQuota: options.chatDailyQuota ?? null,
     delivery: withDefaults<KickSandboxDeliveryOptions>(
-      { timeoutMs: 5000, retryDelayMs: 1000, outOfOrderHoldMs: 2000, staleTimestampSeconds: 600 },
+      { timeoutMs: 5000, retryDelayMs: 1000, outOfOrderHoldMs: 2000, staleTimestampSeconds: 600, maxInFlight: 16 },
       options.delivery,
     ),
     faults: options.faults ?? {},
@@ -122,5 +137,7 @@ export function resolveOptions(options: KickSandboxOptions): ResolvedOptions {
     isSeeded: options.isSeeded ?? true,
     signingKeyPem: options.signingKeyPem,
     acceptsUnknownReplyTargets: options.acceptsUnknownReplyTargets ?? false,
+    recordsKept: options.recordsKept ?? defaultRecordsKept,
+    chatLinesKept: options.chatLinesKept ?? defaultChatLinesKept,
   };
 }

@@ -1,4 +1,5 @@
 import type { Collection, Document, Store } from '@kickstand/platform/store';
+import { createRecordLog, type RecordLog } from './records';
 
 /** A channel's settings and live state; every Kick user has exactly one channel, so it lives on the user. */
 export interface ChannelState {
@@ -138,8 +139,8 @@ export interface CallDoc extends Document {
   method: string;
   path: string;
   /**
-   * Query and body as JSON text, secrets (tokens, codes, verifiers, client secret) replaced. Text,
-   * because a caller's keys may hold `.` or `$`, which a document store refuses as field names.
+   * Query and body as JSON text, secrets (tokens, codes, verifiers, client secret) replaced: a copy
+   * as the call was made, whatever its keys (`.` and `$` included) and whatever later changes the objects.
    */
   queryJson: string;
   bodyJson: string | null;
@@ -191,10 +192,13 @@ export interface Repository {
   authorizationCodes: Collection<AuthorizationCodeDoc>;
   tokens: Collection<TokenDoc>;
   subscriptions: Collection<EventSubscriptionDoc>;
-  chatMessages: Collection<ChatMessageDoc>;
+  /** In memory, the newest `chatLinesKept` (records.ts): gone after a restart. */
+  chatMessages: RecordLog<ChatMessageDoc>;
   bans: Collection<BanDoc>;
-  calls: Collection<CallDoc>;
-  deliveries: Collection<DeliveryDoc>;
+  /** In memory, the newest `recordsKept` (records.ts): inspection only, and gone after a restart. */
+  calls: RecordLog<CallDoc>;
+  /** In memory, the newest `recordsKept` (records.ts): inspection only, and gone after a restart. */
+  deliveries: RecordLog<DeliveryDoc>;
   meta: Collection<MetaDoc>;
   /** A per-collection counter that orders records made in the same millisecond ("give me what came after N"). */
   nextSeq(collection: SequencedCollection): number;
@@ -202,23 +206,32 @@ export interface Repository {
   init(): Promise<void>;
 }
 
-export type SequencedCollection = 'chatMessages' | 'bans' | 'calls' | 'deliveries';
+export type SequencedCollection = 'bans';
 
-export function createRepository(store: Store): Repository {
+/** How many calls, and how many deliveries, the sandbox keeps for inspection by default. */
+export const defaultRecordsKept = 10_000;
+
+/**
+ * How many chat lines it keeps by default: minutes of a load test's replies (~300 a
+ * second), so a reader following them by `seq` (the bench) does not lose any while it keeps up.
+ */
+export const defaultChatLinesKept = 50_000;
+
+export function createRepository(
+  store: Store,
+  kept: { records: number; chatLines: number } = { records: defaultRecordsKept, chatLines: defaultChatLinesKept },
+): Repository {
   const users = store.collection<KickUserDoc>('kick_users');
   const pendingAuthorizations = store.collection<PendingAuthorizationDoc>('pending_authorizations');
   const authorizationCodes = store.collection<AuthorizationCodeDoc>('authorization_codes');
   const tokens = store.collection<TokenDoc>('tokens');
   const subscriptions = store.collection<EventSubscriptionDoc>('event_subscriptions');
-  const chatMessages = store.collection<ChatMessageDoc>('chat_messages');
+  const chatMessages = createRecordLog<ChatMessageDoc>(kept.chatLines);
   const bans = store.collection<BanDoc>('bans');
-  const calls = store.collection<CallDoc>('calls');
-  const deliveries = store.collection<DeliveryDoc>('deliveries');
+  const calls = createRecordLog<CallDoc>(kept.records);
+  const deliveries = createRecordLog<DeliveryDoc>(kept.records);
   const meta = store.collection<MetaDoc>('meta');
-  const sequenced = { chatMessages, bans, calls, deliveries } satisfies Record<
-    SequencedCollection,
-    Collection<Document & { seq: number }>
-  >;
+  const sequenced = { bans } satisfies Record<SequencedCollection, Collection<Document & { seq: number }>>;
   const counters = new Map<SequencedCollection, number>();
 
   return {
@@ -246,11 +259,6 @@ export function createRepository(store: Store): Repository {
       await tokens.createIndex({ fields: { userId: 1 } });
       await tokens.createIndex({ fields: { grantId: 1 } });
       await subscriptions.createIndex({ fields: { broadcasterUserId: 1 } });
-      await chatMessages.createIndex({ fields: { broadcasterUserId: 1, seq: 1 } });
-      // "what came after N" over every channel (the bench follows the bot's lines so) reads a range, not all
-      await chatMessages.createIndex({ fields: { seq: 1 } });
-      await deliveries.createIndex({ fields: { seq: 1 } });
-      await calls.createIndex({ fields: { seq: 1 } });
       for (const [name, collection] of Object.entries(sequenced) as [
         SequencedCollection,
         Collection<Document & { seq: number }>,

@@ -71,7 +71,7 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
   const { log, store } = deps;
   const clock = deps.clock ?? systemClock;
   const resolved = resolveOptions(options);
-  const repo = createRepository(store);
+  const repo = createRepository(store, { records: resolved.recordsKept, chatLines: resolved.chatLinesKept });
   const notifier = createNotifier();
   const images = createImageUrls(resolved.publicUrl);
   const parts = createPayloadParts(images);

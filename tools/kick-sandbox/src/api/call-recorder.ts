@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
@@ -36,7 +37,8 @@ function redact(value: unknown): unknown {
 /**
  * Records every call the product makes to a Kick endpoint (for "what did the product do?"
  * assertions): endpoint, token kind, request without secrets, status, and the error body if any.
- * The record is written before the answer leaves, so a test that got its answer can read the call.
+ * The record is kept (in memory, records.ts) as the answer leaves, so a test that got its answer
+ * can read the call; the answer no longer waits for a store write.
  */
 export function recordCalls(
   deps: { repo: Repository; clock: Clock; log: Logger; notifier: Notifier },
@@ -53,10 +55,10 @@ export function recordCalls(
     };
     const end = res.end.bind(res) as (...args: unknown[]) => unknown;
     res.end = ((...args: unknown[]) => {
-      const caller = callerOf(req);
-      deps.repo.calls
-        .insertOne({
-          seq: deps.repo.nextSeq('calls'),
+      try {
+        const caller = callerOf(req);
+        deps.repo.calls.add({
+          _id: randomUUID(),
           at,
           endpoint: endpointOf(req),
           method: req.method,
@@ -68,11 +70,12 @@ export function recordCalls(
           tokenUserId: caller?.userId ?? null,
           status: res.statusCode,
           error: redact(errorBody),
-        })
-        .then(() => deps.notifier.notify('calls'))
-        .catch((err: unknown) => deps.log.warn({ err }, 'could not record a Kick API call'))
-        .finally(() => end(...args));
-      return res;
+        });
+        deps.notifier.notify('calls');
+      } catch (err) {
+        deps.log.warn({ err }, 'could not record a Kick API call');
+      }
+      return end(...args);
     }) as typeof res.end;
     next();
   };

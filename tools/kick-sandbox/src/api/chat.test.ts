@@ -1,3 +1,4 @@
+import { createFakeClock } from '@kickstand/platform/testing';
 import { seedUserIds } from '../seed';
 import { startSandboxForTest, type SandboxHarness } from '../testing/sandbox-harness';
 
@@ -248,6 +249,89 @@ describe('the daily chat quota', () => {
     } finally {
       await sandbox.close();
     }
+  });
+});
+
+describe('the daily chat quota, counted as lines are sent', () => {
+  const clock = createFakeClock(new Date('2026-11-26T23:58:00Z'));
+  let sandbox: SandboxHarness;
+  let token: string;
+  const send = (content: string) =>
+    sandbox.request('POST', '/public/v1/chat', {
+      token,
+      body: { type: 'user', broadcaster_user_id: streamer, content },
+    });
+  beforeAll(async () => {
+    sandbox = await startSandboxForTest({ clock, options: { chatDailyQuota: 2 } });
+    token = (await sandbox.linkUser('sandbox_streamer', ['chat:write', 'moderation:chat_message:manage'])).access_token;
+  });
+  afterAll(() => sandbox.close());
+
+  test('when a line sent today is deleted, then it still counts; when the UTC day changes, then the quota starts over', async () => {
+    expect((await send('one')).status).toBe(200);
+    const second = await send('two');
+    const secondId = (second.json as { data: { message_id: string } }).data.message_id;
+    expect((await sandbox.request('DELETE', `/public/v1/chat/${secondId}`, { token })).status).toBe(204);
+    expect((await send('three')).json).toEqual({
+      data: 'Pusher error: API call failed since (daily) message quota exceeded',
+      message: 'Bad request',
+    });
+
+    clock.advance(3 * 60 * 1000); // 00:01 UTC the next day
+    expect((await send('four')).status).toBe(200);
+    expect((await send('five')).status).toBe(200);
+    expect((await send('six')).status).toBe(400);
+  });
+
+  test('when viewers type in the chat (the control API), then their lines do not count toward the app quota', async () => {
+    const before = (await sandbox.control<unknown[]>('GET', `/chat?broadcasterUserId=${streamer}&type=viewer`)).length;
+    const typed = await sandbox.request('POST', '/sandbox/api/events/chat', {
+      body: { broadcaster: streamer, sender: 'some_viewer', content: 'hello' },
+    });
+    expect(typed.status).toBe(201);
+    expect(await sandbox.control<unknown[]>('GET', `/chat?broadcasterUserId=${streamer}&type=viewer`)).toHaveLength(
+      before + 1,
+    );
+    expect((await send('seven')).status).toBe(400);
+  });
+});
+
+describe('what the sandbox keeps of chat lines, calls and deliveries', () => {
+  let sandbox: SandboxHarness;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await startSandboxForTest({ options: { chatLinesKept: 2, recordsKept: 2 } });
+    token = (await sandbox.linkUser('sandbox_streamer', ['chat:write', 'events:subscribe'])).access_token;
+    await sandbox.request('POST', '/public/v1/events/subscriptions', {
+      token,
+      body: { method: 'webhook', events: [{ name: 'chat.message.sent', version: 1 }] },
+    });
+  });
+  afterAll(() => sandbox.close());
+
+  test('when more were made than it keeps, then the control API lists the newest, and a reply to a dropped line is refused', async () => {
+    const ids: string[] = [];
+    for (const content of ['l1', 'l2', 'l3', 'l4']) {
+      const answer = await sandbox.request('POST', '/public/v1/chat', { token, body: { type: 'bot', content } });
+      ids.push((answer.json as { data: { message_id: string } }).data.message_id);
+    }
+    await sandbox.receiver.waitFor(4);
+    // 2 kept, plus a tenth (rounded up) before the oldest go
+    const lines = await sandbox.control<ChatLine[]>('GET', '/chat?type=bot');
+    expect(lines.map((line) => [line.seq, line.content])).toEqual([
+      [3, 'l3'],
+      [4, 'l4'],
+    ]);
+    const calls = await sandbox.control<{ seq: number; endpoint: string }[]>('GET', '/calls');
+    expect(calls.map((call) => call.endpoint)).toEqual(['chat', 'chat']);
+    const deliveries = await sandbox.control<{ seq: number }[]>('GET', '/deliveries');
+    expect(deliveries.map((delivery) => delivery.seq)).toEqual([3, 4]);
+
+    const toDropped = await sandbox.request('POST', '/public/v1/chat', {
+      token,
+      body: { type: 'bot', content: 'late reply', reply_to_message_id: ids[0] },
+    });
+    expect(toDropped.status).toBe(400);
   });
 });
 

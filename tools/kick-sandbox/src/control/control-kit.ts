@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
 import { AppError, badRequest, conflict, notFound, validationFailed } from '@kickstand/platform/errors';
-import type { Collection, Document, Filter } from '@kickstand/platform/store';
 import { UserExistsError, type KickUsers } from '../kick-users';
 import type { KickUserDoc } from '../repository';
 import { RuleError } from '../rules';
@@ -47,19 +46,6 @@ export function parseControlQuery<S extends z.ZodType>(schema: S, req: Request):
     );
   }
   return result.data;
-}
-
-/** With afterSeq: what came after it, oldest first. Without: the newest `limit`, still oldest first. */
-export async function listBySeq<T extends Document & { seq: number }>(
-  collection: Collection<T>,
-  filter: Filter,
-  afterSeq: number | undefined,
-  limit: number,
-): Promise<T[]> {
-  if (afterSeq !== undefined) {
-    return collection.find({ ...filter, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
-  }
-  return (await collection.find(filter, { sort: { seq: -1 }, limit })).reverse();
 }
 
 export const waitMsSchema = z.coerce.number().int().min(0).max(30_000).optional();

@@ -1,15 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Filter } from '@kickstand/platform/store';
+import type { CallDoc, ChatMessageDoc, DeliveryDoc } from '../repository';
 import type { ControlDeps } from './control-deps';
-import {
-  afterSeqSchema,
-  limitSchema,
-  listBySeq,
-  parseControlQuery as query,
-  waitForResults,
-  waitMsSchema,
-} from './control-kit';
+import { afterSeqSchema, limitSchema, parseControlQuery as query, waitForResults, waitMsSchema } from './control-kit';
 import { banView, callView, chatView, deliveryView, subscriptionView } from './views';
 
 const userIdSchema = z.coerce.number().int().positive();
@@ -63,14 +56,9 @@ export function controlInspectRoutes(deps: ControlDeps): Router {
     const messages = await waitForResults(notifier, 'chat', q.waitMs, () =>
       chat.list({ broadcasterUserId: q.broadcasterUserId, afterSeq: q.afterSeq, since, type: q.type, limit: q.limit }),
     );
-    const replyIds = [...new Set(messages.flatMap((message) => message.replyToMessageId ?? []))];
-    const replies = new Map(
-      (await repo.chatMessages.find({ _id: { $in: replyIds } })).map((message) => [message._id, message]),
-    );
-    res.json({
-      success: true,
-      data: messages.map((message) => chatView(message, replies.get(message.replyToMessageId ?? ''))),
-    });
+    const replyTo = (message: ChatMessageDoc) =>
+      message.replyToMessageId === null ? undefined : repo.chatMessages.byId(message.replyToMessageId);
+    res.json({ success: true, data: messages.map((message) => chatView(message, replyTo(message))) });
   });
 
   router.get('/bans', async (req, res) => {
@@ -90,22 +78,21 @@ export function controlInspectRoutes(deps: ControlDeps): Router {
 
   router.get('/deliveries', async (req, res) => {
     const q = query(deliveriesQuerySchema, req);
-    const filter: Filter = {};
-    if (q.broadcasterUserId !== undefined) filter.broadcasterUserId = q.broadcasterUserId;
-    if (q.eventType !== undefined) filter.eventType = q.eventType;
-    if (q.state !== undefined) filter.state = q.state;
+    const matches = (delivery: DeliveryDoc) =>
+      (q.broadcasterUserId === undefined || delivery.broadcasterUserId === q.broadcasterUserId) &&
+      (q.eventType === undefined || delivery.eventType === q.eventType) &&
+      (q.state === undefined || delivery.state === q.state);
     const found = await waitForResults(notifier, 'deliveries', q.waitMs, () =>
-      listBySeq(repo.deliveries, filter, q.afterSeq, q.limit ?? 200),
+      Promise.resolve(repo.deliveries.list(matches, q.afterSeq, q.limit ?? 200)),
     );
     res.json({ success: true, data: found.map(deliveryView) });
   });
 
   router.get('/calls', async (req, res) => {
     const q = query(callsQuerySchema, req);
-    const filter: Filter = {};
-    if (q.endpoint !== undefined) filter.endpoint = q.endpoint;
+    const matches = (call: CallDoc) => q.endpoint === undefined || call.endpoint === q.endpoint;
     const found = await waitForResults(notifier, 'calls', q.waitMs, () =>
-      listBySeq(repo.calls, filter, q.afterSeq, q.limit ?? 200),
+      Promise.resolve(repo.calls.list(matches, q.afterSeq, q.limit ?? 200)),
     );
     res.json({ success: true, data: found.map(callView) });
   });

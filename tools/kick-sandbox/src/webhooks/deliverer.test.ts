@@ -103,6 +103,44 @@ describe('the deliverer’s connections to the webhook', () => {
     }
   });
 
+  test('when several channels have deliveries due at once, then at most maxInFlight requests are out, over as many connections, and the rest follow', async () => {
+    const held: ServerResponse[] = [];
+    const webhook = await startWebhook((_req, res) => held.push(res));
+    try {
+      sandbox = await startSandboxForTest({
+        options: { app: { webhookUrl: webhook.url }, delivery: { maxInFlight: 2 } },
+      });
+      const token = await sandbox.appToken();
+      const channels = [seedUserIds.sandbox_streamer, seedUserIds.other_streamer, seedUserIds.sandbox_bot];
+      for (const channel of channels) {
+        await sandbox.request('POST', '/public/v1/events/subscriptions', {
+          token,
+          body: {
+            broadcaster_user_id: channel,
+            method: 'webhook',
+            events: [{ name: 'chat.message.sent', version: 1 }],
+          },
+        });
+      }
+      for (const channel of channels) {
+        await sandbox.control('POST', '/events/chat', { broadcaster: channel, sender: 'viewer_alice', content: 'hi' });
+      }
+      while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      // the third waits for a free slot while the first two are unanswered
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(webhook.requests()).toBe(2);
+      for (const res of held.splice(0)) res.writeHead(200, { 'content-length': '0' }).end();
+      while (held.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const res of held.splice(0)) res.writeHead(200, { 'content-length': '0' }).end();
+      const records = await settled(sandbox, 3);
+      expect(records.map((record) => record.state)).toEqual(['delivered', 'delivered', 'delivered']);
+      expect(webhook.requests()).toBe(3);
+      expect(webhook.connections()).toBe(2);
+    } finally {
+      await webhook.close();
+    }
+  });
+
   test('when the sandbox stops with a delivery waiting for its answer, then stop does not wait for the answer', async () => {
     const webhook = await startWebhook(() => undefined);
     try {

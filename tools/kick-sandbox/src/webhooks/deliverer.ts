@@ -46,8 +46,10 @@ export function createDeliverer(deps: Deps): Deliverer {
   const { repo, app, signer, faults, clock, log, notifier, delivery } = deps;
   const queues = new Map<number, ChannelQueue>();
   const stopping = new AbortController();
-  // keep-alive connections to the app's webhook URL (fetch's global dispatcher did the same, at ~3 times the CPU)
-  const agent = new Agent();
+  // keep-alive connections to the app's webhook URL (fetch's global dispatcher did the same, at ~3 times
+  // the CPU); no more than requests are let out at once
+  const agent = new Agent({ connections: delivery.maxInFlight });
+  const slots = createSlots(delivery.maxInFlight);
   /** The deadlines of the requests under way: stop() aborts them. */
   const inFlight = new Set<EventEmitter>();
 
@@ -70,6 +72,9 @@ export function createDeliverer(deps: Deps): Deliverer {
   }
 
   async function drain(queue: ChannelQueue): Promise<void> {
+    // signing and sending start on the next turn of the event loop: the request that caused the
+    // delivery (a bot line's POST /chat) is answered first, not after ~0.3 ms of RSA and a request
+    await new Promise<void>((resolve) => setImmediate(resolve));
     for (let item = queue.items.shift(); item; item = queue.items.shift()) {
       if (stopping.signal.aborted) return;
       if (item.faults.includes('outOfOrder') && !queue.held) {
@@ -162,27 +167,46 @@ export function createDeliverer(deps: Deps): Deliverer {
     };
   }
 
-  async function record(item: DeliveryDoc, attempt: DeliveryAttempt, state?: DeliveryDoc['state']): Promise<void> {
-    await repo.deliveries.updateOne(
-      { _id: item._id },
-      { $push: { attempts: attempt }, ...(state ? { $set: { state } } : {}) },
-    );
+  function record(item: DeliveryDoc, attempt: DeliveryAttempt, state?: DeliveryDoc['state']): void {
+    repo.deliveries.update(item._id, (kept) => ({
+      ...kept,
+      attempts: [...kept.attempts, attempt],
+      state: state ?? kept.state,
+    }));
     notifier.notify('deliveries');
+  }
+
+  /** Runs a request in a free slot; undefined when the deliverer stopped meanwhile. */
+  async function inSlot<T>(task: () => Promise<T>): Promise<T | undefined> {
+    const release = await slots.take();
+    try {
+      return stopping.signal.aborted ? undefined : await task();
+    } finally {
+      release();
+    }
   }
 
   async function send(item: DeliveryDoc): Promise<void> {
     const maxAttempts = faults.get().maxAttempts;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       if (stopping.signal.aborted) return;
-      const headers = headersFor(item);
-      const result = await post(item, headers);
+      // a free slot first, then the signature: a burst of deliveries (a turn's bot lines, every
+      // channel at once) is signed as requests go out, between the answers to Kickstand, not all
+      // in one stretch, and does not open a connection per channel
+      const sent = await inSlot(async () => {
+        const headers = headersFor(item);
+        return { headers, result: await post(item, headers) };
+      });
+      if (!sent) return;
+      const { headers, result } = sent;
       const isSuccess = result.status !== null && result.status >= 200 && result.status < 300;
       const isLast = isSuccess || attempt === maxAttempts;
       const state = isSuccess ? 'delivered' : isLast ? 'failed' : undefined;
-      await record(item, { kind: attempt === 1 ? 'first' : 'retry', ...result }, state);
+      record(item, { kind: attempt === 1 ? 'first' : 'retry', ...result }, state);
       if (attempt === 1 && item.faults.includes('duplicate')) {
         // Kick's duplicates carry the same message id: the exact same request again
-        await record(item, { kind: 'duplicate', ...(await post(item, headers)) });
+        const again = await inSlot(() => post(item, headers));
+        if (again) record(item, { kind: 'duplicate', ...again });
       }
       if (isSuccess) {
         // a write only when there is a count to reset: nearly every delivery succeeds after a success
@@ -239,6 +263,26 @@ export function createDeliverer(deps: Deps): Deliverer {
       for (const queue of queues.values()) clearTimeout(queue.holdTimer);
       await Promise.all([...queues.values()].map((queue) => queue.draining));
       await agent.close();
+    },
+  };
+}
+
+/** At most `size` holders at once; the others wait, first come first served. */
+function createSlots(size: number): { take(): Promise<() => void> } {
+  let free = size;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free += 1;
+  };
+  return {
+    take() {
+      if (free > 0) {
+        free -= 1;
+        return Promise.resolve(release);
+      }
+      return new Promise((resolve) => waiting.push(() => resolve(release)));
     },
   };
 }

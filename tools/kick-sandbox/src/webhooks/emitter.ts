@@ -36,14 +36,17 @@ export function createEmitter(deps: {
   const { repo, deliverer, faults, realKick, clock, notifier, log } = deps;
   const ulid = createUlidFactory();
 
-  async function record(
+  /** Deliveries made per subscription, event type and version (real Kick's silent drop counts them). */
+  const produced = new Map<string, number>();
+  const producedKey = (subscriptionId: string, type: string, version: number) => `${subscriptionId} ${type} ${version}`;
+
+  function record(
     subscription: EventSubscriptionDoc,
     event: { type: string; version: number; body: string },
     applied: string[],
-  ): Promise<DeliveryDoc> {
-    const delivery = await repo.deliveries.insertOne({
+  ): DeliveryDoc {
+    const delivery = repo.deliveries.add({
       _id: ulid(clock.now().getTime()),
-      seq: repo.nextSeq('deliveries'),
       messageId: ulid(clock.now().getTime()),
       subscriptionId: subscription._id,
       broadcasterUserId: subscription.broadcasterUserId,
@@ -55,6 +58,8 @@ export function createEmitter(deps: {
       state: applied.includes('drop') ? 'dropped' : 'pending',
       attempts: [],
     });
+    const key = producedKey(subscription._id, event.type, event.version);
+    produced.set(key, (produced.get(key) ?? 0) + 1);
     if (delivery.state === 'pending') deliverer.enqueue(delivery);
     return delivery;
   }
@@ -63,12 +68,8 @@ export function createEmitter(deps: {
   async function dropWhenWornOut(subscription: EventSubscriptionDoc): Promise<void> {
     const limit = realKick.get().dropSubscriptionsAfterDeliveries;
     if (limit === null) return;
-    const produced = await repo.deliveries.count({
-      subscriptionId: subscription._id,
-      eventType: subscription.event,
-      eventVersion: subscription.version,
-    });
-    if (produced < limit) return;
+    const count = produced.get(producedKey(subscription._id, subscription.event, subscription.version)) ?? 0;
+    if (count < limit) return;
     await repo.subscriptions.deleteOne({ _id: subscription._id });
     log.info({ subscriptionId: subscription._id, event: subscription.event }, 'subscription silently dropped');
   }
@@ -86,21 +87,19 @@ export function createEmitter(deps: {
         const body = JSON.stringify(drifts.length > 0 ? driftPayload(payload, drifts) : payload);
         const bodyDrifts = drifts.filter((name) => name !== 'unknownEvent' && name !== 'unknownVersion');
         created.push(
-          await record(subscription, { type, version: subscription.version, body }, [
+          record(subscription, { type, version: subscription.version, body }, [
             ...drawn,
             ...bodyDrifts.map((name) => `drift:${name}`),
           ]),
         );
         // the extras ride on the same subscription: Kick sends what it sends, subscribed or not
         if (drifts.includes('unknownVersion')) {
-          created.push(await record(subscription, { type, version: 2, body }, ['drift:unknownVersion']));
+          created.push(record(subscription, { type, version: 2, body }, ['drift:unknownVersion']));
         }
         if (drifts.includes('unknownEvent')) {
           const extra = JSON.stringify(unknownEventPayload(payload, rfc3339Seconds(clock.now())));
           created.push(
-            await record(subscription, { type: unknownDriftEventType, version: 1, body: extra }, [
-              'drift:unknownEvent',
-            ]),
+            record(subscription, { type: unknownDriftEventType, version: 1, body: extra }, ['drift:unknownEvent']),
           );
         }
         await dropWhenWornOut(subscription);

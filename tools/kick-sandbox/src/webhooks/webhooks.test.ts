@@ -347,4 +347,35 @@ describe('a restart', () => {
       await second.close();
     }
   });
+
+  test('when the sandbox restarts, then chat lines, calls and deliveries (kept in memory) start over from seq 1', async () => {
+    const first = await startSandboxForTest();
+    const linked = await first.linkUser('restart_talker', ['chat:write', 'events:subscribe']);
+    await first.request('POST', '/public/v1/events/subscriptions', {
+      token: linked.access_token,
+      body: { method: 'webhook', events: [{ name: 'chat.message.sent', version: 1 }] },
+    });
+    await first.request('POST', '/public/v1/chat', {
+      token: linked.access_token,
+      body: { type: 'bot', content: 'before' },
+    });
+    await first.receiver.waitFor(1);
+    const second = await first.restart();
+    try {
+      expect(await second.control<unknown[]>('GET', '/chat')).toEqual([]);
+      expect(await second.control<unknown[]>('GET', '/calls')).toEqual([]);
+      expect(await second.control<unknown[]>('GET', '/deliveries')).toEqual([]);
+      // the subscription was kept: the next line is echoed again
+      await second.request('POST', '/public/v1/chat', {
+        token: linked.access_token,
+        body: { type: 'bot', content: 'after' },
+      });
+      const lines = await second.control<{ seq: number; content: string }[]>('GET', '/chat');
+      expect(lines.map((line) => [line.seq, line.content])).toEqual([[1, 'after']]);
+      const deliveries = await second.control<{ seq: number }[]>('GET', '/deliveries?waitMs=2000');
+      expect(deliveries.map((delivery) => delivery.seq)).toEqual([1]);
+    } finally {
+      await second.close();
+    }
+  });
 });
