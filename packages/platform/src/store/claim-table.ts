@@ -88,15 +88,20 @@ class IdEncoder {
   readonly key = new Uint32Array(4);
   kind = 0;
   text = '';
+  private hash = 0;
   private readonly prefixes = new Map<string, number>();
 
-  /** Encodes `id` into key/kind/text; returns its hash. */
+  /** Encodes `id` into key/kind/text; returns its hash (a claim's add right after its find encodes once). */
   encode(id: string): number {
+    if (this.kind !== 0 && id === this.text) return this.hash;
     this.text = id;
     this.kind = this.encodeTail(id, 36, uuidShape) || this.encodeTail(id, 26, ulidShape) || stringKind;
-    if (this.kind === stringKind) return hashString(id);
     const key = this.key;
-    return hashWords(this.kind, key[0] as number, key[1] as number, key[2] as number, key[3] as number);
+    this.hash =
+      this.kind === stringKind
+        ? hashString(id)
+        : hashWords(this.kind, key[0] as number, key[1] as number, key[2] as number, key[3] as number);
+    return this.hash;
   }
 
   /** The kind when `id` ends in the shape (writing its bits into `key`), else 0. */
