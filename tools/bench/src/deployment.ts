@@ -4,6 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { WatchedProcess } from './process-stats';
+import { npmStartNodeFlags } from './npm-start-flags';
 
 /**
  * Starts what is measured, each part as its own OS process so that its CPU and memory can be read:
@@ -253,7 +254,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
         entry: 'apps/single-machine/dist/main.js',
         logDir,
         port: gatewayPort,
-        nodeFlags: options.nodeFlags,
+        nodeFlags: [...npmStartNodeFlags, ...(options.nodeFlags ?? [])],
         env: {
           ...common,
           ...kickEnv,
