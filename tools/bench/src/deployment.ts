@@ -172,9 +172,16 @@ async function stopProcess(p: RunningProcess): Promise<void> {
 /**
  * Settings of single-machine mode the bench's own environment may set, to compare one against
  * Kickstand's default (unset: the default, as `npm start` has it): FRONT_DOOR (thread or inline),
- * HEAP_GROWING_PERCENT, MEMORY_LOG_INTERVAL_MS (each thread logs its heap), MALLOC_ARENA_MAX (glibc).
+ * HEAP_GROWING_PERCENT, MEMORY_LOG_INTERVAL_MS (each thread logs its heap), MALLOC_ARENA_MAX and
+ * MALLOC_MMAP_THRESHOLD_ (glibc).
  */
-const passedThroughNames = ['FRONT_DOOR', 'HEAP_GROWING_PERCENT', 'MEMORY_LOG_INTERVAL_MS', 'MALLOC_ARENA_MAX'];
+const passedThroughNames = [
+  'FRONT_DOOR',
+  'HEAP_GROWING_PERCENT',
+  'MEMORY_LOG_INTERVAL_MS',
+  'MALLOC_ARENA_MAX',
+  'MALLOC_MMAP_THRESHOLD_',
+];
 const passedThrough = (): NodeJS.ProcessEnv =>
   Object.fromEntries(passedThroughNames.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
