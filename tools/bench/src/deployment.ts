@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { WatchedProcess } from './process-stats';
-import { npmStartNodeFlags } from './npm-start-flags';
+import { npmStartEnv, npmStartNodeFlags } from './npm-start-flags';
 
 /**
  * Starts what is measured, each part as its own OS process so that its CPU and memory can be read:
@@ -264,6 +264,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
         nodeFlags: [...npmStartNodeFlags, ...(options.nodeFlags ?? [])],
         env: {
           ...common,
+          ...npmStartEnv,
           ...kickEnv,
           JWT_PRIVATE_KEY: options.keys.jwtPrivateKeyPem,
           PORT: String(gatewayPort),

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { npmStartNodeFlags } from './npm-start-flags';
+import { npmStartEnv, npmStartNodeFlags } from './npm-start-flags';
 
-test('when the bench starts single-machine mode, then it gives node the flags npm start gives it', () => {
+test('when the bench starts single-machine mode, then it gives node the flags and environment npm start gives it', () => {
   const manifest = JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  expect(manifest.scripts.start).toBe(`node ${npmStartNodeFlags.join(' ')} scripts/start.js`);
+  const env = Object.entries(npmStartEnv).map(([name, value]) => `${name}=\${${name}:-${value}}`);
+  expect(manifest.scripts.start).toBe(`${env.join(' ')} node ${npmStartNodeFlags.join(' ')} scripts/start.js`);
 });
