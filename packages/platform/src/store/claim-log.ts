@@ -10,8 +10,9 @@ export interface ClaimLogOptions {
   dir: string;
   expireAfterMs: number;
   /**
-   * At most this many claims are held; beyond it the oldest are forgotten (a warning says so), so a
-   * redelivery of one of those would be taken again. Every consumer of what the claims guard drops
+   * At most this many claims are held (counting the places released claims leave until the oldest
+   * pass them); beyond it the oldest are forgotten (a warning says so), so a redelivery of one of
+   * those would be taken again. Every consumer of what the claims guard drops
    * an event id it has seen, so the claim is a first filter, not the only one.
    */
   maxClaims: number;
