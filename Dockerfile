@@ -27,10 +27,14 @@ RUN npx tsc -b && npm run build -w @kickstand/web && npm prune --omit=dev --no-a
 # dist/ and the built SPA. No sources, tests, test harnesses (testing/) or dev tools; a test
 # (scripts/runtime-tree.test.js) keeps it so.
 FROM node:20-bookworm-slim
-# MALLOC_ARENA_MAX: glibc reads it only when a process starts, so it is set here rather than by
-# Kickstand; without it each thread gets a malloc arena of its own and freed memory stays in it
-# (single-machine mode at 1,000 msg/s: ~17 MB less resident memory; docs/performance.md "Memory")
-ENV NODE_ENV=production LOG_FORMAT=json MALLOC_ARENA_MAX=2
+# MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: glibc reads them only when a process starts, so they
+# are set here rather than by Kickstand. Without the first each thread gets a malloc arena of its
+# own and freed memory stays in it (~17 MB at 1,000 msg/s). Without the second glibc raises its
+# mmap threshold to the largest block freed so far, so once argon2 has hashed (19 MiB a hash, on
+# libuv's threads: auth's dummy hash at start, every sign-in) those blocks come from the arenas and
+# stay resident, 19 MiB per thread: a fixed 4 MiB threshold gives them back to the system
+# (single-machine mode at rest: 194 -> 135 MB; docs/performance.md "Memory", fourth round)
+ENV NODE_ENV=production LOG_FORMAT=json MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=4194304
 WORKDIR /app
 COPY --from=build --chown=node:node /runtime /app
 # kick-link's webhook spool: a volume mounted here starts with this owner (docker-compose.yml)

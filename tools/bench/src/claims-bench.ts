@@ -12,8 +12,11 @@ import { heapAfterGc } from './heap';
  * embedded store, as kick-link took them before (one document each in a collection with a TTL
  * index, `--way documents`) or takes them now (`Store.claimSet`, `--way claim-set`). Reports the
  * heap the claims hold (heapUsed after a full GC, minus before) per claim, CPU µs per claim
- * (process.cpuUsage) and RSS. `--record sent-message`: kick-link's sent chat message ids instead (a
- * UUID each; as documents `{ _id, broadcasterUserId, sentAt }` as before, or the claim set of now).
+ * (process.cpuUsage), the typed arrays' memory per claim (outside the heap), RSS, and the time of one
+ * full collection with the claims held. `--record
+ * sent-message`: kick-link's sent chat message ids instead (a UUID each; as documents `{ _id,
+ * broadcasterUserId, sentAt }` as before, or the claim set of now); `--record send-key`: its send
+ * keys (`reply:<uuid>`).
  * Usage (needs --expose-gc):
  *   node --expose-gc tools/bench/dist/claims-bench.js --way claim-set --claims 200000 [--record sent-message]
  */
@@ -34,6 +37,12 @@ interface RecordShape {
 const ulid = createUlidSource();
 const shapes: Record<string, RecordShape> = {
   webhook: { name: 'webhook-messages', dateField: 'receivedAt', fields: {}, newId: () => ulid(Date.now()) },
+  'send-key': {
+    name: 'chat-send-keys',
+    dateField: 'claimedAt',
+    fields: {},
+    newId: () => `reply:${randomUUID()}`,
+  },
   'sent-message': {
     name: 'sent-chat-messages',
     dateField: 'sentAt',
@@ -77,11 +86,12 @@ async function main(): Promise<void> {
   const count = Number(values.claims);
   const shape = shapes[values.record];
   if (way !== 'claim-set' && way !== 'documents') throw new Error('--way claim-set | documents');
-  if (!shape) throw new Error('--record webhook | sent-message');
+  if (!shape) throw new Error('--record webhook | send-key | sent-message');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-claims-bench-'));
   const claims = await open(way, dir, shape);
   await claims.claim('warm-up', new Date());
   const heapBefore = heapAfterGc();
+  const arrayBuffersBefore = process.memoryUsage().arrayBuffers;
   const cpuBefore = process.cpuUsage();
   // 32 in flight, as concurrent deliveries are
   for (let start = 0; start < count; start += 32) {
@@ -91,15 +101,23 @@ async function main(): Promise<void> {
   }
   const cpu = process.cpuUsage(cpuBefore);
   const heldBytes = heapAfterGc() - heapBefore;
+  // typed arrays' memory is outside the V8 heap (the claim table keeps its claims there)
+  const arrayBufferBytes = process.memoryUsage().arrayBuffers - arrayBuffersBefore;
   const rssMb = process.memoryUsage().rss / 1024 / 1024;
+  // what a full collection costs with the claims held (it marks whatever they keep on the heap)
+  const gcStart = performance.now();
+  heapAfterGc();
+  const fullGcMs = (performance.now() - gcStart) / 2;
   console.log(
     JSON.stringify({
       way,
       record: values.record,
       claims: count,
       heapBytesPerClaim: Math.round(heldBytes / count),
+      arrayBufferBytesPerClaim: Math.round(arrayBufferBytes / count),
       cpuMicrosPerClaim: Number(((cpu.user + cpu.system) / count).toFixed(1)),
       rssMb: Math.round(rssMb),
+      fullGcMs: Number(fullGcMs.toFixed(1)),
     }),
   );
   await claims.close();

@@ -4,6 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { WatchedProcess } from './process-stats';
+import { npmStartEnv, npmStartNodeFlags } from './npm-start-flags';
 
 /**
  * Starts what is measured, each part as its own OS process so that its CPU and memory can be read:
@@ -171,9 +172,16 @@ async function stopProcess(p: RunningProcess): Promise<void> {
 /**
  * Settings of single-machine mode the bench's own environment may set, to compare one against
  * Kickstand's default (unset: the default, as `npm start` has it): FRONT_DOOR (thread or inline),
- * HEAP_GROWING_PERCENT, MEMORY_LOG_INTERVAL_MS (each thread logs its heap), MALLOC_ARENA_MAX (glibc).
+ * HEAP_GROWING_PERCENT, MEMORY_LOG_INTERVAL_MS (each thread logs its heap), MALLOC_ARENA_MAX and
+ * MALLOC_MMAP_THRESHOLD_ (glibc).
  */
-const passedThroughNames = ['FRONT_DOOR', 'HEAP_GROWING_PERCENT', 'MEMORY_LOG_INTERVAL_MS', 'MALLOC_ARENA_MAX'];
+const passedThroughNames = [
+  'FRONT_DOOR',
+  'HEAP_GROWING_PERCENT',
+  'MEMORY_LOG_INTERVAL_MS',
+  'MALLOC_ARENA_MAX',
+  'MALLOC_MMAP_THRESHOLD_',
+];
 const passedThrough = (): NodeJS.ProcessEnv =>
   Object.fromEntries(passedThroughNames.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
@@ -253,9 +261,10 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
         entry: 'apps/single-machine/dist/main.js',
         logDir,
         port: gatewayPort,
-        nodeFlags: options.nodeFlags,
+        nodeFlags: [...npmStartNodeFlags, ...(options.nodeFlags ?? [])],
         env: {
           ...common,
+          ...npmStartEnv,
           ...kickEnv,
           JWT_PRIVATE_KEY: options.keys.jwtPrivateKeyPem,
           PORT: String(gatewayPort),

@@ -137,6 +137,43 @@ describe('the embedded store claim set (claim-log.ts)', () => {
     await replayed.close();
   });
 
+  test('when a claim is released, then its place still counts toward the bound until the oldest pass it', async () => {
+    const dir = await freshDir();
+    const clock = createFakeClock();
+    const claims = createClaimLog({ dir, expireAfterMs: 10 * minute, maxClaims: 3, clock, log: createSilentLogger() });
+    await claims.open();
+    for (const id of ['m1', 'm2', 'm3']) expect(await claims.claim(id, clock.now())).toBe(true);
+    await claims.release('m2');
+    // m2's place is a hole now: m4 makes 4 places, so the oldest place (m1) goes, the hole stays
+    expect(await claims.claim('m4', clock.now())).toBe(true);
+    expect(await claims.has('m1')).toBe(false);
+    expect(await claims.has('m3')).toBe(true);
+    // m5: the hole is the oldest place now and goes first, so m3 stays
+    expect(await claims.claim('m5', clock.now())).toBe(true);
+    expect([await claims.has('m3'), await claims.has('m4'), await claims.has('m5')]).toEqual([true, true, true]);
+    await claims.close();
+  });
+
+  test('when Kick-shaped ids are claimed, then each is refused up to its expiry to the millisecond and taken again after', async () => {
+    const dir = await freshDir();
+    const clock = createFakeClock();
+    const claims = createClaimLog({
+      dir,
+      expireAfterMs: 10 * minute,
+      maxClaims: 100,
+      clock,
+      log: createSilentLogger(),
+    });
+    await claims.open();
+    const ids = ['01HZX3Q8M4K2N7P9R5T6V8W0YZ', 'reply:9c1e0f7a-2b44-4c1d-8a53-51f0c2d0b6e1', 'h_0f3a'];
+    for (const id of ids) expect(await claims.claim(id, clock.now())).toBe(true);
+    clock.advance(10 * minute);
+    for (const id of ids) expect(await claims.claim(id, clock.now())).toBe(false);
+    clock.advance(1);
+    for (const id of ids) expect(await claims.claim(id, clock.now())).toBe(true);
+    await claims.close();
+  });
+
   test('when a claim forgotten beyond the bound is released, then the release is logged and a restart does not bring it back', async () => {
     const dir = await freshDir();
     const clock = createFakeClock();

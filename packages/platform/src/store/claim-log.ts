@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Clock } from '../clock/clock';
 import type { Logger } from '../log/logger';
+import { createClaimTable } from './claim-table';
 import { createSegmentFiles } from './segment-files';
 import type { ClaimSet } from './store';
 
@@ -9,8 +10,9 @@ export interface ClaimLogOptions {
   dir: string;
   expireAfterMs: number;
   /**
-   * At most this many claims are held; beyond it the oldest are forgotten (a warning says so), so a
-   * redelivery of one of those would be taken again. Every consumer of what the claims guard drops
+   * At most this many claims are held (counting the places released claims leave until the oldest
+   * pass them); beyond it the oldest are forgotten (a warning says so), so a redelivery of one of
+   * those would be taken again. Every consumer of what the claims guard drops
    * an event id it has seen, so the claim is a first filter, not the only one.
    */
   maxClaims: number;
@@ -22,14 +24,14 @@ export interface ClaimLogOptions {
   formerDatafile?: string;
 }
 
-/** Enough for 10 minutes at 1,666 claims a second; each costs ~100 bytes of heap (docs/performance.md). */
+/** Enough for 10 minutes at 1,666 claims a second; each costs ~30 bytes (claim-table.ts, docs/performance.md). */
 export const defaultMaxClaims = 1_000_000;
 
 /**
- * The embedded store's claim set: the claims in a Map (id → claim date), the log on disk only to
- * rebuild it after a restart. Instead of one document per claim (a NeDB document, its two index
- * nodes and its datafile line: ~380 bytes of heap each, 600,000 of them for 10 minutes at 1,000 a
- * second), a claim costs a Map entry (~100 bytes; `bench:claims` in tools/bench).
+ * The embedded store's claim set: the claims in memory (id → claim date, claim-table.ts), the log
+ * on disk only to rebuild it after a restart. Instead of one document per claim (a NeDB document,
+ * its two index nodes and its datafile line: ~380 bytes of heap each, 600,000 of them for 10
+ * minutes at 1,000 a second), a claim costs ~30 bytes of typed arrays (`bench:claims` in tools/bench).
  *
  * The log: lines `+<date ms> <id as JSON>` (claimed) and `-<id as JSON>` (released), appended in
  * groups: the lines of one turn of the event loop go out with one write(2) on the next turn, and
@@ -118,59 +120,61 @@ interface ClaimMemory {
 }
 
 /**
- * Expiry needs no timer: the Map keeps insertion order, which is claim order, so expired claims are
- * dropped from its front as claims come in (at most once a second), and a lookup checks the date.
+ * Expiry needs no timer: the table keeps claims in claim order, so expired claims are dropped from
+ * its front as claims come in, and a lookup checks the date. The claims are typed arrays, not a Map
+ * (claim-table.ts): ~30 bytes a claim outside the V8 heap instead of ~100 on it.
  */
 function createClaimMemory(options: ClaimLogOptions): ClaimMemory {
   const { expireAfterMs, maxClaims, log, dir } = options;
-  /**
-   * id → claim date in ms after `baseMs`: a small integer for 24 days after the start, which V8
-   * keeps in the entry itself; a full date would be a 16-byte number object per claim.
-   */
-  const claims = new Map<string, number>();
-  const baseMs = options.clock.now().getTime();
-  let lastPruneMs = -Infinity;
+  const claims = createClaimTable();
   let forgotten = 0;
   let lastWarningMs = -Infinity;
-  const isLive = (relativeMs: number, nowMs: number) => baseMs + relativeMs + expireAfterMs >= nowMs;
+  const isLive = (atMs: number, nowMs: number) => atMs + expireAfterMs >= nowMs;
 
   function pruneExpired(nowMs: number): void {
-    lastPruneMs = nowMs;
-    for (const [id, relativeMs] of claims) {
-      if (isLive(relativeMs, nowMs)) break;
-      claims.delete(id);
+    for (;;) {
+      const oldestAtMs = claims.oldestAtMs();
+      if (oldestAtMs === undefined || isLive(oldestAtMs, nowMs)) return;
+      claims.dropOldest();
     }
   }
 
+  /** The bound counts the holes released claims leave in the queue too: they take its memory. */
   function keepBound(nowMs: number): void {
-    if (claims.size <= maxClaims) return;
-    for (const oldest of claims.keys()) {
-      if (claims.size <= maxClaims) break;
-      claims.delete(oldest);
-      forgotten += 1;
-    }
+    if (claims.length <= maxClaims) return;
+    while (claims.length > maxClaims) if (claims.dropOldest()) forgotten += 1;
     if (nowMs - lastWarningMs < 60_000) return;
     lastWarningMs = nowMs;
     log.warn({ dir, maxClaims, forgotten }, 'too many claims held: the oldest are forgotten before they expire');
   }
 
+  function liveAtMs(id: string, nowMs: number): number | undefined {
+    const position = claims.find(id);
+    if (position < 0) return undefined;
+    const atMs = claims.atMs(position);
+    return isLive(atMs, nowMs) ? atMs : undefined;
+  }
+
   return {
     holds(id, nowMs) {
-      if (nowMs - lastPruneMs >= 1000) pruneExpired(nowMs);
-      const held = claims.get(id);
-      return held !== undefined && isLive(held, nowMs);
+      pruneExpired(nowMs);
+      return liveAtMs(id, nowMs) !== undefined;
     },
-    claimedAtMs(id, nowMs) {
-      const held = claims.get(id);
-      return held !== undefined && isLive(held, nowMs) ? baseMs + held : undefined;
-    },
+    claimedAtMs: liveAtMs,
     remember(id, atMs, nowMs) {
-      claims.delete(id); // a claim taken again moves to the end: it is the newest now
-      if (!isLive(atMs - baseMs, nowMs)) return;
-      claims.set(id, atMs - baseMs);
+      // a claim taken again goes to the end: it is the newest now
+      const position = claims.find(id);
+      if (position >= 0) claims.remove(position);
+      if (!isLive(atMs, nowMs)) return;
+      claims.add(id, atMs);
       keepBound(nowMs);
     },
-    forget: (id) => claims.delete(id),
+    forget(id) {
+      const position = claims.find(id);
+      if (position < 0) return false;
+      claims.remove(position);
+      return true;
+    },
   };
 }
 

@@ -1,0 +1,366 @@
+/**
+ * The claims of an embedded claim set, in typed arrays instead of a `Map<string, number>`: a Map
+ * entry with its id string costs ~100 bytes of V8 heap a claim (600,000 of them for 10 minutes of
+ * webhooks at 1,000 a second), and every full collection marks them all. Here a claim whose id has
+ * a known 128-bit shape — a ULID (Kick's `Kick-Event-Message-Id`) or a lowercase UUID (Kick's chat
+ * message ids, bus event ids) after an optional prefix such as `reply:` — is its 16 bytes, a kind
+ * byte (shape and prefix) and its date, ~30 bytes in all with its slot in the hash index, outside
+ * the V8 heap. The encoding is exact: two different ids never share a (kind, bytes) pair, so a
+ * claim is never taken for another's (no hash of the id is trusted: the index's hash only picks
+ * where to look, the bytes are compared). Any other id is kept as its string.
+ *
+ * Claims sit in a queue in the order they were taken (fixed-size chunks, freed once the front has
+ * passed them), so the oldest are dropped from the front without a timer; a released claim leaves
+ * a hole there until the front passes it. The index is open addressing with linear probing over
+ * the queue positions, grown and shrunk with the number of claims.
+ */
+export interface ClaimTable {
+  /** The queue position of the claim held for `id`, or -1. */
+  find(id: string): number;
+  /** The claim date (epoch ms) at a position `find` returned. */
+  atMs(position: number): number;
+  /** Appends a claim (the caller has made sure no claim holds `id`). */
+  add(id: string, atMs: number): void;
+  /** Removes the claim at a position `find` returned (its place in the queue becomes a hole). */
+  remove(position: number): void;
+  /** The oldest claim's date (-Infinity for a hole at the front: dropped as expired), undefined when empty. */
+  oldestAtMs(): number | undefined;
+  /** Drops the front of the queue (a claim or a hole); true when it was a claim. */
+  dropOldest(): boolean;
+  /** Claims held. */
+  readonly size: number;
+  /** Claims held plus the holes left in between: what the queue's memory is sized by. */
+  readonly length: number;
+}
+
+const chunkBits = 12;
+/** 4,096 claims a chunk: 100 KB of typed arrays. */
+const chunkSize = 1 << chunkBits;
+const chunkMask = chunkSize - 1;
+const minIndexSize = 1024;
+const maxLoad = 0.7;
+/** The index stores queue positions modulo this (the queue never holds this many). */
+const positionModulo = 2 ** 31;
+
+/** Kind 0 is a hole; 1..maxPrefixes*2 a prefix with a ULID or UUID after it; `stringKind` a plain string. */
+const stringKind = 255;
+const maxPrefixes = 100;
+const ulidShape = 0;
+const uuidShape = 1;
+
+interface Chunk {
+  /** 4 words of 32 bits a claim: its id's 128 bits (unused for a plain string). */
+  words: Uint32Array;
+  at: Float64Array;
+  kind: Uint8Array;
+  /** Only for the chunks that hold a plain string id. */
+  strings?: Array<string | undefined>;
+}
+
+/** Crockford base32 as ULIDs write it (uppercase; no I, L, O, U): char code → value, -1 if none. */
+const ulidValues = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  for (let value = 0; value < alphabet.length; value++) values[alphabet.charCodeAt(value)] = value;
+  return values;
+})();
+
+/** Lowercase hex: char code → value, -1 if none (an uppercase UUID is a different string: kept as a string). */
+const hexValues = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = '0123456789abcdef';
+  for (let value = 0; value < alphabet.length; value++) values[alphabet.charCodeAt(value)] = value;
+  return values;
+})();
+
+/** 32-bit finaliser (MurmurHash3's fmix32). */
+function mix(hash: number): number {
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
+}
+
+/** Turns an id into its kind and 128 bits (or keeps it as a string), and hashes that. */
+class IdEncoder {
+  /** The id last encoded: its bits, its kind, the id itself. */
+  readonly key = new Uint32Array(4);
+  kind = 0;
+  text = '';
+  private hash = 0;
+  private readonly prefixes = new Map<string, number>();
+
+  /** Encodes `id` into key/kind/text; returns its hash (a claim's add right after its find encodes once). */
+  encode(id: string): number {
+    if (this.kind !== 0 && id === this.text) return this.hash;
+    this.text = id;
+    this.kind = this.encodeTail(id, 36, uuidShape) || this.encodeTail(id, 26, ulidShape) || stringKind;
+    const key = this.key;
+    this.hash =
+      this.kind === stringKind
+        ? hashString(id)
+        : hashWords(this.kind, key[0] as number, key[1] as number, key[2] as number, key[3] as number);
+    return this.hash;
+  }
+
+  /** The kind when `id` ends in the shape (writing its bits into `key`), else 0. */
+  private encodeTail(id: string, shapeLength: number, shape: number): number {
+    const start = id.length - shapeLength;
+    if (start < 0) return 0;
+    if (!(shape === uuidShape ? readUuid(id, start, this.key) : readUlid(id, start, this.key))) return 0;
+    const prefix = start === 0 ? '' : id.slice(0, start);
+    let prefixIndex = this.prefixes.get(prefix);
+    if (prefixIndex === undefined) {
+      if (this.prefixes.size >= maxPrefixes) return 0;
+      prefixIndex = this.prefixes.size;
+      this.prefixes.set(prefix, prefixIndex);
+    }
+    return 1 + prefixIndex * 2 + shape;
+  }
+}
+
+/** 8-4-4-4-12 lowercase hex digits: 4 words of 8 digits. */
+function readUuid(id: string, start: number, key: Uint32Array): boolean {
+  let word = 0;
+  let digits = 0;
+  for (let i = 0; i < 36; i++) {
+    const code = id.charCodeAt(start + i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (code !== 45 /* - */) return false;
+      continue;
+    }
+    const value = code < 128 ? (hexValues[code] as number) : -1;
+    if (value < 0) return false;
+    word = (word << 4) | value;
+    if (++digits % 8 === 0) {
+      key[digits / 8 - 1] = word;
+      word = 0;
+    }
+  }
+  return true;
+}
+
+/** 26 base32 characters, the first at most 7: 3 + 25 × 5 = 128 bits, packed into 4 words. */
+function readUlid(id: string, start: number, key: Uint32Array): boolean {
+  let word = 0;
+  let filled = 0;
+  let written = 0;
+  for (let i = 0; i < 26; i++) {
+    const code = id.charCodeAt(start + i);
+    const value = code < 128 ? (ulidValues[code] as number) : -1;
+    if (value < 0 || (i === 0 && value > 7)) return false;
+    const bits = i === 0 ? 3 : 5;
+    const room = 32 - filled;
+    if (bits <= room) {
+      word = (word << bits) | value;
+      filled += bits;
+    } else {
+      // the value's high bits end this word, its low bits begin the next
+      key[written++] = (word << room) | (value >>> (bits - room));
+      word = value & ((1 << (bits - room)) - 1);
+      filled = bits - room;
+    }
+    if (filled === 32) {
+      key[written++] = word;
+      word = 0;
+      filled = 0;
+    }
+  }
+  return written === 4;
+}
+
+function hashString(id: string): number {
+  let hash = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return mix(hash ^ stringKind);
+}
+
+function hashWords(kind: number, w0: number, w1: number, w2: number, w3: number): number {
+  let hash = Math.imul(kind, 0x9e3779b1);
+  hash = Math.imul(hash ^ w0, 0x85ebca6b);
+  hash = Math.imul(hash ^ w1, 0xc2b2ae35);
+  hash = Math.imul(hash ^ w2, 0x85ebca6b);
+  hash = Math.imul(hash ^ w3, 0xc2b2ae35);
+  return mix(hash);
+}
+
+/** The claims in claim order, by queue position, in chunks freed once the front has passed them. */
+class ClaimQueue {
+  head = 0;
+  tail = 0;
+  private readonly chunks: Chunk[] = [];
+  /** The queue position of `chunks[0]`'s first slot. */
+  private chunkBase = 0;
+
+  /** The queue position an index entry (a position modulo 2^31) stands for: they lie within [head, tail). */
+  positionOf(stored: number): number {
+    return this.head + ((stored - (this.head % positionModulo) + positionModulo) % positionModulo);
+  }
+
+  kindAt(position: number): number {
+    return this.chunkOf(position).kind[position & chunkMask] as number;
+  }
+
+  atMsAt(position: number): number {
+    return this.chunkOf(position).at[position & chunkMask] as number;
+  }
+
+  hashAt(position: number): number {
+    const chunk = this.chunkOf(position);
+    const slot = position & chunkMask;
+    const kind = chunk.kind[slot] as number;
+    if (kind === stringKind) return hashString(chunk.strings?.[slot] ?? '');
+    const words = chunk.words;
+    const at = slot * 4;
+    return hashWords(
+      kind,
+      words[at] as number,
+      words[at + 1] as number,
+      words[at + 2] as number,
+      words[at + 3] as number,
+    );
+  }
+
+  /** Whether the claim at `position` is the id the encoder encoded last. */
+  holdsKey(position: number, encoder: IdEncoder): boolean {
+    const chunk = this.chunkOf(position);
+    const slot = position & chunkMask;
+    if (chunk.kind[slot] !== encoder.kind) return false;
+    if (encoder.kind === stringKind) return chunk.strings?.[slot] === encoder.text;
+    const { words } = chunk;
+    const { key } = encoder;
+    const at = slot * 4;
+    return words[at] === key[0] && words[at + 1] === key[1] && words[at + 2] === key[2] && words[at + 3] === key[3];
+  }
+
+  /** Appends the id the encoder encoded last; returns its position. */
+  push(encoder: IdEncoder, atMs: number): number {
+    if (this.tail - this.chunkBase >= this.chunks.length * chunkSize) {
+      this.chunks.push({
+        words: new Uint32Array(chunkSize * 4),
+        at: new Float64Array(chunkSize),
+        kind: new Uint8Array(chunkSize),
+      });
+    }
+    const chunk = this.chunkOf(this.tail);
+    const slot = this.tail & chunkMask;
+    chunk.kind[slot] = encoder.kind;
+    chunk.at[slot] = atMs;
+    if (encoder.kind === stringKind) {
+      chunk.strings ??= new Array<string | undefined>(chunkSize);
+      chunk.strings[slot] = encoder.text;
+    } else {
+      chunk.words.set(encoder.key, slot * 4);
+    }
+    return this.tail++;
+  }
+
+  /** Makes the claim at `position` a hole. */
+  clear(position: number): void {
+    const chunk = this.chunkOf(position);
+    const slot = position & chunkMask;
+    chunk.kind[slot] = 0;
+    if (chunk.strings) chunk.strings[slot] = undefined;
+  }
+
+  /** Moves the front on by one (its slot cleared already), freeing a chunk once passed. */
+  shift(): void {
+    this.head += 1;
+    if (this.head - this.chunkBase < chunkSize) return;
+    this.chunks.shift();
+    this.chunkBase += chunkSize;
+  }
+
+  private chunkOf(position: number): Chunk {
+    return this.chunks[(position - this.chunkBase) >>> chunkBits] as Chunk;
+  }
+}
+
+export function createClaimTable(): ClaimTable {
+  const queue = new ClaimQueue();
+  const encoder = new IdEncoder();
+  let size = 0;
+  let index = new Int32Array(minIndexSize).fill(-1);
+  let indexMask = minIndexSize - 1;
+
+  function insertIntoIndex(position: number, hash: number): void {
+    let at = hash & indexMask;
+    while (index[at] !== -1) at = (at + 1) & indexMask;
+    index[at] = position % positionModulo;
+  }
+
+  function rebuildIndex(indexSize: number): void {
+    index = new Int32Array(indexSize).fill(-1);
+    indexMask = indexSize - 1;
+    for (let position = queue.head; position < queue.tail; position++) {
+      if (queue.kindAt(position) !== 0) insertIntoIndex(position, queue.hashAt(position));
+    }
+  }
+
+  /** Removes the index entry of `position`, shifting back the entries after it (no tombstones). */
+  function removeFromIndex(position: number): void {
+    const stored = position % positionModulo;
+    let at = queue.hashAt(position) & indexMask;
+    while (index[at] !== stored) at = (at + 1) & indexMask;
+    let next = at;
+    for (;;) {
+      next = (next + 1) & indexMask;
+      const moved = index[next] as number;
+      if (moved === -1) break;
+      const home = queue.hashAt(queue.positionOf(moved)) & indexMask;
+      // the entry at `next` may fill the gap unless its home lies cyclically in (at, next]
+      const staysPut = at <= next ? at < home && home <= next : at < home || home <= next;
+      if (staysPut) continue;
+      index[at] = moved;
+      at = next;
+    }
+    index[at] = -1;
+  }
+
+  function remove(position: number): void {
+    removeFromIndex(position);
+    queue.clear(position);
+    size -= 1;
+  }
+
+  return {
+    get size() {
+      return size;
+    },
+    get length() {
+      return queue.tail - queue.head;
+    },
+    find(id) {
+      let at = encoder.encode(id) & indexMask;
+      for (;;) {
+        const stored = index[at] as number;
+        if (stored === -1) return -1;
+        const position = queue.positionOf(stored);
+        if (queue.holdsKey(position, encoder)) return position;
+        at = (at + 1) & indexMask;
+      }
+    },
+    atMs: (position) => queue.atMsAt(position),
+    add(id, atMs) {
+      if (queue.tail - queue.head >= positionModulo - 1) throw new Error('claim table full');
+      if (size + 1 > index.length * maxLoad) rebuildIndex(index.length * 2);
+      const hash = encoder.encode(id);
+      insertIntoIndex(queue.push(encoder, atMs), hash);
+      size += 1;
+    },
+    remove,
+    oldestAtMs() {
+      if (queue.head === queue.tail) return undefined;
+      return queue.kindAt(queue.head) === 0 ? -Infinity : queue.atMsAt(queue.head);
+    },
+    dropOldest() {
+      if (queue.head === queue.tail) return false;
+      const wasClaim = queue.kindAt(queue.head) !== 0;
+      if (wasClaim) remove(queue.head);
+      queue.shift();
+      if (index.length > minIndexSize && size < index.length / 8) rebuildIndex(index.length / 2);
+      return wasClaim;
+    },
+  };
+}

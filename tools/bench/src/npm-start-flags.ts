@@ -1,0 +1,19 @@
+/**
+ * What `npm start` (the root package.json's `start` script) gives single-machine mode besides its
+ * code, which the bench gives Kickstand too, so its default figures stay `npm start`'s
+ * (docs/performance.md, "Memory", fourth round).
+ *
+ * `--max-semi-space-size=8`: the owner thread's young generation at 2 × 8 MB instead of V8's
+ * 2 × 16 MB (−16 MB at the peak, no more GC time at 1,000 msg/s); V8 reads it only when the process
+ * starts. Flags passed with `--node-flags` come after it, and V8 takes the last value of a flag.
+ */
+export const npmStartNodeFlags: readonly string[] = ['--max-semi-space-size=8'];
+
+/**
+ * `MALLOC_MMAP_THRESHOLD_=4194304`: a fixed glibc mmap threshold, so the 19 MiB blocks of argon2's
+ * password hashes are given back when freed instead of staying resident in the malloc arena of each
+ * libuv thread that hashed (−59 MB at rest). glibc reads it only when the process starts. The
+ * script sets it unless the environment already does, and so does the bench (its own environment
+ * wins: deployment.ts passes MALLOC_MMAP_THRESHOLD_ through).
+ */
+export const npmStartEnv: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '4194304' };
