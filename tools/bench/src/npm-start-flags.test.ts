@@ -7,5 +7,5 @@ test('when the bench starts single-machine mode, then it gives node the flags an
     scripts: Record<string, string>;
   };
   const env = Object.entries(npmStartEnv).map(([name, value]) => `${name}=\${${name}:-${value}}`);
-  expect(manifest.scripts.start).toBe(`${env.join(' ')} node ${npmStartNodeFlags.join(' ')} scripts/start.js`);
+  expect(manifest.scripts.start).toBe(`${env.join(' ')} exec node ${npmStartNodeFlags.join(' ')} scripts/start.js`);
 });
