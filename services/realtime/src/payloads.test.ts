@@ -5,7 +5,7 @@ import {
   type TopicMessage,
 } from '@kickstand/platform/bus';
 import { recordPublished } from '@kickstand/platform/testing';
-import { BotConnectionStatus } from '@kickstand/proto';
+import { BotConnectionStatus, timestampFromMs } from '@kickstand/proto';
 import {
   botErrorFromFailedSend,
   botErrorFromStatus,
@@ -34,10 +34,7 @@ async function decoded<T extends KickstandTopicName>(
 }
 
 const now = new Date('2026-03-01T12:00:00.000Z');
-const at = (iso: string) => {
-  const ms = Date.parse(iso);
-  return { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };
-};
+const at = (iso: string) => timestampFromMs(Date.parse(iso));
 
 describe('chat.received → chat-message', () => {
   test('when a moderator replies to someone, then the line carries the badge types, the flags and the replied-to username', async () => {
