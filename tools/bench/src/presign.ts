@@ -8,8 +8,10 @@ import type { BenchChannel, PlannedMessage } from './workload';
 /**
  * RSA-2048 signing costs ~0.7 ms of CPU per delivery: 3,000 a second would need two cores on their
  * own. Kick signs on its own machines, so the generator signs a phase's deliveries before the
- * phase, on every core, and only writes bytes while it runs. The timestamp header is the signing
- * time: at most a few minutes before the delivery arrives, within the product's ±5 minute window.
+ * phase, on every core, and only writes bytes while it runs. The timestamp header is the time the
+ * delivery is planned to be sent, as Kick stamps a delivery when it sends it: with the signing time
+ * instead, a phase longer than a few minutes ran out of the product's ±5 minute window and its
+ * later deliveries were refused (401).
  *
  * Each message's `created_at` is the time it is planned to be sent (`startsAtEpochMs` + its
  * `atMs`), as Kick stamps when the viewer typed it: the product judges cooldowns on it, so a
@@ -38,6 +40,36 @@ export interface PresignedPhase {
   signingSeconds: number;
 }
 
+/** A phase's deliveries before signing, and the chat message id of each. */
+export function unsignedDeliveries(
+  plan: readonly PlannedMessage[],
+  channels: readonly BenchChannel[],
+  startsAtEpochMs: number,
+  nowMs = Date.now(),
+) {
+  const ulid = createUlidSource();
+  const chatMessageIds: string[] = new Array(plan.length);
+  const unsigned = plan.map((message, i) => {
+    const channel = channels[message.channel] as BenchChannel;
+    const chatMessageId = randomUUID();
+    chatMessageIds[i] = chatMessageId;
+    const plannedAt = rfc3339Seconds(startsAtEpochMs + message.atMs);
+    return {
+      messageId: ulid(nowMs),
+      subscriptionId: channel.subscriptionId,
+      timestamp: plannedAt,
+      body: chatMessageSentBody({
+        chatMessageId,
+        broadcaster: { userId: channel.kickUserId, username: channel.kickUsername },
+        sender: { userId: message.senderUserId, username: message.senderUsername },
+        content: message.content,
+        createdAt: plannedAt,
+      }),
+    };
+  });
+  return { unsigned, chatMessageIds };
+}
+
 export async function presign(
   plan: readonly PlannedMessage[],
   channels: readonly BenchChannel[],
@@ -45,27 +77,7 @@ export async function presign(
   startsAtEpochMs: number,
 ): Promise<PresignedPhase> {
   const started = performance.now();
-  const ulid = createUlidSource();
-  const now = Date.now();
-  const timestamp = rfc3339Seconds(now);
-  const chatMessageIds: string[] = new Array(plan.length);
-  const unsigned = plan.map((message, i) => {
-    const channel = channels[message.channel] as BenchChannel;
-    const chatMessageId = randomUUID();
-    chatMessageIds[i] = chatMessageId;
-    return {
-      messageId: ulid(now),
-      subscriptionId: channel.subscriptionId,
-      timestamp,
-      body: chatMessageSentBody({
-        chatMessageId,
-        broadcaster: { userId: channel.kickUserId, username: channel.kickUsername },
-        sender: { userId: message.senderUserId, username: message.senderUsername },
-        content: message.content,
-        createdAt: rfc3339Seconds(startsAtEpochMs + message.atMs),
-      }),
-    };
-  });
+  const { unsigned, chatMessageIds } = unsignedDeliveries(plan, channels, startsAtEpochMs);
 
   const workerCount = Math.max(1, availableParallelism());
   const workers = Array.from(
