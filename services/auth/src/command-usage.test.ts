@@ -11,6 +11,7 @@ import { defaultKafkaRedeliveryWindowSeconds, inProcessRedeliveryWindowSeconds }
 import {
   countedExecutionsSet,
   createAuthRepository,
+  flushSliceSize,
   type AuthRepository,
   type CommandExecutionDoc,
   type CommandUsageDoc,
@@ -136,6 +137,61 @@ describe('command usage counts', () => {
       pending: {},
     });
     expect(await executions().count()).toBe(0);
+  });
+
+  test('when a flush takes more executions than one slice, then each write touches at most a slice and every execution is counted once', async () => {
+    const writes: Array<{ collection: string; op: string; ids: number }> = [];
+    const idsIn = (filter: unknown): number => {
+      const id = (filter as { _id?: { $in?: unknown[] } })._id;
+      return id?.$in?.length ?? -1; // -1: a filter without an id list
+    };
+    const watched: Store = {
+      ...platform.store,
+      collection<T extends Document>(name: string): Collection<T> {
+        const collection = platform.store.collection<T>(name);
+        return {
+          ...collection,
+          updateMany: (filter, update) => {
+            writes.push({ collection: name, op: 'updateMany', ids: idsIn(filter) });
+            return collection.updateMany(filter, update);
+          },
+          deleteMany: (filter) => {
+            writes.push({ collection: name, op: 'deleteMany', ids: idsIn(filter) });
+            return collection.deleteMany(filter);
+          },
+        };
+      },
+    };
+    const counter = counterOn(createAuthRepository(watched));
+    const total = 2 * flushSliceSize + 1;
+    const commands = Array.from({ length: total }, (_, i) => `c${i}`);
+    for (const [i, command] of commands.entries()) {
+      await counter.record({
+        seenKey: `event-${i}`,
+        usageId: `2026-11-21:${command}`,
+        date: '2026-11-21',
+        command,
+        kind: 'custom',
+      });
+    }
+
+    await counter.flush();
+
+    const slices = [flushSliceSize, flushSliceSize, 1];
+    expect(writes).toEqual([
+      ...slices.map((ids) => ({ collection: 'command-executions', op: 'updateMany', ids })),
+      ...slices.map((ids) => ({ collection: 'command-executions', op: 'deleteMany', ids })),
+      { collection: 'command-executions', op: 'deleteMany', ids: -1 },
+      ...slices.map((ids) => ({ collection: 'command-usage', op: 'updateMany', ids })),
+    ]);
+    const days = await repo.commandUsage.between('2026-11-21', '2026-11-21');
+    expect(
+      days.map(({ command, count }) => ({ command, count })).sort((a, b) => a.command.localeCompare(b.command)),
+    ).toEqual([...commands].sort().map((command) => ({ command, count: 1 })));
+    const usage = await platform.store.collection<CommandUsageDoc>('command-usage').find({});
+    expect(usage.filter((doc) => Object.keys(doc.pending ?? {}).length > 0)).toEqual([]);
+    expect(await executions().count()).toBe(0);
+    expect(await counted().has(`event-${total - 1}`)).toBe(true);
   });
 
   test('when a flush counted executions, then their documents are gone and their seen keys are in the counted set', async () => {

@@ -1,4 +1,5 @@
 import type { Role } from '@kickstand/platform/auth';
+import { inSlices } from '@kickstand/platform/batch';
 import { DuplicateKeyError, type Filter, type SortOrder, type Store } from '@kickstand/platform/store';
 import { inProcessRedeliveryWindowSeconds } from './redelivery-window';
 import type { RateLimitDoc } from './store-rate-limiter';
@@ -139,6 +140,21 @@ export type CommandExecution = Pick<CommandExecutionDoc, 'usageId' | 'date' | 'c
  * key is kept for the bus's redelivery window (`redeliveryWindowSeconds`, from the counting flush).
  */
 export const countedExecutionsSet = 'counted-command-executions';
+
+/**
+ * How many documents one write of a count flush touches: a flush takes every execution of its
+ * 5 s (~1,000 at 1,000 msg/s with a fifth of the lines commands), and one embedded-store
+ * `updateMany`/`deleteMany` over all of them held the owner thread for 30–60 ms; in slices of 100
+ * with a turn between them, a few ms each (docs/performance.md, "The owner's long tasks").
+ */
+export const flushSliceSize = 100;
+/*
+ * sliceFirst: NeDB takes a query's candidates from the index of its last field compared by plain
+ * equality, else of its last `$in` field, and matches each candidate against the whole query; so
+ * a slice's filter has no plain equality (`flushId: { $in: [id] }`, `isCounted: { $ne: true }`,
+ * the same documents) and its ids last: it reads its 100 documents, not every uncounted one
+ * (~1,000 more per slice). MongoDB plans its own way.
+ */
 
 export type UserSortField = 'createdAt' | 'username' | 'email' | 'lastLogin';
 
@@ -490,11 +506,17 @@ export function createAuthRepository(store: Store, options: AuthRepositoryOption
        * `flushId`; returns how many it took (fewer than asked when another flush took some).
        */
       async assign(seenKeys: readonly string[], flushId: string, now: Date): Promise<number> {
-        const { matchedCount } = await commandExecutions.updateMany(
-          { _id: { $in: [...seenKeys] }, isCounted: false, flushId: { $exists: false } },
-          { $set: { flushId, flushAt: now } },
-        );
-        return matchedCount;
+        // in slices: a flush takes ~1,000 executions at 1,000 msg/s (flushSliceSize)
+        const matched = await inSlices(seenKeys, flushSliceSize, async (slice) => {
+          const { matchedCount } = await commandExecutions.updateMany(
+            // `$ne: true` is `false` here (every document has the field), and it leaves the embedded
+            // store's NeDB to find the slice by its ids (sliceFirst), not among every uncounted one
+            { isCounted: { $ne: true }, flushId: { $exists: false }, _id: { $in: slice } },
+            { $set: { flushId, flushAt: now } },
+          );
+          return matchedCount;
+        });
+        return matched.reduce((sum, count) => sum + count, 0);
       },
       /** The executions of the flush `flushId` not marked counted yet. */
       assigned: (flushId: string): Promise<CommandExecutionDoc[]> =>
@@ -533,13 +555,19 @@ export function createAuthRepository(store: Store, options: AuthRepositoryOption
           else perUsage.set(execution.usageId, { execution, count: 1 });
         }
         for (const { execution, count } of perUsage.values()) await incrementOnce(execution, flushId, count);
-        await Promise.all(executions.map(({ seenKey }) => countedExecutions.claim(seenKey, now)));
+        await inSlices(executions, flushSliceSize, (slice) =>
+          Promise.all(slice.map(({ seenKey }) => countedExecutions.claim(seenKey, now))),
+        );
         // an earlier version's flush left half done may have marked some of its executions counted:
         // those stay, the seen keys of their executions until they expire
+        const seenKeys = executions.map(({ seenKey }) => seenKey);
+        await inSlices(seenKeys, flushSliceSize, (slice) =>
+          commandExecutions.deleteMany({ flushId: { $in: [flushId] }, isCounted: { $ne: true }, _id: { $in: slice } }),
+        );
+        // what is left of the flush (none unless a recovery was given only part of it): as before
         await commandExecutions.deleteMany({ flushId, isCounted: false });
-        await commandUsage.updateMany(
-          { _id: { $in: [...perUsage.keys()] } },
-          { $unset: { [`pending.${flushId}`]: true } },
+        await inSlices([...perUsage.keys()], flushSliceSize, (slice) =>
+          commandUsage.updateMany({ _id: { $in: slice } }, { $unset: { [`pending.${flushId}`]: true } }),
         );
       },
       /** Every day-and-command count from `fromDate` to `toDate` (YYYY-MM-DD, both included). */
