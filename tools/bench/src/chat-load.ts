@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { DashboardsHandle } from './dashboards-client';
 import type { Deployment } from './deployment';
 import { deliveryRequest, type SignedDelivery } from './kick-delivery';
@@ -236,6 +237,8 @@ export async function runChatPhase(context: {
   const ackAt = new Samples();
   const ackValue = new Samples();
   let lastAnswerAt = windowStartAt;
+  // diagnostics: every measured delivery as "due (epoch ms),written − due,answered − due,status" (BENCH_ACK_TRACE=<file>)
+  const ackTrace: string[] | undefined = process.env.BENCH_ACK_TRACE ? [] : undefined;
 
   await new Promise<void>((resolveAll) => {
     let next = 0;
@@ -261,6 +264,7 @@ export async function runChatPhase(context: {
       sentCount++;
       const isMeasured = i >= firstMeasured;
       if (isMeasured) lag.push(performance.now() - dueAt);
+      const writtenAt = performance.now();
       pool.request(bytes, (status, error) => {
         acked++;
         const now = performance.now();
@@ -277,6 +281,9 @@ export async function runChatPhase(context: {
           ackLatency.push(now - dueAt);
           ackAt.push(dueAt - windowStartAt);
           ackValue.push(now - dueAt);
+          ackTrace?.push(
+            `${(performance.timeOrigin + dueAt).toFixed(2)},${(writtenAt - dueAt).toFixed(2)},${(now - dueAt).toFixed(2)},${status ?? 0}`,
+          );
           lastMeasuredAckAt = Math.max(lastMeasuredAckAt, now);
           if (outcome[i] === 2) byStatus[status as number] = (byStatus[status as number] ?? 0) + 1;
           if (outcome[i] === 3 && error && transportSamples.length < 5 && !transportSamples.includes(error)) {
@@ -318,6 +325,7 @@ export async function runChatPhase(context: {
     setTimeout(pump, Math.max(0, t0 - performance.now()));
   });
   const processes = usage?.stop() ?? [];
+  if (ackTrace && process.env.BENCH_ACK_TRACE) writeFileSync(process.env.BENCH_ACK_TRACE, ackTrace.join('\n') + '\n');
   const machineAtEnd = machineBusySeconds();
   const windowSeconds = Math.max(0, Math.max(lastMeasuredAckAt, lastAnswerAt) - windowStartAt) / 1000;
   pool.close();
