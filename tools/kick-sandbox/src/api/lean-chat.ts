@@ -83,8 +83,11 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-    // an aborted request: nobody is left to answer
+    // an aborted request (before or while its body came): nobody is left to answer
     req.on('error', () => resolve(null));
+    req.on('close', () => {
+      if (!req.complete) resolve(null);
+    });
   });
 }
 
