@@ -147,7 +147,7 @@ describe('the lean POST /public/v1/chat route: what it answers itself and what i
   });
 
   test('when the body is not plain JSON within the limit, then Express answers before it is read', async () => {
-    const cases = [
+    const cases: { headers?: Record<string, string>; body?: string }[] = [
       { headers: { 'content-type': 'text/plain' } },
       { headers: { 'content-type': 'application/json; charset=latin1' } },
       { headers: { 'content-encoding': 'gzip' } },
