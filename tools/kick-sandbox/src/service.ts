@@ -5,6 +5,7 @@ import type { Service } from '@kickstand/platform/lifecycle';
 import type { Logger } from '@kickstand/platform/log';
 import type { Store } from '@kickstand/platform/store';
 import { recordCalls } from './api/call-recorder';
+import { createLeanChatRoute } from './api/lean-chat';
 import { kickApiRoutes } from './api/routes';
 import { createApp } from './app-settings';
 import { createBans } from './bans';
@@ -126,17 +127,29 @@ export function createKickSandbox(deps: KickSandboxDeps, options: KickSandboxOpt
     pagesRoutes({ app, users, realKick, publicUrl: resolved.publicUrl }),
   ];
 
+  // bodies are parsed per door, so each answers a bad body in its own shape (Kick's, OAuth's, ours)
+  const httpApp = createHttpApp({
+    service: 'kick-sandbox',
+    log,
+    routes,
+    readiness: [{ name: 'store', check: () => store.ping() }],
+    parseJson: false,
+    // the product's replies arrive at the rate of chat: a request line each cost more than the reply
+    // (pino-http ~70 µs); every call stays in GET /sandbox/api/calls, and failures are still logged
+    quietPaths: ['/public/v1/chat'],
+  });
+
   return {
-    // bodies are parsed per door, so each answers a bad body in its own shape (Kick's, OAuth's, ours)
-    app: createHttpApp({
-      service: 'kick-sandbox',
+    app: httpApp,
+    // the product's replies, one per bot line: answered without Express's stack, as Express would
+    handleFirst: createLeanChatRoute({
+      tokens,
+      chat,
+      repo,
+      clock,
       log,
-      routes,
-      readiness: [{ name: 'store', check: () => store.ping() }],
-      parseJson: false,
-      // the product's replies arrive at the rate of chat: a request line each cost more than the reply
-      // (pino-http ~70 µs); every call stays in GET /sandbox/api/calls, and failures are still logged
-      quietPaths: ['/public/v1/chat'],
+      notifier,
+      viaExpress: (req, res) => httpApp(req, res),
     }),
     async start() {
       await repo.init();

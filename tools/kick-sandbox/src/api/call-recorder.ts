@@ -55,28 +55,60 @@ export function recordCalls(
     };
     const end = res.end.bind(res) as (...args: unknown[]) => unknown;
     res.end = ((...args: unknown[]) => {
-      try {
-        const caller = callerOf(req);
-        deps.repo.calls.add({
-          _id: randomUUID(),
-          at,
-          endpoint: endpointOf(req),
-          method: req.method,
-          path: req.originalUrl.split('?')[0] ?? req.originalUrl,
-          queryJson: JSON.stringify(redact({ ...req.query })),
-          // a body the parser did not read (wrong content type, bad JSON) is recorded as null
-          bodyJson: req.body === undefined ? null : JSON.stringify(redact(req.body)),
-          tokenType: caller?.tokenType ?? null,
-          tokenUserId: caller?.userId ?? null,
-          status: res.statusCode,
-          error: redact(errorBody),
-        });
-        deps.notifier.notify('calls');
-      } catch (err) {
-        deps.log.warn({ err }, 'could not record a Kick API call');
-      }
+      const caller = callerOf(req);
+      addCall(deps, {
+        at,
+        endpoint: endpointOf(req),
+        method: req.method,
+        path: req.originalUrl.split('?')[0] ?? req.originalUrl,
+        query: { ...req.query },
+        body: req.body,
+        caller,
+        status: res.statusCode,
+        errorBody,
+      });
       return end(...args);
     }) as typeof res.end;
     next();
   };
+}
+
+/** One answered call, as recordCalls and the lean POST /chat route (lean-chat.ts) both keep it. */
+export interface AnsweredCall {
+  at: Date;
+  endpoint: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  /** undefined: the parser did not read the body (wrong content type, bad JSON). */
+  body: unknown;
+  caller: TokenContext | undefined;
+  status: number;
+  /** The JSON body of an answer with status >= 400, else null. */
+  errorBody: unknown;
+}
+
+export function addCall(
+  deps: { repo: Pick<Repository, 'calls'>; log: Logger; notifier: Notifier },
+  call: AnsweredCall,
+): void {
+  try {
+    deps.repo.calls.add({
+      _id: randomUUID(),
+      at: call.at,
+      endpoint: call.endpoint,
+      method: call.method,
+      path: call.path,
+      queryJson: JSON.stringify(redact(call.query)),
+      // a body the parser did not read (wrong content type, bad JSON) is recorded as null
+      bodyJson: call.body === undefined ? null : JSON.stringify(redact(call.body)),
+      tokenType: call.caller?.tokenType ?? null,
+      tokenUserId: call.caller?.userId ?? null,
+      status: call.status,
+      error: redact(call.errorBody),
+    });
+    deps.notifier.notify('calls');
+  } catch (err) {
+    deps.log.warn({ err }, 'could not record a Kick API call');
+  }
 }

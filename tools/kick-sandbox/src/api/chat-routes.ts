@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Chat } from '../chat';
+import type { ChatMessageDoc } from '../repository';
 import { userCaller } from './auth';
 import { arrivalOf } from './call-recorder';
 import { parseKick } from './kick-errors';
@@ -9,7 +10,8 @@ import { bodyUserId } from './query';
 /** Kick counts characters; a code point is one character here (an emoji counts once) [?]. */
 const characters = (value: string) => Array.from(value).length;
 
-const sendChatSchema = z
+/** §5.1's body; the lean route (lean-chat.ts) parses with it too. */
+export const sendChatSchema = z
   .object({
     type: z.enum(['user', 'bot']),
     content: z.string().refine((value) => characters(value) >= 1 && characters(value) <= 500),
@@ -19,6 +21,12 @@ const sendChatSchema = z
   .refine((body) => body.type === 'bot' || body.broadcaster_user_id !== undefined);
 
 const messageIdParamSchema = z.object({ message_id: z.string().min(1).max(64) });
+
+/** Real Kick sometimes accepts a message and drops it (kick-api.md §5.1: treat is_sent false as a failure). */
+export const sentAnswer = (message: ChatMessageDoc | null) => ({
+  data: { is_sent: message !== null, message_id: message?._id ?? '' },
+  message: 'OK',
+});
 
 /** §5.1 `POST /chat` and §5.2 `DELETE /chat/{message_id}`. */
 export function chatRoutes({ chat }: { chat: Chat }): Router {
@@ -34,8 +42,7 @@ export function chatRoutes({ chat }: { chat: Chat }): Router {
       replyToMessageId: body.reply_to_message_id,
       acceptedAt: arrivalOf(req),
     });
-    // real Kick sometimes accepts a message and drops it (kick-api.md §5.1: treat is_sent false as a failure)
-    res.json({ data: { is_sent: message !== null, message_id: message?._id ?? '' }, message: 'OK' });
+    res.json(sentAnswer(message));
   });
 
   router.delete('/chat/:message_id', async (req, res) => {

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { systemClock, type Clock } from '@kickstand/platform/clock';
+import { closeServer, listen } from '@kickstand/platform/http';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
@@ -27,6 +29,11 @@ export interface HttpAnswer {
 
 export interface SandboxHarness {
   url: string;
+  /**
+   * The same sandbox (same store, state and switches) served by its Express app alone: what every
+   * route answered before the lean POST /public/v1/chat (api/lean-chat.ts), to compare the two.
+   */
+  expressUrl: string;
   receiver: WebhookReceiver;
   store: Store;
   /** Any request to the sandbox; `body` objects are sent as JSON unless `form` is set. */
@@ -122,6 +129,7 @@ async function startOn(context: {
 }): Promise<SandboxHarness> {
   const { dir, store, receiver, clock, given } = context;
   let running: RunningService | undefined;
+  let expressOnly: Server | undefined;
   const options: KickSandboxOptions = {
     publicUrl: 'http://localhost:3100',
     subscriptionLimit: 1000,
@@ -136,11 +144,13 @@ async function startOn(context: {
       ...given.options?.app,
     },
   };
-  running = await startHttpService(createKickSandbox({ log: createSilentLogger(), store, clock }, options), {
-    port: 0,
-    host: '127.0.0.1',
-  });
+  const service = createKickSandbox({ log: createSilentLogger(), store, clock }, options);
+  running = await startHttpService(service, { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${running.port}`;
+  expressOnly = createServer(service.app);
+  // as startHttpService sets it: Keep-Alive: timeout=65 in every answer
+  expressOnly.keepAliveTimeout = 65_000;
+  const expressUrl = `http://127.0.0.1:${await listen(expressOnly, 0, '127.0.0.1')}`;
 
   const request: SandboxHarness['request'] = async (method, pathAndQuery, requestOptions = {}) => {
     const headers: Record<string, string> = { ...requestOptions.headers };
@@ -166,6 +176,7 @@ async function startOn(context: {
 
   const harness: SandboxHarness = {
     url,
+    expressUrl,
     receiver,
     store,
     request,
@@ -214,6 +225,8 @@ async function startOn(context: {
       return (await harness.control<{ count: number }>('POST', '/subscriptions/drop', filter)).count;
     },
     async stop() {
+      if (expressOnly) await closeServer(expressOnly);
+      expressOnly = undefined;
       await running?.stop();
       running = undefined;
     },
