@@ -48,18 +48,22 @@ export interface HttpAppOptions {
   quietPaths?: readonly string[];
 }
 
+/**
+ * The security headers every answer carries: helmet's defaults, plus Kick's emote CDN as an image
+ * source (the SPA shows chat emotes from it). Exported for a route answered outside Express that
+ * must answer with the same headers (the Kick sandbox's POST /chat).
+ */
+export const securityHeaders = helmet({
+  contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'https://files.kick.com'] } },
+});
+
 /** helmet → request id + request log → JSON body (size-limited) → health → routes → 404 → error handler. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const http = options.http ?? defaultHttpSettings;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(http.trustProxy));
-  // helmet's defaults, plus Kick's emote CDN as an image source: the SPA shows chat emotes from it
-  app.use(
-    helmet({
-      contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'https://files.kick.com'] } },
-    }),
-  );
+  app.use(securityHeaders);
   app.use(recordRequestDuration(options.service));
   const requestLog = pinoHttp({
     logger: options.log,

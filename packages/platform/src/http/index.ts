@@ -1,4 +1,10 @@
-export { createHttpApp, defaultHttpSettings, type HttpAppOptions, type HttpSettings } from './create-http-app';
+export {
+  createHttpApp,
+  defaultHttpSettings,
+  securityHeaders,
+  type HttpAppOptions,
+  type HttpSettings,
+} from './create-http-app';
 export { createErrorHandler, notFoundHandler, type ErrorBody } from './error-handler';
 export { healthRoutes, processStartedAt, type ReadinessCheck } from './health';
 export { parseBody, parseParams, parseQuery } from './parse';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import helmet from 'helmet';
 import type { Clock } from '@kickstand/platform/clock';
-import { requestIdOf } from '@kickstand/platform/http';
+import { requestIdOf, securityHeaders } from '@kickstand/platform/http';
 import type { Logger } from '@kickstand/platform/log';
 import { processMetrics } from '@kickstand/platform/metrics';
 import type { Chat } from '../chat';
@@ -28,20 +27,16 @@ const plainJsonTypes = new Set(['application/json', 'application/json; charset=u
 const firstNonBlank = /^[ \t\n\r]*([^ \t\n\r])/;
 
 /**
- * The headers the platform's helmet (createHttpApp) puts on every answer, in its order: the same
- * options, collected once. The route-comparison test (lean-chat.test.ts) fails if they drift apart.
+ * The headers the platform's helmet (createHttpApp's `securityHeaders`) puts on every answer, in
+ * its order, collected once from that same middleware.
  */
-function securityHeaders(): string[] {
+function collectSecurityHeaders(): string[] {
   const flat: string[] = [];
   const collector = {
     setHeader: (name: string, value: string | number) => flat.push(name, String(value)),
     removeHeader: () => undefined,
   };
-  helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'https://files.kick.com'] } } })(
-    {} as IncomingMessage,
-    collector as unknown as ServerResponse,
-    () => undefined,
-  );
+  securityHeaders({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined);
   return flat;
 }
 
@@ -115,7 +110,7 @@ export function createLeanChatRoute(deps: {
   viaExpress: Handler;
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { tokens, chat, clock, log, viaExpress } = deps;
-  const security = securityHeaders();
+  const security = collectSecurityHeaders();
   const { httpRequestDuration } = processMetrics();
 
   function answer(req: IncomingMessage, res: ServerResponse, status: number, json: unknown, started: bigint): void {
