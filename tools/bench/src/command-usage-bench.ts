@@ -16,7 +16,8 @@ import { heapAfterGc } from './heap';
  * clock, spread over `--pairs` (streamer, command) pairs, each counted by the service's
  * CommandUsage (usage/command-usage.ts) as its consumer does, `inFlight` at once. Reports CPU µs
  * per execution (process.cpuUsage), the heap still held at the end (heapUsed after a full GC,
- * minus before the run) and the bytes the store's files grew by per execution.
+ * minus before the run), the typed arrays held (the embedded claim set's) and the bytes the
+ * store's files grew by per execution.
  *
  * `--commands <build>/services/commands/dist` loads another build's usage (and the platform that
  * build resolves) for a before/after; `--window` the redelivery window in seconds (600, the
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 2_000; i++) await usage.recordExecution(executed(i + pairs / 2));
 
     const heapBefore = heapAfterGc();
+    const arrayBuffersBefore = process.memoryUsage().arrayBuffers;
     const bytesBefore = await bytesUnder(dir);
     const cpuBefore = process.cpuUsage();
     const stepMs = (1000 / rate) * inFlight;
@@ -132,6 +134,8 @@ async function main(): Promise<void> {
     }
     const cpu = process.cpuUsage(cpuBefore);
     const heldBytes = heapAfterGc() - heapBefore;
+    // the embedded claim set keeps its claims in typed arrays, outside the V8 heap
+    const heldArrayBuffers = process.memoryUsage().arrayBuffers - arrayBuffersBefore;
     const bytesWritten = (await bytesUnder(dir)) - bytesBefore;
     await store.close();
     console.log(
@@ -143,6 +147,7 @@ async function main(): Promise<void> {
         cpuMicrosPerExecution: Number(((cpu.user + cpu.system) / count).toFixed(1)),
         heapHeldMb: Number((heldBytes / 1024 / 1024).toFixed(1)),
         heapBytesPerPair: Math.round(heldBytes / pairs),
+        arrayBuffersHeldMb: Number((heldArrayBuffers / 1024 / 1024).toFixed(1)),
         fileBytesPerExecution: Math.round(bytesWritten / count),
         rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024),
       }),
