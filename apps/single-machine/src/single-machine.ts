@@ -1,6 +1,6 @@
 import { authOptionsFromSettings, createAuthService } from '@kickstand/auth';
 import { createBotRunnerService, timerMinuteMsOf } from '@kickstand/bot-runner';
-import { createCommandsService } from '@kickstand/commands';
+import { commandsOptionsFromSettings, createCommandsService } from '@kickstand/commands';
 import { serviceNames, type ServiceName } from '@kickstand/platform/config';
 import { createGamesService } from '@kickstand/games';
 import { createGateway, rateLimitFrom } from '@kickstand/gateway';
@@ -51,7 +51,7 @@ function serviceFactories(
   };
   return {
     auth: (deps) => createAuthService(deps, authOptions),
-    commands: createCommandsService,
+    commands: (deps) => createCommandsService(deps, commandsOptionsFromSettings(config)),
     'kick-link': (deps) => createKickLinkService(deps, kickLinkOptions),
     'bot-runner': (deps) => createBotRunnerService(deps, timerMinuteMsOf(config)),
     games: createGamesService,

@@ -3,7 +3,7 @@ import { createSilentLogger } from '@kickstand/platform/log';
 import { createMongoStore, type Store } from '@kickstand/platform/store';
 import { createFakeClock } from '@kickstand/platform/testing';
 import { createCommandCounter, type CommandCounter } from './command-counter';
-import { defaultKafkaRedeliveryWindowSeconds, inProcessRedeliveryWindowSeconds } from './redelivery-window';
+import { defaultKafkaRedeliveryWindowSeconds, inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import {
   countedExecutionsSet,
   createAuthRepository,

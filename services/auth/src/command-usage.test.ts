@@ -7,7 +7,7 @@ import {
   unassignedAbandonedAfterMs,
   type CommandCounter,
 } from './command-counter';
-import { defaultKafkaRedeliveryWindowSeconds, inProcessRedeliveryWindowSeconds } from './redelivery-window';
+import { defaultKafkaRedeliveryWindowSeconds, inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import {
   countedExecutionsSet,
   createAuthRepository,

@@ -3,29 +3,18 @@ import { z } from 'zod';
 import {
   ConfigError,
   defaultPorts,
+  durationSecondsSchema,
   jwtPrivateKeySchema,
   optionalString,
   platformConfigSchema,
   portSchema,
+  redeliveryWindowSeconds,
+  redeliveryWindowSettingsSchema,
   type PlatformConfig,
 } from '@kickstand/platform/config';
 import { passwordProblem } from './passwords';
-import { defaultKafkaRedeliveryWindowSeconds, redeliveryWindowSeconds } from './redelivery-window';
 import type { AuthServiceOptions } from './options';
 import { usernameLength, usernamePattern } from './users';
-
-const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** "86400" (seconds) or a number with a unit: "90s", "15m", "24h", "7d". */
-export const durationSecondsSchema = z
-  .string()
-  .trim()
-  .regex(/^\d+\s*[smhd]?$/, 'seconds, or a number with s, m, h or d (e.g. 24h)')
-  .transform((value) => {
-    const match = /^(\d+)\s*([smhd]?)$/.exec(value);
-    return Number(match?.[1]) * (durationUnits[match?.[2] || 's'] ?? 1);
-  })
-  .pipe(z.number().int().positive('must be more than 0 seconds'));
 
 /** The public half of the signing key, so auth verifies what it signs without a second variable. */
 export function publicKeyOf(privateKeyPem: string): string {
@@ -35,12 +24,8 @@ export function publicKeyOf(privateKeyPem: string): string {
 /** auth's own variables besides the key: usable on their own (single-machine mode reads them too). */
 export const authSettingsSchema = z.object({
   JWT_EXPIRES_IN: durationSecondsSchema.default(24 * 3600),
-  /**
-   * With Kafka: how long a counted command.executed is still recognised if Kafka delivers it again,
-   * i.e. how long auth's consumer group may stay stopped (redelivery-window.ts). Ignored with the
-   * in-process bus (10 minutes).
-   */
-  KAFKA_REDELIVERY_WINDOW: durationSecondsSchema.default(defaultKafkaRedeliveryWindowSeconds),
+  /** With Kafka: how long a counted command.executed is still recognised if Kafka delivers it again. */
+  ...redeliveryWindowSettingsSchema.shape,
   SUPER_ADMIN_EMAIL: optionalString().pipe(
     z.string().regex(z.regexes.email, 'must be a valid email address').optional(),
   ),

@@ -10,8 +10,8 @@ export interface AuthServiceOptions {
   tokenTtlSeconds: number;
   /**
    * How long a counted command.executed is still recognised when the bus delivers it again:
-   * `redeliveryWindowSeconds` of the bus in use (redelivery-window.ts): 10 minutes with the
-   * in-process bus, KAFKA_REDELIVERY_WINDOW (3 days by default) with Kafka.
+   * `redeliveryWindowSeconds` of the bus in use (@kickstand/platform/config): 10 minutes with
+   * the in-process bus, KAFKA_REDELIVERY_WINDOW (3 days by default) with Kafka.
    */
   redeliveryWindowSeconds: number;
   /** Created (or promoted) at start: SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD / SUPER_ADMIN_USERNAME. */

@@ -1,7 +1,7 @@
 import type { Role } from '@kickstand/platform/auth';
 import { inSlices } from '@kickstand/platform/batch';
 import { DuplicateKeyError, type Filter, type SortOrder, type Store } from '@kickstand/platform/store';
-import { inProcessRedeliveryWindowSeconds } from './redelivery-window';
+import { inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import type { RateLimitDoc } from './store-rate-limiter';
 
 /** The linked Kick account, as the kick.account events describe it (never a token). */

@@ -1,6 +1,6 @@
 import { contractRouteKeys } from '@kickstand/api-contract';
 import { apiRouteKeys, createTestPlatform, testKeyPair } from '@kickstand/platform/testing';
-import { inProcessRedeliveryWindowSeconds } from './redelivery-window';
+import { inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import { createAuthService } from './service';
 
 // The HTTP contract (packages/api-contract) and this service must describe the same /api routes:

@@ -1,9 +1,9 @@
 import { runServiceProcess } from '@kickstand/platform/lifecycle';
-import { commandsConfigSchema } from './config';
+import { commandsConfigSchema, commandsOptionsFromSettings } from './config';
 import { createCommandsService } from './service';
 
 runServiceProcess({
   service: 'commands',
   configSchema: commandsConfigSchema,
-  create: (deps) => createCommandsService(deps),
+  create: (deps, config) => createCommandsService(deps, commandsOptionsFromSettings(config)),
 });

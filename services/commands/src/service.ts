@@ -7,6 +7,7 @@ import { createCommands } from './commands';
 import { commandsConsumerGroup, createCommandChangeRelay, subscribeCommandEvents } from './events';
 import { createCommandsRepository } from './repository';
 import { commandRoutes } from './routes';
+import type { CommandsServiceOptions } from './options';
 import { createCommandImport } from './import/command-import';
 import { commandImportRoutes } from './import/routes';
 import { createCommandUsage } from './usage/command-usage';
@@ -15,17 +16,20 @@ import { createCommandUsageRepository } from './usage/repository';
 import { commandUsageRoutes } from './usage/routes';
 
 export { defaultCommand, maxCommandsPerUser, type Command } from './commands';
+export { commandsOptionsFromSettings } from './config';
+export type { CommandsServiceOptions } from './options';
 
 /** Custom commands per streamer: the /api/commands routes, user.changed in, command.changed out. */
-export function createCommandsService(deps: PlatformDeps): Service {
+export function createCommandsService(deps: PlatformDeps, options: CommandsServiceOptions = {}): Service {
   const repo = createCommandsRepository(deps.store);
   const queue = createKeyedQueue();
   const outbox = createCommandChangeRelay({ repo, bus: deps.bus, log: deps.log, queue });
   const commands = createCommands({ repo, outbox, queue, clock: deps.clock });
   const channels = createChannels(deps.store);
   const imports = createCommandImport({ commands, loadCommands: async (userId) => (await repo.load(userId)).commands });
-  const usageRepo = createCommandUsageRepository(deps.store);
-  const usage = createCommandUsage({ repo: usageRepo, clock: deps.clock, log: deps.log });
+  const { redeliveryWindowSeconds } = options;
+  const usageRepo = createCommandUsageRepository(deps.store, { redeliveryWindowSeconds });
+  const usage = createCommandUsage({ repo: usageRepo, clock: deps.clock, log: deps.log, redeliveryWindowSeconds });
   const app = createHttpApp({
     service: deps.service,
     log: deps.log,

@@ -15,3 +15,10 @@ export {
   type PlatformConfig,
 } from './load-config';
 export { defaultPorts, serviceNames, type ServiceName } from './service-catalog';
+export {
+  defaultKafkaRedeliveryWindowSeconds,
+  durationSecondsSchema,
+  inProcessRedeliveryWindowSeconds,
+  redeliveryWindowSeconds,
+  redeliveryWindowSettingsSchema,
+} from './redelivery-window';

@@ -214,6 +214,39 @@ export function storeContract(
         expect(await items.findOne({ _id: 'u' })).toEqual({ _id: 'u', hp: 7, kills: 1, damage: { 'viewer-1': 5 } });
       });
 
+      test('when $max is applied, then a field takes the value only when it is missing, null or smaller', async () => {
+        const items = fresh('items');
+        const earlier = new Date('2026-11-25T10:00:00Z');
+        const later = new Date('2026-11-25T11:00:00Z');
+        await items.insertOne({ _id: 'u', best: 5, seenAt: later, lastAt: null });
+        await items.updateOne({ _id: 'u' }, { $max: { best: 3, seenAt: earlier, lastAt: earlier, firstAt: earlier } });
+        expect(await items.findOne({ _id: 'u' })).toEqual({
+          _id: 'u',
+          best: 5,
+          seenAt: later,
+          lastAt: earlier,
+          firstAt: earlier,
+        });
+        await items.updateOne({ _id: 'u' }, { $max: { best: 8, seenAt: new Date('2026-11-25T12:00:00Z') } });
+        expect(await items.findOne({ _id: 'u' })).toMatchObject({ best: 8, seenAt: new Date('2026-11-25T12:00:00Z') });
+      });
+
+      test('when an upsert with $inc and $max inserts, then the new document holds both values', async () => {
+        const items = fresh('items');
+        const at = new Date('2026-11-25T10:00:00Z');
+        await items.updateOne(
+          { _id: 'u' },
+          { $inc: { 'hours.2026-11-25T10': 1 }, $max: { lastAt: at }, $setOnInsert: { owner: 'o' } },
+          { upsert: true },
+        );
+        expect(await items.findOne({ _id: 'u' })).toEqual({
+          _id: 'u',
+          hours: { '2026-11-25T10': 1 },
+          lastAt: at,
+          owner: 'o',
+        });
+      });
+
       test('when $push is applied with a value or $each, then the elements are appended', async () => {
         const items = fresh('items');
         await items.insertOne({ _id: 'u', log: ['a'] });

@@ -5,7 +5,8 @@
  * Filters and updates use MongoDB's query language, limited to this subset so that both adapters
  * agree:
  *   filter: equality on a field or a dot path, $eq $ne $in $nin $gt $gte $lt $lte $exists $regex (RegExp), $and $or
- *   update: $set $unset $inc $push (a value, or { $each: [...] }) $pull (a value or an equality filter) $setOnInsert
+ *   update: $set $unset $inc $max (a number or a Date) $push (a value, or { $each: [...] }) $pull (a value or an
+ *     equality filter) $setOnInsert
  * A single-document write is atomic on both adapters; there are no multi-document transactions.
  */
 
@@ -19,6 +20,8 @@ export interface Update {
   $set?: Record<string, unknown>;
   $unset?: Record<string, true>;
   $inc?: Record<string, number>;
+  /** Sets the field to the value when the field is missing, null, or smaller (numbers with numbers, Dates with Dates). */
+  $max?: Record<string, number | Date>;
   $push?: Record<string, unknown>;
   $pull?: Record<string, unknown>;
   $setOnInsert?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { Filter, Update } from './store';
 
-const updateOperators = new Set(['$set', '$unset', '$inc', '$push', '$pull', '$setOnInsert']);
+const updateOperators = new Set(['$set', '$unset', '$inc', '$max', '$push', '$pull', '$setOnInsert']);
 
 /** Rejects updates outside the port's subset, so both adapters fail the same way instead of drifting apart. */
 export function checkUpdate(update: Update): void {

@@ -18,7 +18,7 @@ import {
 } from '@kickstand/platform/testing';
 import { createAuthRepository, type AuthRepository, type KickAccountDoc, type UserDoc } from '../repository';
 import { defaultLoginThrottle } from '../login-throttle';
-import { inProcessRedeliveryWindowSeconds } from '../redelivery-window';
+import { inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import { createAuthService, type AuthServiceOptions } from '../service';
 import { newUserDoc, pendingChange } from '../users';
 import type { UserView } from '../user-view';

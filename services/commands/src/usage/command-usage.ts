@@ -1,10 +1,11 @@
 import type { CommandStats } from '@kickstand/api-contract';
 import { commandKey } from '@kickstand/chat-language';
 import type { Clock } from '@kickstand/platform/clock';
+import { inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import type { Logger } from '@kickstand/platform/log';
 import { CommandKind, type CommandExecuted, timestampDate } from '@kickstand/proto';
-import type { CommandUsageDoc, CommandUsageRepository } from './repository';
-import { emptyUsage, recordUse, statsOf } from './usage';
+import type { CommandUsageRepository } from './repository';
+import { bucketOf, emptyUsage, staleBuckets, statsOf } from './usage';
 
 export interface CommandUsage {
   /** command.executed of a custom command → one run more, once per event id. */
@@ -15,34 +16,45 @@ export interface CommandUsage {
   removeAllOf(userId: string): Promise<void>;
 }
 
-const maxWriteAttempts = 5;
-
-/** How many commands' usage documents are kept in memory (then the cache starts over). */
-const maxCachedDocs = 20_000;
-
 /** Built-in and game commands are answered by games and are not in the streamer's list. */
 const isCustom = (kind: CommandKind) => kind === CommandKind.CUSTOM || kind === CommandKind.UNSPECIFIED;
 
+/**
+ * Counts each command.executed once, in two writes: its event id is claimed in the counted set
+ * (repository.ts), then the command's hour bucket is incremented. Nothing is read first and
+ * nothing per event stays in the usage document, so a command's usage costs its buckets only.
+ *
+ * The order is what keeps the count from ever growing twice for one message: the claim comes
+ * first, so a redelivery (the bus retrying a failed handler, Kafka resuming a group) finds the id
+ * claimed and stops, whatever happened after the claim. The price: when the process dies, or the
+ * increment fails, after the claim, that execution is never counted (at most once; the other order
+ * would count it twice on a redelivery instead). Exactly once would need the claim and the
+ * increment in one atomic write, i.e. the event ids back in the document, or a log recovered by a
+ * flush as auth's day counts have; for a dashboard counter one lost run per crash is the better
+ * trade. With the in-process bus a crash loses the messages in flight anyway.
+ *
+ * Old buckets are dropped now and then, not on each write: when the document a write returns
+ * holds a bucket older than the kept 7 days (at most once an hour per command).
+ */
 export function createCommandUsage({
   repo,
   clock,
   log,
+  redeliveryWindowSeconds = inProcessRedeliveryWindowSeconds,
 }: {
   repo: CommandUsageRepository;
   clock: Clock;
   log: Logger;
+  /** The bus's redelivery window (the counted set's, repository.ts). */
+  redeliveryWindowSeconds?: number;
 }): CommandUsage {
+  const startedAtMs = clock.now().getTime();
   /**
-   * The usage documents as this instance last wrote or read them: a command's next execution
-   * writes on that version without reading it again (one store round trip instead of two). The
-   * write is guarded by the version, so a document another instance changed meanwhile (after a
-   * rebalance of command.executed) fails the write, and is read again.
+   * Documents of earlier versions list the event ids they counted (`recentEventIds`, still
+   * honoured by addRun). Those messages were counted before this instance started, so none of
+   * them comes again once a redelivery window has passed since: the list can go then.
    */
-  const known = new Map<string, CommandUsageDoc>();
-  const remember = (doc: CommandUsageDoc) => {
-    if (known.size >= maxCachedDocs) known.clear();
-    known.set(`${doc.userId}:${doc.command}`, doc);
-  };
+  const legacyIdsMayMatter = () => clock.now().getTime() - startedAtMs < redeliveryWindowSeconds * 1000;
 
   return {
     async recordExecution(message) {
@@ -55,29 +67,25 @@ export function createCommandUsage({
         );
         return;
       }
+      const now = clock.now();
+      if (!(await repo.claimCount(message.eventId, now))) return; // delivered again: counted already
       const at = timestampDate(time);
-      const key = `${message.ownerUserId}:${command}`;
-      for (let attempt = 1; attempt <= maxWriteAttempts; attempt++) {
-        const cached = attempt === 1 ? known.get(key) : undefined;
-        known.delete(key);
-        const doc = cached ?? (await repo.load(message.ownerUserId, command));
-        const next = recordUse(doc ?? emptyUsage(), at, message.eventId, clock.now());
-        if (!next) {
-          if (doc) remember(doc);
-          return; // delivered again: counted already
-        }
-        const written = doc ? await repo.save(doc, next) : await repo.create(message.ownerUserId, command, next);
-        if (written) {
-          remember(
-            doc
-              ? { ...doc, ...next, version: doc.version + 1 }
-              : { _id: key, userId: message.ownerUserId, command, ...next, version: 1 },
-          );
-          return;
-        }
+      const doc = await repo.addRun({
+        userId: message.ownerUserId,
+        command,
+        eventId: message.eventId,
+        bucket: bucketOf(at, now),
+        at,
+      });
+      if (!doc) return; // counted by an earlier version
+      const stale = staleBuckets(doc.hours, now);
+      const dropLegacy = (doc.recentEventIds !== undefined || doc.version !== undefined) && !legacyIdsMayMatter();
+      if (stale.length > 0 || dropLegacy) {
+        // the run is counted already: a failure here only leaves the old fields for a later write
+        await repo
+          .dropOld(doc._id, stale, dropLegacy)
+          .catch((error: unknown) => log.warn({ err: error, id: doc._id }, 'could not drop old command usage buckets'));
       }
-      // the bus retries the message (and finally dead-letters it)
-      throw new Error(`command usage of ${command}: ${maxWriteAttempts} conflicting writes`);
     },
 
     async statsOf(userId, commands) {
@@ -89,9 +97,6 @@ export function createCommandUsage({
       });
     },
 
-    removeAllOf: async (userId) => {
-      for (const doc of known.values()) if (doc.userId === userId) known.delete(`${doc.userId}:${doc.command}`);
-      await repo.removeAllOf(userId);
-    },
+    removeAllOf: (userId) => repo.removeAllOf(userId),
   };
 }

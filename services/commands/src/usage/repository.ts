@@ -1,52 +1,101 @@
+import { inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import { DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
 import type { Usage } from './usage';
 
 /**
- * `command-usage`: one document per command of a streamer, `_id` = `{userId}:{command key}`. A
- * write is made on the version read and retried when another write came first.
+ * `command-usage`: one document per command of a streamer, `_id` = `{userId}:{command key}`,
+ * changed by small updates (one bucket incremented), never rewritten whole.
  */
 export interface CommandUsageDoc extends Document, Usage {
   userId: string;
   /** The command's key (lower case). */
   command: string;
-  version: number;
+  /**
+   * Earlier versions only: the newest event ids they counted (up to 200), read so that a
+   * redelivery of one of them is not counted again, and removed once none can come any more.
+   */
+  recentEventIds?: string[];
+  /** Earlier versions only: the version their whole-document rewrites were guarded by. */
+  version?: number;
+}
+
+/** One execution to add to a command's usage. */
+export interface Run {
+  userId: string;
+  /** The command's key. */
+  command: string;
+  eventId: string;
+  /** The hour bucket to increment; null for a run older than the kept buckets (only lastUsedAt moves). */
+  bucket: string | null;
+  at: Date;
 }
 
 export interface CommandUsageRepository {
+  /** The index, and the counted set opened (the embedded store replays its log). */
   createIndexes(): Promise<void>;
-  load(userId: string, command: string): Promise<CommandUsageDoc | null>;
-  /** Creates the document; false when it exists already (someone else created it first). */
-  create(userId: string, command: string, usage: Usage): Promise<boolean>;
-  /** Writes the usage if the document is still at `version`; false when it is not. */
-  save(doc: CommandUsageDoc, usage: Usage): Promise<boolean>;
+  /**
+   * Marks `eventId` counted (durable on return): false when it was marked already within the
+   * redelivery window, i.e. the message is a redelivery.
+   */
+  claimCount(eventId: string, now: Date): Promise<boolean>;
+  /**
+   * One run more, in one write (creating the document if needed): the document after it, or
+   * null when an earlier version had counted this event id already (in `recentEventIds`).
+   */
+  addRun(run: Run): Promise<CommandUsageDoc | null>;
+  /** Removes the buckets `buckets`, and with `legacy` the earlier versions' fields. */
+  dropOld(id: string, buckets: readonly string[], legacy: boolean): Promise<void>;
   listOf(userId: string): Promise<CommandUsageDoc[]>;
   removeAllOf(userId: string): Promise<void>;
 }
 
+/**
+ * The event ids of the counted command.executed (a claim set: ~30 bytes each outside the V8 heap
+ * on the embedded store, claim-table.ts; a document each with a TTL index on MongoDB), each kept
+ * for the bus's redelivery window from when it was counted.
+ */
+export const countedEventsSet = 'command-usage-counted';
+
 const idOf = (userId: string, command: string) => `${userId}:${command}`;
 
-export function createCommandUsageRepository(store: Store): CommandUsageRepository {
+export function createCommandUsageRepository(
+  store: Store,
+  options: { redeliveryWindowSeconds?: number } = {},
+): CommandUsageRepository {
   const usage = store.collection<CommandUsageDoc>('command-usage');
+  const counted = store.claimSet(countedEventsSet, {
+    expireAfterSeconds: options.redeliveryWindowSeconds ?? inProcessRedeliveryWindowSeconds,
+    dateField: 'countedAt',
+  });
   return {
-    createIndexes: () => usage.createIndex({ fields: { userId: 1 } }),
-    load: (userId, command) => usage.findOne({ _id: idOf(userId, command) }),
-    create: async (userId, command, next) => {
+    createIndexes: async () => {
+      await usage.createIndex({ fields: { userId: 1 } });
+      await counted.open();
+    },
+    claimCount: (eventId, now) => counted.claim(eventId, now),
+    addRun: async ({ userId, command, eventId, bucket, at }) => {
       try {
-        await usage.insertOne({ _id: idOf(userId, command), userId, command, ...next, version: 1 });
-        return true;
+        return await usage.findOneAndUpdate(
+          // an earlier version's document that lists the id counted it: no match, and the
+          // upsert's insert of the same _id fails below
+          { _id: idOf(userId, command), recentEventIds: { $ne: eventId } },
+          {
+            ...(bucket === null ? {} : { $inc: { [`hours.${bucket}`]: 1 } }),
+            $max: { lastUsedAt: at },
+            $setOnInsert: { userId, command, ...(bucket === null ? { hours: {} } : {}) },
+          },
+          { upsert: true, returnDocument: 'after' },
+        );
       } catch (error) {
-        if (error instanceof DuplicateKeyError) return false;
+        if (error instanceof DuplicateKeyError) return null;
         throw error;
       }
     },
-    save: async (doc, next) =>
-      (await usage.findOneAndUpdate(
-        { _id: doc._id, version: doc.version },
-        {
-          $set: { hours: next.hours, lastUsedAt: next.lastUsedAt, recentEventIds: next.recentEventIds },
-          $inc: { version: 1 },
-        },
-      )) !== null,
+    dropOld: async (id, buckets, legacy) => {
+      const fields: Record<string, true> = Object.fromEntries(buckets.map((bucket) => [`hours.${bucket}`, true]));
+      if (legacy) Object.assign(fields, { recentEventIds: true, version: true });
+      await usage.updateOne({ _id: id }, { $unset: fields });
+    },
     listOf: (userId) => usage.find({ userId }),
     removeAllOf: async (userId) => {
       await usage.deleteMany({ userId });

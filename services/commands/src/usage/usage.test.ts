@@ -1,16 +1,21 @@
-import { emptyUsage, recordUse, rememberedEvents, statsOf, type Usage } from './usage';
+import { bucketOf, emptyUsage, staleBuckets, statsOf, type Usage } from './usage';
 
 const at = (iso: string) => new Date(iso);
 const now = at('2026-11-25T18:30:00Z');
 
+/** The usage the runs at `times` make, counted at `clock` as the service counts them. */
 function used(times: readonly string[], clock = now): Usage {
-  return times.reduce<Usage>(
-    (usage, time, index) => recordUse(usage, at(time), `e${index}`, clock) ?? usage,
-    emptyUsage(),
-  );
+  const hours: Record<string, number> = {};
+  let lastUsedAt: Date | null = null;
+  for (const time of times) {
+    const bucket = bucketOf(at(time), clock);
+    if (bucket !== null) hours[bucket] = (hours[bucket] ?? 0) + 1;
+    if (!lastUsedAt || at(time) > lastUsedAt) lastUsedAt = at(time);
+  }
+  return { hours, lastUsedAt };
 }
 
-describe('recordUse and statsOf', () => {
+describe('bucketOf, staleBuckets and statsOf', () => {
   test('when a command never ran, then 0, 0 and no last use', () => {
     expect(statsOf('hug', emptyUsage(), now)).toEqual({
       command: 'hug',
@@ -48,27 +53,15 @@ describe('recordUse and statsOf', () => {
     });
   });
 
-  test('when the same event comes again, then it is not counted twice', () => {
-    const once = recordUse(emptyUsage(), at('2026-11-25T18:05:00Z'), 'e1', now);
-    expect(once).not.toBeNull();
-    expect(recordUse(once ?? emptyUsage(), at('2026-11-25T18:05:00Z'), 'e1', now)).toBeNull();
+  test('when a run is older than the kept 7 days, then it has no bucket', () => {
+    expect(bucketOf(at('2026-11-18T19:00:00Z'), now)).toBe('2026-11-18T19');
+    expect(bucketOf(at('2026-11-18T18:59:59Z'), now)).toBeNull();
+    expect(bucketOf(at('2026-11-25T18:05:00Z'), now)).toBe('2026-11-25T18');
   });
 
-  test('when runs are recorded over more than 7 days, then older buckets are dropped (at most 168 kept)', () => {
-    const start = Date.parse('2026-11-01T00:00:00Z');
-    let usage = emptyUsage();
-    for (let hour = 0; hour < 400; hour++) {
-      const time = new Date(start + hour * 3_600_000);
-      usage = recordUse(usage, time, `e${hour}`, time) ?? usage;
-    }
-    expect(Object.keys(usage.hours)).toHaveLength(168);
-    expect(usage.recentEventIds).toHaveLength(rememberedEvents);
-  });
-
-  test('when a late run older than 7 days arrives, then only a newer last use is kept and no bucket grows', () => {
-    const usage = used(['2026-11-25T18:05:00Z']);
-    const late = recordUse(usage, at('2026-11-10T10:00:00Z'), 'late', now);
-    expect(late?.hours).toEqual({ '2026-11-25T18': 1 });
-    expect(late?.lastUsedAt).toEqual(at('2026-11-25T18:05:00Z'));
+  test('when buckets have left the kept 7 days, then staleBuckets names them and only them', () => {
+    const hours = { '2026-11-18T18': 1, '2026-11-18T19': 2, '2026-11-10T00': 3, '2026-11-25T18': 4 };
+    expect(staleBuckets(hours, now)).toEqual(['2026-11-18T18', '2026-11-10T00']);
+    expect(staleBuckets({ '2026-11-25T18': 4 }, now)).toEqual([]);
   });
 });

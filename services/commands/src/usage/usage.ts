@@ -8,43 +8,33 @@ import type { CommandStats } from '@kickstand/api-contract';
 
 export const hourMs = 60 * 60 * 1000;
 export const keptHours = 7 * 24;
-/** How many event ids a command remembers so a redelivered command.executed is not counted twice. */
-export const rememberedEvents = 200;
 
 export interface Usage {
   /** `YYYY-MM-DDTHH` (UTC) → runs in that hour. */
   hours: Record<string, number>;
   lastUsedAt: Date | null;
-  /** The newest event ids counted, oldest first. */
-  recentEventIds: string[];
 }
 
-export const emptyUsage = (): Usage => ({ hours: {}, lastUsedAt: null, recentEventIds: [] });
+export const emptyUsage = (): Usage => ({ hours: {}, lastUsedAt: null });
 
-const hourKey = (ms: number): string => new Date(ms).toISOString().slice(0, 13);
+export const hourKey = (ms: number): string => new Date(ms).toISOString().slice(0, 13);
 const hourStart = (ms: number): number => Math.floor(ms / hourMs) * hourMs;
-
-/** The buckets still inside the kept 7 days at `now`. */
-function keptBuckets(hours: Record<string, number>, now: Date): Record<string, number> {
-  const oldest = hourKey(hourStart(now.getTime()) - (keptHours - 1) * hourMs);
-  return Object.fromEntries(Object.entries(hours).filter(([key]) => key >= oldest));
-}
+/** The oldest hour still kept at `now` (the current hour and the 167 before it). */
+const oldestKeptHour = (now: Date): string => hourKey(hourStart(now.getTime()) - (keptHours - 1) * hourMs);
 
 /**
- * One run more at `at`; null when `eventId` was counted already. A run older than the kept 7 days
- * (a late redelivery) only moves the last use; old buckets are dropped on the way.
+ * The bucket a run at `at` is counted in, or null for a run older than the kept 7 days (a late
+ * redelivery: it only moves the last use).
  */
-export function recordUse(usage: Usage, at: Date, eventId: string, now: Date): Usage | null {
-  if (usage.recentEventIds.includes(eventId)) return null;
-  const hours = keptBuckets(usage.hours, now);
+export function bucketOf(at: Date, now: Date): string | null {
   const key = hourKey(at.getTime());
-  const oldest = hourKey(hourStart(now.getTime()) - (keptHours - 1) * hourMs);
-  if (key >= oldest) hours[key] = (hours[key] ?? 0) + 1;
-  return {
-    hours,
-    lastUsedAt: usage.lastUsedAt && usage.lastUsedAt >= at ? usage.lastUsedAt : at,
-    recentEventIds: [...usage.recentEventIds, eventId].slice(-rememberedEvents),
-  };
+  return key >= oldestKeptHour(now) ? key : null;
+}
+
+/** The buckets older than the kept 7 days at `now`: they count for nothing and can go. */
+export function staleBuckets(hours: Record<string, number>, now: Date): string[] {
+  const oldest = oldestKeptHour(now);
+  return Object.keys(hours).filter((key) => key < oldest);
 }
 
 /** Runs in the last `hourCount` hours, the current one included. */
