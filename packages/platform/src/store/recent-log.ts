@@ -24,6 +24,8 @@ export interface RecentLogOptions {
   minLinesBeforeCompaction?: number;
   /** Runs just before a compaction's file becomes a segment (tests stop there, as a crash would). */
   beforeCompactionRename?: () => Promise<void>;
+  /** Runs once a compaction has deleted the segments it replaced (tests wait for it). */
+  afterCompaction?: () => void;
 }
 
 /** Lines written between two yields to the event loop while compacting (their texts read meanwhile). */
@@ -410,6 +412,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     // every line of the older segments is in the new one or was pushed out by a line that is
     for (const older of files.sealed()) if (older < seq) files.delete(older);
     files.addSealed(seq);
+    options.afterCompaction?.();
   }
 
   return {
