@@ -4,6 +4,14 @@ import path from 'node:path';
 import Datastore from '@seald-io/nedb';
 import type { Logger } from '../log/logger';
 import { privateFileMode, syncDir } from '../files';
+import {
+  createRecentMemory,
+  emptyEntries,
+  type Entries,
+  type Moved,
+  type RecentMemory,
+  type Snapshot,
+} from './recent-memory';
 import { createSegmentFiles, type SegmentFiles } from './segment-files';
 import type { RecentEntry, RecentItem, RecentLog } from './store';
 
@@ -37,8 +45,8 @@ const relocateChunkEntries = 10_000;
  * The embedded store's recent log: each key's newest entries indexed in memory, their text on disk.
  * A NeDB document per chat line cost ~830 bytes of heap and ~45 µs of CPU with the trims; keeping
  * each line's JSON text on the heap ~430 bytes; here a held entry is its id, its id's hash, its
- * date and where its text is (segment, byte offset, byte length), ~100 bytes
- * (`npm run bench:chatlog`, docs/performance.md).
+ * date and where its text is (segment, byte offset, byte length), ~110 bytes of which ~30 in typed
+ * arrays (recent-memory.ts; `npm run bench:chatlog`, docs/performance.md).
  *
  * The log: one line per entry appended, `[<key>,<id>,<at ms>,<entry>]` as JSON, in groups: the
  * lines of one turn of the event loop go out with one write(2) at the end of the task, and each
@@ -91,8 +99,9 @@ export function createRecentLog<E extends RecentEntry>(
       if (isClosed) throw new Error('the recent log is closed');
       const atMs = at.getTime();
       const entryJson = JSON.stringify(entry);
-      if (!memory.insert(key, id, atMs, entryJson, -1, 0, 0)) return files.written();
-      return files.append(key, id, atMs, entryJson);
+      const pending = memory.insertPending(key, id, atMs, entryJson);
+      if (pending === undefined) return files.written();
+      return files.append(key, id, atMs, entryJson, pending);
     },
     async recent(key, limit) {
       if (!isOpen) await ready();
@@ -122,228 +131,15 @@ export function createRecentLog<E extends RecentEntry>(
 const linePrefix = (key: string, id: string, atMs: number): string =>
   `[${JSON.stringify(key)},${JSON.stringify(id)},${atMs},`;
 
-/**
- * Entries in parallel arrays, oldest first: each is its id, its date (a double, unboxed in the
- * array) and where its JSON text is: in `texts` until its line is written (undefined after), then
- * at `lengths` bytes from byte `offsets` of segment `segs` (-1 while in `texts`).
- */
-interface Entries {
-  ids: string[];
-  ats: number[];
-  segs: number[];
-  offsets: number[];
-  lengths: number[];
-  texts: Array<string | undefined>;
-}
-
-const emptyEntries = (): Entries => ({ ids: [], ats: [], segs: [], offsets: [], lengths: [], texts: [] });
-
-/** One key's entries, not an object per entry. */
-interface KeyEntries extends Entries {
-  /**
-   * idHash of each id: an append looks for its id among the key's 100 or so by these first. Its
-   * scan of the ids themselves cost ~10 µs an append (a cache miss per string, the strings being
-   * scattered over the heap), these ~1 µs.
-   */
-  hashes: number[];
-}
-
-/** FNV-1a, 32 bits: a small integer, kept in the array itself. */
-function idHash(id: string): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return hash;
-}
-
-function indexOf({ ids, hashes }: KeyEntries, id: string, hash: number): number {
-  for (let i = hashes.length - 1; i >= 0; i--) if (hashes[i] === hash && ids[i] === id) return i;
-  return -1;
-}
-
-/** Every key's held entries at one moment (copies of the arrays). */
-type Snapshot = Array<{ key: string; entries: Entries }>;
-
-/** Where a compaction wrote a key's entries: in its segment, for each entry of the snapshot. */
-interface Moved {
-  offsets: number[];
-  lengths: number[];
-}
-
-/** Puts an entry at `at` of the key's arrays. */
-function insertAt(
-  held: KeyEntries,
-  at: number,
-  entry: {
-    id: string;
-    hash: number;
-    atMs: number;
-    text: string | undefined;
-    seg: number;
-    offset: number;
-    length: number;
-  },
-): void {
-  if (at === held.ids.length) {
-    held.ids.push(entry.id);
-    held.hashes.push(entry.hash);
-    held.ats.push(entry.atMs);
-    held.segs.push(entry.seg);
-    held.offsets.push(entry.offset);
-    held.lengths.push(entry.length);
-    held.texts.push(entry.text);
-  } else {
-    held.ids.splice(at, 0, entry.id);
-    held.hashes.splice(at, 0, entry.hash);
-    held.ats.splice(at, 0, entry.atMs);
-    held.segs.splice(at, 0, entry.seg);
-    held.offsets.splice(at, 0, entry.offset);
-    held.lengths.splice(at, 0, entry.length);
-    held.texts.splice(at, 0, entry.text);
-  }
-}
-
-function dropOldest(held: KeyEntries): void {
-  held.ids.shift();
-  held.hashes.shift();
-  held.ats.shift();
-  held.segs.shift();
-  held.offsets.shift();
-  held.lengths.shift();
-  held.texts.shift();
-}
-
-const isBefore = (atMs: number, id: string, otherAtMs: number, otherId: string) =>
-  atMs < otherAtMs || (atMs === otherAtMs && id < otherId);
-
-/** Points each entry of a snapshot of the key still held as it was then at its place in a compaction's segment. */
-function relocateKey(held: KeyEntries, entries: Entries, seg: number, moved: Moved): void {
-  // both in order of at, then id: one walk through the key's entries
-  let j = 0;
-  for (let i = 0; i < entries.ids.length; i++) {
-    const atMs = entries.ats[i] as number;
-    const id = entries.ids[i] as string;
-    while (j < held.ids.length && isBefore(held.ats[j] as number, held.ids[j] as string, atMs, id)) j += 1;
-    if (j === held.ids.length) return;
-    if (held.ats[j] !== atMs || held.ids[j] !== id) continue; // pushed out since
-    const text = entries.texts[i];
-    const isSame =
-      text === undefined
-        ? held.segs[j] === entries.segs[i] && held.offsets[j] === entries.offsets[i]
-        : held.texts[j] === text;
-    if (!isSame) continue; // pushed out and appended again since
-    held.segs[j] = seg;
-    held.offsets[j] = moved.offsets[i] as number;
-    held.lengths[j] = moved.lengths[i] as number;
-    held.texts[j] = undefined;
-  }
-}
-
-/** Every key's newest entries, in order of `at` then id; at most `keepPerKey` a key. */
-interface RecentMemory {
-  /**
-   * Adds an entry, its text in memory (`text`, seg -1) or on disk. False when it changed nothing:
-   * the id is held already, or the entry is older than a full key's.
-   */
-  insert(
-    key: string,
-    id: string,
-    atMs: number,
-    text: string | undefined,
-    seg: number,
-    offset: number,
-    length: number,
-  ): boolean;
-  /** The entry's line was written: unless it no longer holds this very text, its text is now there. */
-  place(key: string, id: string, text: string, seg: number, offset: number, length: number): void;
-  /** The key's newest `limit` entries (copies of the arrays' ends). */
-  recent(key: string, limit: number): Entries;
-  /** How many entries are held, over all keys. */
-  size(): number;
-  snapshot(): Snapshot;
-  /**
-   * A compaction wrote the key's entries of a snapshot to segment `seg`: each of them still held
-   * as it was then is pointed there.
-   */
-  relocate(key: string, entries: Entries, seg: number, moved: Moved): void;
-}
-
-function createRecentMemory(keepPerKey: number): RecentMemory {
-  const byKey = new Map<string, KeyEntries>();
-  let size = 0;
-
-  return {
-    insert(key, id, atMs, text, seg, offset, length) {
-      let held = byKey.get(key);
-      if (!held) {
-        held = { ids: [], hashes: [], ats: [], segs: [], offsets: [], lengths: [], texts: [] };
-        byKey.set(key, held);
-      }
-      const { ids, ats } = held;
-      // a scan of at most keepPerKey hashes: cheaper in memory than a Set per key (~40 bytes an entry)
-      const hash = idHash(id);
-      if (indexOf(held, id, hash) >= 0) return false;
-      // lines come in order mostly: the place is found from the end
-      let at = ids.length;
-      while (at > 0 && isBefore(atMs, id, ats[at - 1] as number, ids[at - 1] as string)) at -= 1;
-      if (at === 0 && ids.length >= keepPerKey) return false; // older than every kept entry
-      insertAt(held, at, { id, hash, atMs, text, seg, offset, length });
-      size += 1;
-      if (ids.length > keepPerKey) {
-        dropOldest(held);
-        size -= 1;
-      }
-      return true;
-    },
-    place(key, id, text, seg, offset, length) {
-      const held = byKey.get(key);
-      if (!held) return;
-      const i = indexOf(held, id, idHash(id));
-      // pushed out, or pushed out and appended again since (its own line tells where it is)
-      if (i < 0 || held.texts[i] !== text) return;
-      held.segs[i] = seg;
-      held.offsets[i] = offset;
-      held.lengths[i] = length;
-      held.texts[i] = undefined;
-    },
-    recent(key, limit) {
-      const held = byKey.get(key);
-      if (!held || limit <= 0) return emptyEntries();
-      const from = Math.max(0, held.ids.length - limit);
-      return {
-        ids: held.ids.slice(from),
-        ats: held.ats.slice(from),
-        segs: held.segs.slice(from),
-        offsets: held.offsets.slice(from),
-        lengths: held.lengths.slice(from),
-        texts: held.texts.slice(from),
-      };
-    },
-    size: () => size,
-    snapshot: () =>
-      Array.from(byKey, ([key, { ids, ats, segs, offsets, lengths, texts }]) => ({
-        key,
-        entries: {
-          ids: ids.slice(),
-          ats: ats.slice(),
-          segs: segs.slice(),
-          offsets: offsets.slice(),
-          lengths: lengths.slice(),
-          texts: texts.slice(),
-        },
-      })),
-    relocate(key, entries, seg, moved) {
-      const held = byKey.get(key);
-      if (held) relocateKey(held, entries, seg, moved);
-    },
-  };
-}
-
 /** The log's segment files, cut by compactions. */
 interface RecentSegments {
   /** Applies every segment to memory, oldest first (at open, before any append). */
   replay(): Promise<void>;
-  /** Writes the entry's line; resolves once it is written (memory is told where its text went). */
-  append(key: string, id: string, atMs: number, entryJson: string): Promise<void>;
+  /**
+   * Writes the line of the entry memory numbered `pending`; resolves once it is written (memory is
+   * told where its text went).
+   */
+  append(key: string, id: string, atMs: number, entryJson: string, pending: number): Promise<void>;
   /** Resolves once the lines appended so far are written. */
   written(): Promise<void>;
   /** Fills in `entries.texts` where they are on disk. */
@@ -421,16 +217,16 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
       await files.open(parseLine, (line, seq, offset, bytes) => {
         // the entry is the rest of the line but its closing ']'
         const length = bytes - line.prefixBytes - 1;
-        memory.insert(line.key, line.id, line.atMs, undefined, seq, offset + line.prefixBytes, length);
+        memory.insertPlaced(line.key, line.id, line.atMs, seq, offset + line.prefixBytes, length);
         linesSinceCompaction += 1;
       });
     },
-    append(key, id, atMs, entryJson) {
+    append(key, id, atMs, entryJson, pending) {
       linesSinceCompaction += 1;
       const prefix = linePrefix(key, id, atMs);
       return files.append(`${prefix}${entryJson}]\n`, (seq, offset) => {
         const prefixBytes = Buffer.byteLength(prefix, 'utf8');
-        memory.place(key, id, entryJson, seq, offset + prefixBytes, Buffer.byteLength(entryJson, 'utf8'));
+        memory.place(key, id, pending, seq, offset + prefixBytes, Buffer.byteLength(entryJson, 'utf8'));
       });
     },
     written: () => files.written(),
@@ -603,7 +399,8 @@ async function importFormer(
     rows.push({ key, id, atMs: at.getTime(), entryJson: JSON.stringify(entry) });
   }
   rows.sort((a, b) => a.atMs - b.atMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const row of rows) memory.insert(row.key, row.id, row.atMs, row.entryJson, -1, 0, 0);
+  // held in memory until the compaction that follows writes them
+  for (const row of rows) memory.insertPending(row.key, row.id, row.atMs, row.entryJson);
   log.info(
     { datafile, documents: rows.length, skipped },
     'imported the entries of a former collection into its recent log',
