@@ -198,8 +198,9 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     let relocated = 0;
     for (let k = 0; k < snapshot.length; k++) {
       const { key, entries } = snapshot[k] as Snapshot[number];
-      memory.relocate(key, entries, seq, moved[k] as Moved);
-      relocated += entries.ids.length;
+      const held = entries();
+      memory.relocate(key, held, seq, moved[k] as Moved);
+      relocated += held.ids.length;
       if (relocated >= relocateChunkEntries) {
         relocated = 0;
         await new Promise((resolve) => setImmediate(resolve));
@@ -286,10 +287,7 @@ function createTextReader(files: SegmentFiles): ReadPlaced {
  * disk are copied as bytes (`readPlaced`). Returns where each key's entries are in the file.
  */
 async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadPlaced): Promise<Moved[]> {
-  const moved: Moved[] = snapshot.map(({ entries }) => ({
-    offsets: new Array<number>(entries.ids.length),
-    lengths: new Array<number>(entries.ids.length),
-  }));
+  const moved: Moved[] = snapshot.map(() => ({ offsets: [], lengths: [] }));
   const handle = await open(file, 'w', privateFileMode);
   let isWritten = false;
   let fileBytes = 0;
@@ -330,7 +328,8 @@ async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadP
 
   try {
     for (let k = 0; k < snapshot.length; k++) {
-      const { key, entries } = snapshot[k] as Snapshot[number];
+      const { key } = snapshot[k] as Snapshot[number];
+      const entries = (snapshot[k] as Snapshot[number]).entries();
       for (let i = 0; i < entries.ids.length; i++) {
         lines.ks.push(k);
         lines.is.push(i);

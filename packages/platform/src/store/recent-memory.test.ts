@@ -56,11 +56,11 @@ describe('the recent log memory (recent-memory.ts)', () => {
     memory.insertPlaced('k', 'b', 2, 0, 10, 5);
     const pendingC = memory.insertPending('k', 'c', 3, '{"c":1}') as number;
     const [snapshot] = memory.snapshot();
-    expect(snapshot?.entries.texts).toEqual([undefined, undefined, '{"c":1}']);
+    expect(snapshot?.entries().texts).toEqual([undefined, undefined, '{"c":1}']);
     memory.insertPlaced('k', 'd', 4, 2, 0, 5); // pushes a out
     // b unchanged; c: its line written to segment 2 meanwhile
     memory.place('k', 'c', pendingC, 2, 20, 7);
-    memory.relocate('k', snapshot?.entries ?? emptyEntries(), 1, {
+    memory.relocate('k', snapshot?.entries() ?? emptyEntries(), 1, {
       offsets: [100, 110, 120],
       lengths: [5, 5, 7],
     });
@@ -75,7 +75,7 @@ describe('the recent log memory (recent-memory.ts)', () => {
     const memory = createRecentMemory(3);
     const pending = memory.insertPending('k', 'a', 1, '{"a":1}') as number;
     const [snapshot] = memory.snapshot();
-    memory.relocate('k', snapshot?.entries ?? emptyEntries(), 5, {
+    memory.relocate('k', snapshot?.entries() ?? emptyEntries(), 5, {
       offsets: [30],
       lengths: [7],
     });

@@ -21,8 +21,11 @@ export interface Entries {
 
 export const emptyEntries = (): Entries => ({ ids: [], ats: [], segs: [], offsets: [], lengths: [], texts: [] });
 
-/** Every key's held entries at one moment. */
-export type Snapshot = Array<{ key: string; entries: Entries }>;
+/**
+ * Every key's held entries at one moment: copied (typed arrays, a memcpy each) when it is taken,
+ * made into `Entries` a key at a time when asked (a compaction yields in between).
+ */
+export type Snapshot = Array<{ key: string; entries(): Entries }>;
 
 /** Where a compaction wrote a key's entries: in its segment, for each entry of the snapshot. */
 export interface Moved {
@@ -144,6 +147,46 @@ function dropOldest(held: KeyEntries): void {
   held.ids.shift();
 }
 
+/** Copies of the key's entries from `from` on, the texts of pending ones filled in (from `texts`). */
+function entriesOf(held: KeyEntries, from: number, texts: Map<number, string>): Entries {
+  const entries = emptyEntries();
+  for (let i = from; i < held.ids.length; i++) {
+    entries.ids.push(held.ids[i] as string);
+    entries.ats.push(atOf(held, i));
+    entries.segs.push(segOf(held, i));
+    entries.offsets.push(offsetOf(held, i));
+    entries.lengths.push(lengthOf(held, i));
+    entries.texts.push(segOf(held, i) === inMemory ? texts.get(offsetOf(held, i)) : undefined);
+  }
+  return entries;
+}
+
+/**
+ * Points each entry of a snapshot of the key still held as it was then at its place in a
+ * compaction's segment (the pending text of one that was pending is dropped from `pending`).
+ */
+function relocateKey(
+  held: KeyEntries,
+  entries: Entries,
+  seg: number,
+  moved: Moved,
+  pending: Map<number, string>,
+): void {
+  // both in order of at, then id: one walk through the key's entries
+  let j = 0;
+  for (let i = 0; i < entries.ids.length; i++) {
+    const atMs = entries.ats[i] as number;
+    const id = entries.ids[i] as string;
+    while (j < held.ids.length && isBefore(atOf(held, j), held.ids[j] as string, atMs, id)) j += 1;
+    if (j === held.ids.length) return;
+    if (atOf(held, j) !== atMs || held.ids[j] !== id) continue; // pushed out since
+    // placed since (a pending one), or pushed out and appended again
+    if (segOf(held, j) !== entries.segs[i] || offsetOf(held, j) !== entries.offsets[i]) continue;
+    if (segOf(held, j) === inMemory) pending.delete(offsetOf(held, j));
+    setPlace(held, j, seg, moved.offsets[i] as number, moved.lengths[i] as number);
+  }
+}
+
 export function createRecentMemory(keepPerKey: number): RecentMemory {
   const byKey = new Map<string, KeyEntries>();
   /** The texts of the entries whose line is not written yet, by number. */
@@ -175,20 +218,6 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
     return true;
   }
 
-  /** Copies of the key's entries from `from` on, the texts of pending ones filled in. */
-  function entriesOf(held: KeyEntries, from: number): Entries {
-    const entries = emptyEntries();
-    for (let i = from; i < held.ids.length; i++) {
-      entries.ids.push(held.ids[i] as string);
-      entries.ats.push(atOf(held, i));
-      entries.segs.push(segOf(held, i));
-      entries.offsets.push(offsetOf(held, i));
-      entries.lengths.push(lengthOf(held, i));
-      entries.texts.push(segOf(held, i) === inMemory ? pending.get(offsetOf(held, i)) : undefined);
-    }
-    return entries;
-  }
-
   return {
     insertPending(key, id, atMs, text) {
       const number = nextPending;
@@ -210,26 +239,23 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
     recent(key, limit) {
       const held = byKey.get(key);
       if (!held || limit <= 0) return emptyEntries();
-      return entriesOf(held, Math.max(0, held.ids.length - limit));
+      return entriesOf(held, Math.max(0, held.ids.length - limit), pending);
     },
     size: () => size,
-    snapshot: () => Array.from(byKey, ([key, held]) => ({ key, entries: entriesOf(held, 0) })),
+    snapshot() {
+      const texts = new Map(pending);
+      return Array.from(byKey, ([key, { ids, numbers, ints }]) => {
+        const copy = {
+          ids: ids.slice(),
+          numbers: numbers.slice(0, 2 * ids.length),
+          ints: ints.slice(0, 3 * ids.length),
+        };
+        return { key, entries: () => entriesOf(copy, 0, texts) };
+      });
+    },
     relocate(key, entries, seg, moved) {
       const held = byKey.get(key);
-      if (!held) return;
-      // both in order of at, then id: one walk through the key's entries
-      let j = 0;
-      for (let i = 0; i < entries.ids.length; i++) {
-        const atMs = entries.ats[i] as number;
-        const id = entries.ids[i] as string;
-        while (j < held.ids.length && isBefore(atOf(held, j), held.ids[j] as string, atMs, id)) j += 1;
-        if (j === held.ids.length) return;
-        if (atOf(held, j) !== atMs || held.ids[j] !== id) continue; // pushed out since
-        // placed since (a pending one), or pushed out and appended again
-        if (segOf(held, j) !== entries.segs[i] || offsetOf(held, j) !== entries.offsets[i]) continue;
-        if (segOf(held, j) === inMemory) pending.delete(offsetOf(held, j));
-        setPlace(held, j, seg, moved.offsets[i] as number, moved.lengths[i] as number);
-      }
+      if (held) relocateKey(held, entries, seg, moved, pending);
     },
   };
 }
