@@ -287,15 +287,15 @@ describe('the embedded store recent log (recent-log.ts)', () => {
         '日本語のテキスト',
         'mixed é😀日 end',
         'a\u0000b "quoted" \\ \n tab\t',
+        'a lone surrogate \ud800 and \u2028',
       ];
-      const options = { minLinesBeforeCompaction: 4 };
-      const log = await logIn(logDir, { ...options, keepPerKey: 10 });
+      const log = await logIn(logDir, { minLinesBeforeCompaction: 4, keepPerKey: 10 });
       const appends = texts.map((text, n) => log.append('ключ-😀', `id-é-${n}`, at(n), { text }));
       const expected = texts.map((text, n) => ({ id: `id-é-${n}`, at: at(n), entry: { text } }));
       expect(await log.recent('ключ-😀', 10)).toEqual(expected); // from memory
       await Promise.all(appends);
       expect(await log.recent('ключ-😀', 10)).toEqual(expected); // from the segment
-      await log.append('other', 'o1', at(9), { text: 'after' }); // the 6th line: a compaction
+      await log.append('other', 'o1', at(9), { text: 'after' }); // past the 4th line: a compaction
       await log.close();
       expect(await segmentsIn(logDir)).not.toContain('000000000000.log');
 
