@@ -195,19 +195,10 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     await syncDir(dir);
     // then no held entry points at the older segments: each is in the new one, or a newer one
     // (reads in between find the older segments still there)
-    let relocated = 0;
-    for (let k = 0; k < snapshot.length; k++) {
-      const { key, entries } = snapshot[k] as Snapshot[number];
-      const held = entries();
-      memory.relocate(key, held, seq, moved[k] as Moved);
-      relocated += held.ids.length;
-      if (relocated >= relocateChunkEntries) {
-        relocated = 0;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    // every line of the older segments is in the new one or was pushed out by a line that is
-    for (const older of files.sealed()) if (older < seq) files.delete(older);
+    await relocateAll(memory, snapshot, seq, moved);
+    deleteReplaced(memory, files, seq, (segment) =>
+      log.error({ dir, segment }, 'a recent log segment is still in use after its compaction'),
+    );
     files.addSealed(seq);
     options.afterCompaction?.();
   }
@@ -245,6 +236,40 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
       await files.close();
     },
   };
+}
+
+/** Points the held entries of a snapshot a compaction wrote to segment `seq` there, yielding now and then. */
+async function relocateAll(memory: RecentMemory, snapshot: Snapshot, seq: number, moved: Moved[]): Promise<void> {
+  let relocated = 0;
+  for (let k = 0; k < snapshot.length; k++) {
+    const { key, entries } = snapshot[k] as Snapshot[number];
+    const held = entries();
+    memory.relocate(key, held, seq, moved[k] as Moved);
+    relocated += held.ids.length;
+    if (relocated >= relocateChunkEntries) {
+      relocated = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+/**
+ * Deletes the segments before `seq`: every line of theirs is in it or was pushed out by a line
+ * that is. One a held entry still points at (a fault: `inUse` is told) stays, for the next
+ * compaction to take over.
+ */
+function deleteReplaced(
+  memory: RecentMemory,
+  files: SegmentFiles,
+  seq: number,
+  inUse: (segment: number) => void,
+): void {
+  const segments = memory.segmentsInUse();
+  for (const older of files.sealed()) {
+    if (older >= seq) continue;
+    if (segments.has(older)) inUse(older);
+    else files.delete(older);
+  }
 }
 
 /** Hands `sink` the bytes of texts on disk: `data` from byte `start`. */

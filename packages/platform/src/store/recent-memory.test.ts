@@ -82,4 +82,13 @@ describe('the recent log memory (recent-memory.ts)', () => {
     memory.place('k', 'a', pending, 6, 0, 7);
     expect(rowsOf(memory, 'k')).toEqual([['a', 1, 5, 30, 7, undefined]]);
   });
+
+  test('when segments are asked for, then they are those the held entries point at, pending ones as -1', () => {
+    const memory = createRecentMemory(2);
+    memory.insertPlaced('k', 'a', 1, 3, 0, 5);
+    memory.insertPlaced('k', 'b', 2, 4, 0, 5);
+    memory.insertPlaced('j', 'c', 1, 7, 0, 5);
+    memory.insertPending('k', 'd', 3, '{}'); // pushes a out
+    expect([...memory.segmentsInUse()].sort((x, y) => x - y)).toEqual([-1, 4, 7]);
+  });
 });

@@ -51,6 +51,8 @@ export interface RecentMemory {
   recent(key: string, limit: number): Entries;
   /** How many entries are held, over all keys. */
   size(): number;
+  /** The segments the held entries' texts are in. */
+  segmentsInUse(): Set<number>;
   snapshot(): Snapshot;
   /**
    * A compaction wrote the key's entries of a snapshot to segment `seg`: each of them still held
@@ -242,6 +244,11 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
       return entriesOf(held, Math.max(0, held.ids.length - limit), pending);
     },
     size: () => size,
+    segmentsInUse() {
+      const segs = new Set<number>();
+      for (const held of byKey.values()) for (let i = 0; i < held.ids.length; i++) segs.add(segOf(held, i));
+      return segs;
+    },
     snapshot() {
       const texts = new Map(pending);
       return Array.from(byKey, ([key, { ids, numbers, ints }]) => {
