@@ -347,7 +347,8 @@ async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadP
     readPlaced(now, onDisk, (n, data, start) => {
       data.copy(chunk, at[n] as number, start, start + (now.lengths[n] as number));
     });
-    await handle.write(chunk);
+    // the places above assume every byte lands: a short write is followed up
+    for (let written = 0; written < chunk.length;) written += (await handle.write(chunk, written)).bytesWritten;
     fileBytes += chunkBytes;
   }
 
