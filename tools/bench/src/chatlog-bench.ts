@@ -9,7 +9,8 @@ import { createSilentLogger } from '@kickstand/platform/log';
 import type { ChatMessagePayload } from '@kickstand/platform/socket-events';
 import { createEmbeddedStore, DuplicateKeyError, type Document, type Store } from '@kickstand/platform/store';
 import { chatLogLimit, createChatLog, createRealtimeRepository } from '@kickstand/realtime';
-import { heapAfterGc } from './heap';
+import { memoryAfterGc } from './heap';
+import { rounded, summarize } from './stats';
 
 /**
  * Realtime's chat log write path on the embedded store (issue 22 items 2, 3, 5): C channels each
@@ -21,7 +22,9 @@ import { heapAfterGc } from './heap';
  * bench's own share of the figures). Reports CPU µs per line over the M lines
  * (process.cpuUsage, channels full: steady state) and the heap the log holds per line (heapUsed
  * after a full GC, minus before filling), then how long a restart takes until the lines are back
- * (the log replayed, or the datafile loaded). Usage (needs --expose-gc):
+ * (the log replayed, or the datafile loaded), and how long the history of a channel (its newest 100
+ * lines, what a dashboard gets when it joins) takes to read: `--reads` reads of random channels,
+ * one at a time (µs p50/p99 and CPU per read). Usage (needs --expose-gc):
  *   node --expose-gc tools/bench/dist/chatlog-bench.js --way recent-log --channels 1000 --lines 100000
  */
 
@@ -30,6 +33,8 @@ interface LineWriter {
   flush(): Promise<void>;
   /** Lines the store holds now. */
   held(): Promise<number>;
+  /** The channel's newest 100 lines, as a dashboard gets them when it joins. */
+  history(userId: string): Promise<unknown[]>;
 }
 
 type ChatLineDoc = Document & { userId: string; at: Date; payload: ChatMessagePayload };
@@ -60,12 +65,18 @@ async function collectionWay(store: Store): Promise<LineWriter> {
     append: (userId, line, at) => void queue.run(userId, () => write({ _id: line.id, userId, at, payload: line })),
     flush: () => queue.idle(),
     held: () => lines.count(),
+    history: (userId) => lines.find({ userId }, { sort: newestFirst, limit: chatLogLimit }),
   };
 }
 
 /** Keeps nothing: what making the lines costs. */
 function noWay(): LineWriter {
-  return { append: () => undefined, flush: () => Promise.resolve(), held: () => Promise.resolve(0) };
+  return {
+    append: () => undefined,
+    flush: () => Promise.resolve(),
+    held: () => Promise.resolve(0),
+    history: () => Promise.resolve([]),
+  };
 }
 
 async function recentLogWay(store: Store, channels: number): Promise<LineWriter> {
@@ -80,6 +91,7 @@ async function recentLogWay(store: Store, channels: number): Promise<LineWriter>
       for (let c = 0; c < channels; c++) held += (await repo.recentLines(`user-${c}`, chatLogLimit)).length;
       return held;
     },
+    history: (userId) => repo.recentLines(userId, chatLogLimit),
   };
 }
 
@@ -117,12 +129,36 @@ async function writeLines(writer: LineWriter, from: number, to: number, channels
   }
 }
 
+/** Reads `reads` channels' histories one after another, random channels: µs per read and CPU per read. */
+async function timeReads(
+  writer: LineWriter,
+  reads: number,
+  channels: number,
+): Promise<{ historyMicros: ReturnType<typeof rounded>; historyCpuMicros: number; historyLines: number }> {
+  const samples = new Float64Array(reads);
+  let lines = 0;
+  const cpuBefore = process.cpuUsage();
+  for (let r = 0; r < reads; r++) {
+    const userId = `user-${Math.floor(Math.random() * channels)}`;
+    const startedAt = performance.now();
+    lines += (await writer.history(userId)).length;
+    samples[r] = (performance.now() - startedAt) * 1000;
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    historyMicros: rounded(summarize(samples), 0),
+    historyCpuMicros: reads === 0 ? 0 : Math.round((cpu.user + cpu.system) / reads),
+    historyLines: reads === 0 ? 0 : Math.round(lines / reads),
+  };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       way: { type: 'string', default: 'recent-log' },
       channels: { type: 'string', default: '1000' },
       lines: { type: 'string', default: '100000' },
+      reads: { type: 'string', default: '5000' },
     },
   });
   const way = values.way;
@@ -131,13 +167,14 @@ async function main(): Promise<void> {
   }
   const channels = Number(values.channels);
   const measured = Number(values.lines);
+  const reads = Number(values.reads);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-chatlog-bench-'));
   const openWay = (store: Store) =>
     way === 'collection' ? collectionWay(store) : way === 'recent-log' ? recentLogWay(store, channels) : noWay();
   let store = await createEmbeddedStore({ dir, log: createSilentLogger() });
   try {
     const writer = await openWay(store);
-    const heapBefore = heapAfterGc();
+    const before = memoryAfterGc();
     // every channel full: N lines each, and 25 more, so the collection's trims have run
     const fill = channels * (chatLogLimit + 25);
     await writeLines(writer, 0, fill, channels);
@@ -150,8 +187,11 @@ async function main(): Promise<void> {
     const held = await writer.held();
     // a compaction the last lines began (recent log), or a sweep (collection), ends meanwhile
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const heldBytes = heapAfterGc() - heapBefore;
+    const after = memoryAfterGc();
+    const heldBytes = after.heapUsed - before.heapUsed;
+    const heldExternal = after.external - before.external;
     const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
+    const readMicros = await timeReads(writer, reads, channels);
     // a restart: the log replayed (recent log) or the datafile loaded (collection)
     await store.close();
     const startedAt = performance.now();
@@ -166,11 +206,14 @@ async function main(): Promise<void> {
         linesHeld: held,
         heapBytesPerLineHeld: held === 0 ? 0 : Math.round(heldBytes / held),
         heapMbHeld: Math.round(heldBytes / 1024 / 1024),
+        // Buffers and typed arrays (outside the V8 heap) the log holds
+        externalBytesPerLineHeld: held === 0 ? 0 : Math.round(heldExternal / held),
         measuredLines: measured,
         cpuMicrosPerLine: Number(((cpu.user + cpu.system) / measured).toFixed(1)),
         // the longest the event loop was held while the M lines were written (a compaction, a GC)
         eventLoopDelayMaxMs: Number((delay.max / 1e6).toFixed(1)),
         rssMb,
+        ...readMicros,
         restartMs,
         heldAfterRestart,
       }),

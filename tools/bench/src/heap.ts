@@ -6,3 +6,9 @@ export function heapAfterGc(): number {
   gc();
   return process.memoryUsage().heapUsed;
 }
+
+/** The heap in use and the memory outside it (Buffers, typed arrays) after two full collections. Needs `node --expose-gc`. */
+export function memoryAfterGc(): { heapUsed: number; external: number } {
+  const heapUsed = heapAfterGc();
+  return { heapUsed, external: process.memoryUsage().external };
+}

@@ -1,10 +1,10 @@
-import { appendFile, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../log/logger';
 import { createSilentLogger } from '../log/logger';
-import { createRecentLog } from './recent-log';
+import { createRecentLog, type RecentLogOptions } from './recent-log';
 import { createEmbeddedStore } from './embedded-store';
 import type { Document, RecentLog, Store } from './store';
 
@@ -43,6 +43,47 @@ function warningsLog(): { log: Logger; warnings: string[] } {
 }
 
 const segmentsIn = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.log')).sort();
+
+/**
+ * Replaces `from` with `to` (as many bytes) in every segment of the log: what `recent` returns
+ * then shows whether it read a text from the files or held it in memory.
+ */
+async function rewriteInLog(logDir: string, from: string, to: string): Promise<number> {
+  expect(Buffer.byteLength(to)).toBe(Buffer.byteLength(from));
+  let found = 0;
+  for (const name of await segmentsIn(logDir)) {
+    const file = path.join(logDir, name);
+    const text = await readFile(file, 'utf8');
+    found += text.split(from).length - 1;
+    await writeFile(file, text.split(from).join(to));
+  }
+  return found;
+}
+
+/** How often `text` is in the log's segments, read without yielding (so no write can happen meanwhile). */
+function countInLogNow(logDir: string, text: string): number {
+  const names = readdirSync(logDir).filter((name) => name.endsWith('.log'));
+  return names.reduce((found, name) => found + readFileSync(path.join(logDir, name), 'utf8').split(text).length - 1, 0);
+}
+
+/** A gate a compaction waits at (beforeCompactionRename) until the test opens it. */
+function compactionGate(): { reached: Promise<void>; open(): void; hook(): Promise<void> } {
+  let reach = () => undefined as void;
+  let release = () => undefined as void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let isUsed = false;
+  return {
+    reached,
+    open: () => release(),
+    hook: async () => {
+      if (isUsed) return; // only the first compaction waits
+      isUsed = true;
+      reach();
+      await released;
+    },
+  };
+}
 
 describe('the embedded store recent log (recent-log.ts)', () => {
   test('when the store restarts, then each key has its newest entries back, in order', async () => {
@@ -205,5 +246,163 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     expect(() => store.collection('lines')).toThrow('"lines" is a recent log of this store, not a collection');
     expect(() => store.recentLog('../escape', spec)).toThrow('invalid recent log name "../escape"');
     await store.close();
+  });
+
+  describe('texts on disk', () => {
+    const logIn = async (dir: string, more: Partial<RecentLogOptions> = {}) => {
+      const log = createRecentLog<Line>({ dir, keepPerKey: 3, log: createSilentLogger(), ...more });
+      await log.open();
+      return log;
+    };
+
+    test('when an entry line is written, then recent reads its text from the log file, not from memory', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      const log = await logIn(logDir);
+      await log.append('u1', 'm1', at(1), { text: 'on disk' });
+      expect(await rewriteInLog(logDir, 'on disk', 'ON DISK')).toBe(1);
+      expect(await log.recent('u1', 10)).toEqual([{ id: 'm1', at: at(1), entry: { text: 'ON DISK' } }]);
+      await log.close();
+    });
+
+    test('when recent is asked before an entry line is written, then it is read from memory, and from the file once written', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      const log = await logIn(logDir);
+      await log.append('u1', 'm1', at(1), { text: 'first' });
+      const appending = log.append('u1', 'm2', at(2), { text: 'being written' });
+      // in the same task: its line is written at the end of it
+      const reading = log.recent('u1', 10);
+      expect(countInLogNow(logDir, 'being written')).toBe(0);
+      expect(textsOf(await reading)).toEqual(['first', 'being written']);
+      await appending;
+      expect(await rewriteInLog(logDir, 'being written', 'BEING WRITTEN')).toBe(1);
+      expect(textsOf(await log.recent('u1', 10))).toEqual(['first', 'BEING WRITTEN']);
+      await log.close();
+    });
+
+    test('when texts hold multibyte characters, then they come back exactly: being written, written, compacted and replayed', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      const texts = [
+        'héllo wörld ça va',
+        '😀🎉 emoji 👍🏽 and 🇫🇷',
+        '日本語のテキスト',
+        'mixed é😀日 end',
+        'a\u0000b "quoted" \\ \n tab\t',
+        'a lone surrogate \ud800 and \u2028',
+      ];
+      const log = await logIn(logDir, { minLinesBeforeCompaction: 4, keepPerKey: 10 });
+      const appends = texts.map((text, n) => log.append('ключ-😀', `id-é-${n}`, at(n), { text }));
+      const expected = texts.map((text, n) => ({ id: `id-é-${n}`, at: at(n), entry: { text } }));
+      expect(await log.recent('ключ-😀', 10)).toEqual(expected); // from memory
+      await Promise.all(appends);
+      expect(await log.recent('ключ-😀', 10)).toEqual(expected); // from the segment
+      await log.append('other', 'o1', at(9), { text: 'after' }); // past the 4th line: a compaction
+      await log.close();
+      expect(await segmentsIn(logDir)).not.toContain('000000000000.log');
+
+      const replayed = await logIn(logDir, { keepPerKey: 10 });
+      expect(await replayed.recent('ключ-😀', 10)).toEqual(expected);
+      expect(textsOf(await replayed.recent('other', 10))).toEqual(['after']);
+      await replayed.close();
+    });
+
+    test('when a compaction deleted the older segments, then every entry is read from its place in the new one', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      let compacted = () => undefined as void;
+      const compaction = new Promise<void>((resolve) => (compacted = resolve));
+      const log = await logIn(logDir, { minLinesBeforeCompaction: 10, afterCompaction: () => compacted() });
+      for (let n = 1; n <= 12; n++) await log.append(`u${n % 2}`, `m${n}`, at(n), { text: `line ${n}` });
+      await log.append('u0', 'm13', at(13), { text: 'line 13' });
+      // the compaction the 10th line began: its segment (1) replaced 0, appends go on in 2
+      await compaction;
+      expect(await segmentsIn(logDir)).toEqual(['000000000001.log', '000000000002.log']);
+      expect(await log.recent('u0', 10)).toEqual([
+        { id: 'm10', at: at(10), entry: { text: 'line 10' } },
+        { id: 'm12', at: at(12), entry: { text: 'line 12' } },
+        { id: 'm13', at: at(13), entry: { text: 'line 13' } },
+      ]);
+      expect(textsOf(await log.recent('u1', 10))).toEqual(['line 7', 'line 9', 'line 11']);
+      // read from the compaction's segment: its copy of line 7 is the only one left
+      expect(await rewriteInLog(logDir, 'line 7', 'LINE 7')).toBe(1);
+      expect(textsOf(await log.recent('u1', 10))).toEqual(['LINE 7', 'line 9', 'line 11']);
+      await log.close();
+    });
+
+    test('when recent is asked while a compaction runs, then it reads the older segments, and a read begun before they are deleted ends with the same entries', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      const gate = compactionGate();
+      const log = await logIn(logDir, { minLinesBeforeCompaction: 5, beforeCompactionRename: gate.hook });
+      for (let n = 1; n <= 5; n++) await log.append('u1', `m${n}`, at(n), { text: `line ${n}` });
+      await gate.reached; // the compaction's file is written, the older segment still there
+      expect(await segmentsIn(logDir)).toEqual(['000000000000.log']);
+      expect(textsOf(await log.recent('u1', 10))).toEqual(['line 3', 'line 4', 'line 5']);
+      // appended meanwhile: the newest pushes m3 out, the next goes to a segment after the compaction's
+      await log.append('u1', 'm6', at(6), { text: 'line 6' });
+      // m3 appended again, newer: a line of its own, not the compaction's copy of the first m3
+      await log.append('u1', 'm3', at(7), { text: 'line 3 again' });
+      const reading = log.recent('u1', 10);
+      gate.open();
+      await log.append('u1', 'm8', at(8), { text: 'line 8' });
+      await log.close(); // waits for the compaction
+      expect(textsOf(await reading)).toEqual(['line 5', 'line 6', 'line 3 again']);
+      expect(await segmentsIn(logDir)).toEqual(['000000000001.log', '000000000002.log']);
+
+      const replayed = await logIn(logDir);
+      expect(await replayed.recent('u1', 10)).toEqual([
+        { id: 'm6', at: at(6), entry: { text: 'line 6' } },
+        { id: 'm3', at: at(7), entry: { text: 'line 3 again' } },
+        { id: 'm8', at: at(8), entry: { text: 'line 8' } },
+      ]);
+      await replayed.close();
+    });
+
+    test('when a compaction ends, then entries held in memory meanwhile are read from the files, as are those of the open segment', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      const gate = compactionGate();
+      const log = await logIn(logDir, { minLinesBeforeCompaction: 5, beforeCompactionRename: gate.hook });
+      for (let n = 1; n <= 5; n++) await log.append('u1', `m${n}`, at(n), { text: `line ${n}` });
+      await gate.reached;
+      await log.append('u2', 'x1', at(6), { text: 'during' });
+      gate.open();
+      await log.append('u2', 'x2', at(7), { text: 'after' });
+      await log.close();
+      expect(await rewriteInLog(logDir, 'line 4', 'LINE 4')).toBe(1);
+      expect(await rewriteInLog(logDir, 'during', 'DURING')).toBe(1);
+
+      const replayed = await logIn(logDir);
+      expect(textsOf(await replayed.recent('u1', 10))).toEqual(['line 3', 'LINE 4', 'line 5']);
+      expect(textsOf(await replayed.recent('u2', 10))).toEqual(['DURING', 'after']);
+      await replayed.close();
+    });
+
+    test('when a crash comes after a compaction renamed its file but before it deleted the older segments, then both replay to the same entries', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      const copy = path.join(await freshDir(), 'lines');
+      const log = await logIn(logDir, {
+        minLinesBeforeCompaction: 5,
+        beforeCompactionRename: async () => {
+          await cp(logDir, copy, { recursive: true });
+          await rm(path.join(copy, 'compaction.tmp'));
+        },
+      });
+      for (let n = 1; n <= 5; n++) await log.append('u1', `m${n}`, at(n), { text: `line ${n}` });
+      await log.close();
+      // the folder a crash right after the rename leaves: the older segment and the compaction's
+      await cp(path.join(logDir, '000000000001.log'), path.join(copy, '000000000001.log'));
+      expect(await segmentsIn(copy)).toEqual(['000000000000.log', '000000000001.log']);
+
+      const replayed = await logIn(copy);
+      expect(await replayed.recent('u1', 10)).toEqual([
+        { id: 'm3', at: at(3), entry: { text: 'line 3' } },
+        { id: 'm4', at: at(4), entry: { text: 'line 4' } },
+        { id: 'm5', at: at(5), entry: { text: 'line 5' } },
+      ]);
+      await replayed.close();
+    });
+
+    test('when the log is closed, then recent is refused', async () => {
+      const log = await logIn(path.join(await freshDir(), 'lines'));
+      await log.close();
+      await expect(log.recent('u1', 10)).rejects.toThrow('the recent log is closed');
+    });
   });
 });

@@ -4,7 +4,15 @@ import path from 'node:path';
 import Datastore from '@seald-io/nedb';
 import type { Logger } from '../log/logger';
 import { privateFileMode, syncDir } from '../files';
-import { createSegmentFiles } from './segment-files';
+import {
+  createRecentMemory,
+  emptyEntries,
+  type Entries,
+  type Moved,
+  type RecentMemory,
+  type Snapshot,
+} from './recent-memory';
+import { createSegmentFiles, type SegmentFiles } from './segment-files';
 import type { RecentEntry, RecentItem, RecentLog } from './store';
 
 export interface RecentLogOptions {
@@ -24,26 +32,35 @@ export interface RecentLogOptions {
   minLinesBeforeCompaction?: number;
   /** Runs just before a compaction's file becomes a segment (tests stop there, as a crash would). */
   beforeCompactionRename?: () => Promise<void>;
+  /** Runs once a compaction has deleted the segments it replaced (tests wait for it). */
+  afterCompaction?: () => void;
 }
 
-/** Lines serialised between two yields to the event loop while compacting. */
-const compactionChunkLines = 1000;
+/** Lines written between two yields to the event loop while compacting (their texts read meanwhile). */
+const compactionChunkLines = 500;
+/** Entries pointed at their new place between two yields to the event loop at a compaction's end. */
+const relocateChunkEntries = 10_000;
 
 /**
- * The embedded store's recent log: each key's newest entries in memory, the log on disk only to
- * rebuild them after a restart. A NeDB document per chat line cost ~830 bytes of heap (the
- * document, its index nodes, its entry in the compaction map) and ~45 µs of CPU with the trims;
- * here a line costs its JSON text, its id and four array slots, ~460 bytes, and ~10 µs
- * (`npm run bench:chatlog`, docs/performance.md).
+ * The embedded store's recent log: each key's newest entries indexed in memory, their text on disk.
+ * A NeDB document per chat line cost ~830 bytes of heap and ~45 µs of CPU with the trims; keeping
+ * each line's JSON text on the heap ~430 bytes; here a held entry is its id, its id's hash, its
+ * date and where its text is (segment, byte offset, byte length), ~110 bytes of which ~30 in typed
+ * arrays (recent-memory.ts; `npm run bench:chatlog`, docs/performance.md).
  *
  * The log: one line per entry appended, `[<key>,<id>,<at ms>,<entry>]` as JSON, in groups: the
- * lines of one turn of the event loop go out with one write(2) on the next turn, and each append
- * resolves once its line is written (segment-files.ts, shared with the claim log). Entries pushed
- * out of memory by newer ones stay in the log until a compaction: once the lines appended since
- * the last one outnumber the entries held (and at least `minLinesBeforeCompaction`), the current
- * segment is closed, memory is written (in chunks, the appends going on into a new segment) to a
- * temporary file that then takes its place in the order of segments, and the older segments are
- * deleted. Replaying applies every segment in order; a line seen before is a no-op, so a crash at
+ * lines of one turn of the event loop go out with one write(2) at the end of the task, and each
+ * append resolves once its line is written (segment-files.ts, shared with the claim log). Until then
+ * memory holds the entry's text; the write tells where the line went and the text is dropped.
+ * `recent` reads the texts back with pread(2), synchronously: the lines were written lately, so they
+ * are in the page cache (a few µs a line), and no read is ever in flight while a compaction swaps
+ * segments. Entries pushed out of memory by newer ones stay in the log until a compaction: once the
+ * lines appended since the last one outnumber the entries held (and at least
+ * `minLinesBeforeCompaction`), the current segment is closed, the held entries are written (in
+ * chunks, their texts read from the older segments, the appends going on into a new segment) to a
+ * temporary file that then takes its place in the order of segments; the held entries are pointed
+ * at their lines there, and only then are the older segments deleted. Replaying applies every
+ * segment in order, noting where each line's entry is; a line seen before is a no-op, so a crash at
  * any point of a compaction replays to the same entries. A line cut short by a crash is skipped.
  */
 export function createRecentLog<E extends RecentEntry>(
@@ -81,13 +98,25 @@ export function createRecentLog<E extends RecentEntry>(
       if (!isOpen) await ready();
       if (isClosed) throw new Error('the recent log is closed');
       const atMs = at.getTime();
-      const entryJson = flattened(JSON.stringify(entry));
-      if (!memory.insert(key, id, atMs, entryJson)) return files.written();
-      return files.append(lineOf(key, id, atMs, entryJson));
+      const entryJson = JSON.stringify(entry);
+      const pending = memory.insertPending(key, id, atMs, entryJson);
+      if (pending === undefined) return files.written();
+      return files.append(key, id, atMs, entryJson, pending);
     },
     async recent(key, limit) {
       if (!isOpen) await ready();
-      return memory.recent<E>(key, limit);
+      if (isClosed) throw new Error('the recent log is closed');
+      const held = memory.recent(key, limit);
+      files.readTexts(held);
+      const items: Array<RecentItem<E>> = [];
+      for (let i = 0; i < held.ids.length; i++) {
+        items.push({
+          id: held.ids[i] as string,
+          at: new Date(held.ats[i] as number),
+          entry: JSON.parse(held.texts[i] as string) as E,
+        });
+      }
+      return items;
     },
     async close() {
       if (isClosed) return;
@@ -98,131 +127,23 @@ export function createRecentLog<E extends RecentEntry>(
   };
 }
 
-/**
- * The same text as one flat string. V8's JSON.stringify returns a rope of the parts it wrote into
- * (32, 64, 128… characters), and a rope is kept as is until something reads it whole: a chat line's
- * ~330 characters cost ~510 bytes of heap that way, ~370 flat (docs/performance.md, "Memory",
- * third round). Converting a string to a number flattens it in place; the GC then drops the rope.
- */
-function flattened(text: string): string {
-  Number(text);
-  return text;
-}
-
-const lineOf = (key: string, id: string, atMs: number, entryJson: string): string =>
-  `[${JSON.stringify(key)},${JSON.stringify(id)},${atMs},${entryJson}]\n`;
-
-/**
- * One key's entries, oldest first, in parallel arrays: an entry is its id, its id's hash, its date
- * (a double, unboxed in the array) and its JSON text (one flat string), not an object of its own.
- */
-interface KeyEntries {
-  ids: string[];
-  /**
-   * idHash of each id: an append looks for its id among the key's 100 or so by these first. Its
-   * scan of the ids themselves cost ~10 µs an append (a cache miss per string, the strings being
-   * scattered over the heap), these ~1 µs.
-   */
-  hashes: number[];
-  ats: number[];
-  texts: string[];
-}
-
-/** FNV-1a, 32 bits: a small integer, kept in the array itself. */
-function idHash(id: string): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return hash;
-}
-
-function holds({ ids, hashes }: KeyEntries, id: string, hash: number): boolean {
-  for (let i = hashes.length - 1; i >= 0; i--) if (hashes[i] === hash && ids[i] === id) return true;
-  return false;
-}
-
-/** Every key's newest entries, in order of `at` then id; at most `keepPerKey` a key. */
-interface RecentMemory {
-  /** False when it changed nothing: the id is held already, or the entry is older than a full key's. */
-  insert(key: string, id: string, atMs: number, entryJson: string): boolean;
-  recent<E extends RecentEntry>(key: string, limit: number): Array<RecentItem<E>>;
-  /** How many entries are held, over all keys. */
-  size(): number;
-  /** Every key's entries as they are now (copies of the arrays, sharing the strings). */
-  snapshot(): Array<{ key: string; entries: KeyEntries }>;
-}
-
-function createRecentMemory(keepPerKey: number): RecentMemory {
-  const byKey = new Map<string, KeyEntries>();
-  let size = 0;
-  const isBefore = (atMs: number, id: string, otherAtMs: number, otherId: string) =>
-    atMs < otherAtMs || (atMs === otherAtMs && id < otherId);
-
-  return {
-    insert(key, id, atMs, entryJson) {
-      let held = byKey.get(key);
-      if (!held) {
-        held = { ids: [], hashes: [], ats: [], texts: [] };
-        byKey.set(key, held);
-      }
-      const { ids, hashes, ats, texts } = held;
-      // a scan of at most keepPerKey hashes: cheaper in memory than a Set per key (~40 bytes an entry)
-      const hash = idHash(id);
-      if (holds(held, id, hash)) return false;
-      // lines come in order mostly: the place is found from the end
-      let at = ids.length;
-      while (at > 0 && isBefore(atMs, id, ats[at - 1] as number, ids[at - 1] as string)) at -= 1;
-      if (at === 0 && ids.length >= keepPerKey) return false; // older than every kept entry
-      if (at === ids.length) {
-        ids.push(id);
-        hashes.push(hash);
-        ats.push(atMs);
-        texts.push(entryJson);
-      } else {
-        ids.splice(at, 0, id);
-        hashes.splice(at, 0, hash);
-        ats.splice(at, 0, atMs);
-        texts.splice(at, 0, entryJson);
-      }
-      size += 1;
-      if (ids.length > keepPerKey) {
-        ids.shift();
-        hashes.shift();
-        ats.shift();
-        texts.shift();
-        size -= 1;
-      }
-      return true;
-    },
-    recent<E extends RecentEntry>(key: string, limit: number) {
-      const held = byKey.get(key);
-      if (!held || limit <= 0) return [];
-      const items: Array<RecentItem<E>> = [];
-      for (let i = Math.max(0, held.ids.length - limit); i < held.ids.length; i++) {
-        items.push({
-          id: held.ids[i] as string,
-          at: new Date(held.ats[i] as number),
-          entry: JSON.parse(held.texts[i] as string) as E,
-        });
-      }
-      return items;
-    },
-    size: () => size,
-    snapshot: () =>
-      Array.from(byKey, ([key, { ids, hashes, ats, texts }]) => ({
-        key,
-        entries: { ids: ids.slice(), hashes: hashes.slice(), ats: ats.slice(), texts: texts.slice() },
-      })),
-  };
-}
+/** A line's text up to its entry: `[<key>,<id>,<at ms>,`. */
+const linePrefix = (key: string, id: string, atMs: number): string =>
+  `[${JSON.stringify(key)},${JSON.stringify(id)},${atMs},`;
 
 /** The log's segment files, cut by compactions. */
 interface RecentSegments {
   /** Applies every segment to memory, oldest first (at open, before any append). */
   replay(): Promise<void>;
-  /** Resolves once the line is written. */
-  append(line: string): Promise<void>;
+  /**
+   * Writes the line of the entry memory numbered `pending`; resolves once it is written (memory is
+   * told where its text went).
+   */
+  append(key: string, id: string, atMs: number, entryJson: string, pending: number): Promise<void>;
   /** Resolves once the lines appended so far are written. */
   written(): Promise<void>;
+  /** Fills in `entries.texts` where they are on disk. */
+  readTexts(entries: Entries): void;
   /** Writes memory as a segment of its own and deletes the ones before it. */
   compact(): Promise<void>;
   /** Waits for a running compaction, writes what is buffered and closes the file. */
@@ -230,6 +151,10 @@ interface RecentSegments {
 }
 
 const compactionFile = 'compaction.tmp';
+/** Texts at most this far apart in a segment are read with one pread (the bytes between are read too). */
+const readGapBytes = 4096;
+/** …up to this many bytes a read. */
+const readSpanBytes = 64 * 1024;
 
 function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): RecentSegments {
   const { dir, log } = options;
@@ -246,6 +171,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
       void startCompaction().catch((err: unknown) => log.error({ err, dir }, 'could not compact the recent log'));
     },
   });
+  const readPlaced = createTextReader(files);
 
   /** One compaction at a time; a failed one leaves the segments as they were (it is tried again later). */
   function startCompaction(): Promise<void> {
@@ -261,30 +187,48 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     const { seq, file } = files.reserve();
     linesSinceCompaction = 0;
     const temp = path.join(dir, compactionFile);
-    await writeSnapshot(temp, memory.snapshot());
+    const snapshot = memory.snapshot();
+    const moved = await writeSnapshot(temp, snapshot, readPlaced);
     await options.beforeCompactionRename?.();
     await rename(temp, file);
     // the rename made durable before the segments it replaces go (their deletion could outlast it)
     await syncDir(dir);
-    // every line of the older segments is in the new one or was pushed out by a line that is
-    for (const older of files.sealed()) if (older < seq) files.delete(older);
+    // then no held entry points at the older segments: each is in the new one, or a newer one
+    // (reads in between find the older segments still there)
+    await relocateAll(memory, snapshot, seq, moved);
+    deleteReplaced(memory, files, seq, (segment) =>
+      log.error({ dir, segment }, 'a recent log segment is still in use after its compaction'),
+    );
     files.addSealed(seq);
+    options.afterCompaction?.();
   }
 
   return {
     async replay() {
       rmSync(path.join(dir, compactionFile), { force: true }); // a compaction a crash cut short
-      await files.open(parseLine, (line) => {
-        // re-serialised: a slice of the file's text would keep all of it in memory
-        memory.insert(line.key, line.id, line.atMs, flattened(JSON.stringify(line.entry)));
+      await files.open(parseLine, (line, seq, offset, bytes) => {
+        // the entry is the rest of the line but its closing ']'
+        const length = bytes - line.prefixBytes - 1;
+        memory.insertPlaced(line.key, line.id, line.atMs, seq, offset + line.prefixBytes, length);
         linesSinceCompaction += 1;
       });
     },
-    append(line) {
+    append(key, id, atMs, entryJson, pending) {
       linesSinceCompaction += 1;
-      return files.append(line);
+      const prefix = linePrefix(key, id, atMs);
+      return files.append(`${prefix}${entryJson}]\n`, (seq, offset) => {
+        const prefixBytes = Buffer.byteLength(prefix, 'utf8');
+        memory.place(key, id, pending, seq, offset + prefixBytes, Buffer.byteLength(entryJson, 'utf8'));
+      });
     },
     written: () => files.written(),
+    readTexts(entries) {
+      const onDisk: number[] = [];
+      for (let i = 0; i < entries.texts.length; i++) if (entries.texts[i] === undefined) onDisk.push(i);
+      readPlaced(entries, onDisk, (i, data, start) => {
+        entries.texts[i] = data.toString('utf8', start, start + (entries.lengths[i] as number));
+      });
+    },
     compact: startCompaction,
     async close() {
       isClosing = true;
@@ -294,35 +238,151 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
   };
 }
 
-/** Writes a snapshot of memory to `file`, yielding to the event loop between chunks. */
-async function writeSnapshot(file: string, snapshot: ReturnType<RecentMemory['snapshot']>): Promise<void> {
+/** Points the held entries of a snapshot a compaction wrote to segment `seq` there, yielding now and then. */
+async function relocateAll(memory: RecentMemory, snapshot: Snapshot, seq: number, moved: Moved[]): Promise<void> {
+  let relocated = 0;
+  for (let k = 0; k < snapshot.length; k++) {
+    const { key, entries } = snapshot[k] as Snapshot[number];
+    const held = entries();
+    memory.relocate(key, held, seq, moved[k] as Moved);
+    relocated += held.ids.length;
+    if (relocated >= relocateChunkEntries) {
+      relocated = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+/**
+ * Deletes the segments before `seq`: every line of theirs is in it or was pushed out by a line
+ * that is. One a held entry still points at (a fault: `inUse` is told) stays, for the next
+ * compaction to take over.
+ */
+function deleteReplaced(
+  memory: RecentMemory,
+  files: SegmentFiles,
+  seq: number,
+  inUse: (segment: number) => void,
+): void {
+  const segments = memory.segmentsInUse();
+  for (const older of files.sealed()) {
+    if (older >= seq) continue;
+    if (segments.has(older)) inUse(older);
+    else files.delete(older);
+  }
+}
+
+/** Hands `sink` the bytes of texts on disk: `data` from byte `start`. */
+type ReadPlaced = (entries: Entries, indices: number[], sink: (i: number, data: Buffer, start: number) => void) => void;
+
+/**
+ * Reads the texts of `entries` at `indices` (all on disk), sorted by segment and offset, texts
+ * close together with one pread.
+ */
+function createTextReader(files: SegmentFiles): ReadPlaced {
+  /** Where ranges are read to (grown for a text longer than readSpanBytes). */
+  let scratch = Buffer.alloc(0);
+  return (entries, indices, sink) => {
+    const { segs, offsets, lengths } = entries;
+    const segOf = (n: number) => segs[indices[n] as number] as number;
+    const offsetOf = (n: number) => offsets[indices[n] as number] as number;
+    const endOf = (n: number) => offsetOf(n) + (lengths[indices[n] as number] as number);
+    indices.sort(
+      (a, b) => (segs[a] as number) - (segs[b] as number) || (offsets[a] as number) - (offsets[b] as number),
+    );
+    for (let first = 0; first < indices.length;) {
+      const seg = segOf(first);
+      const from = offsetOf(first);
+      let to = endOf(first);
+      let last = first + 1;
+      for (; last < indices.length; last++) {
+        if (segOf(last) !== seg || offsetOf(last) - to > readGapBytes || endOf(last) - from > readSpanBytes) break;
+        to = Math.max(to, endOf(last));
+      }
+      if (scratch.length < to - from) scratch = Buffer.allocUnsafe(Math.max(readSpanBytes, to - from));
+      files.readSync(seg, from, to - from, scratch, 0);
+      for (let n = first; n < last; n++) sink(indices[n] as number, scratch, offsetOf(n) - from);
+      first = last;
+    }
+  };
+}
+
+/**
+ * Writes the snapshot's entries to `file`, yielding to the event loop between chunks; the texts on
+ * disk are copied as bytes (`readPlaced`). Returns where each key's entries are in the file.
+ */
+async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadPlaced): Promise<Moved[]> {
+  const moved: Moved[] = snapshot.map(() => ({ offsets: [], lengths: [] }));
   const handle = await open(file, 'w', privateFileMode);
   let isWritten = false;
+  let fileBytes = 0;
+  /** The chunk's lines: their entries (key k's entry i), prefixes, and where the texts are now. */
+  let lines = { ks: [] as number[], is: [] as number[], prefixes: [] as string[], now: emptyEntries() };
+
+  async function writeChunk(): Promise<void> {
+    const { ks, is, prefixes, now } = lines;
+    lines = { ks: [], is: [], prefixes: [], now: emptyEntries() };
+    let chunkBytes = 0;
+    for (let n = 0; n < ks.length; n++) {
+      const text = now.texts[n];
+      if (text !== undefined) now.lengths[n] = Buffer.byteLength(text, 'utf8');
+      chunkBytes += Buffer.byteLength(prefixes[n] as string, 'utf8') + (now.lengths[n] as number) + 2;
+    }
+    const chunk = Buffer.allocUnsafe(chunkBytes);
+    const at: number[] = [];
+    const onDisk: number[] = [];
+    let end = 0;
+    for (let n = 0; n < ks.length; n++) {
+      end += chunk.write(prefixes[n] as string, end, 'utf8');
+      at.push(end);
+      const place = moved[ks[n] as number] as Moved;
+      place.offsets[is[n] as number] = fileBytes + end;
+      place.lengths[is[n] as number] = now.lengths[n] as number;
+      const text = now.texts[n];
+      if (text === undefined) onDisk.push(n);
+      else chunk.write(text, end, 'utf8');
+      end += now.lengths[n] as number;
+      end += chunk.write(']\n', end, 'latin1');
+    }
+    readPlaced(now, onDisk, (n, data, start) => {
+      data.copy(chunk, at[n] as number, start, start + (now.lengths[n] as number));
+    });
+    // the places above assume every byte lands: a short write is followed up
+    for (let written = 0; written < chunk.length;) written += (await handle.write(chunk, written)).bytesWritten;
+    fileBytes += chunkBytes;
+  }
+
   try {
-    let text = '';
-    let lines = 0;
-    for (const { key, entries } of snapshot) {
+    for (let k = 0; k < snapshot.length; k++) {
+      const { key } = snapshot[k] as Snapshot[number];
+      const entries = (snapshot[k] as Snapshot[number]).entries();
       for (let i = 0; i < entries.ids.length; i++) {
-        text += lineOf(key, entries.ids[i] as string, entries.ats[i] as number, entries.texts[i] as string);
-        if (++lines % compactionChunkLines !== 0) continue;
-        await handle.write(text);
-        text = '';
+        lines.ks.push(k);
+        lines.is.push(i);
+        lines.prefixes.push(linePrefix(key, entries.ids[i] as string, entries.ats[i] as number));
+        lines.now.segs.push(entries.segs[i] as number);
+        lines.now.offsets.push(entries.offsets[i] as number);
+        lines.now.lengths.push(entries.lengths[i] as number);
+        lines.now.texts.push(entries.texts[i]);
+        if (lines.ks.length >= compactionChunkLines) await writeChunk();
       }
     }
-    await handle.write(text);
+    await writeChunk();
     await handle.sync();
     isWritten = true;
   } finally {
     await handle.close();
     if (!isWritten) rmSync(file, { force: true });
   }
+  return moved;
 }
 
 interface LogLine {
   key: string;
   id: string;
   atMs: number;
-  entry: RecentEntry;
+  /** The bytes of the line before its entry (`[<key>,<id>,<at ms>,`). */
+  prefixBytes: number;
 }
 
 function parseLine(text: string): LogLine | undefined {
@@ -332,7 +392,10 @@ function parseLine(text: string): LogLine | undefined {
     const [key, id, atMs, entry] = parsed as unknown[];
     if (typeof key !== 'string' || typeof id !== 'string' || typeof atMs !== 'number') return undefined;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
-    return { key, id, atMs, entry: entry as RecentEntry };
+    // as it was written (linePrefix), so the entry's text is the rest of the line but its ']'
+    const prefix = linePrefix(key, id, atMs);
+    if (!text.startsWith(prefix) || !text.endsWith(']')) return undefined;
+    return { key, id, atMs, prefixBytes: Buffer.byteLength(prefix, 'utf8') };
   } catch {
     return undefined;
   }
@@ -361,7 +424,8 @@ async function importFormer(
     rows.push({ key, id, atMs: at.getTime(), entryJson: JSON.stringify(entry) });
   }
   rows.sort((a, b) => a.atMs - b.atMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const row of rows) memory.insert(row.key, row.id, row.atMs, row.entryJson);
+  // held in memory until the compaction that follows writes them
+  for (const row of rows) memory.insertPending(row.key, row.id, row.atMs, row.entryJson);
   log.info(
     { datafile, documents: rows.length, skipped },
     'imported the entries of a former collection into its recent log',

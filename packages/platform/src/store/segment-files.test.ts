@@ -199,4 +199,70 @@ describe('segment files (segment-files.ts)', () => {
     // the lines are still unwritten: closing tries them again and says it could not
     await expect(files.close()).rejects.toThrow(/ENOENT/);
   });
+
+  test('when an append asks where its line goes, then once written it is told its segment and byte offset, multibyte lines before it counted in bytes', async () => {
+    const dir = await freshDir();
+    const { files } = await openFiles(dir);
+    const places: Array<[string, number, number]> = [];
+    const placed = (text: string) => (seq: number, offset: number) => places.push([text, seq, offset]);
+    const first = [
+      files.append(line('é😀')), // 2 + 4 bytes, 3 characters: not asked about
+      files.append(line('b'), placed('b')),
+      files.append(line('日本'), placed('日本')),
+    ];
+    expect(places).toEqual([]); // told only once written
+    await Promise.all(first);
+    await files.append(line('c'), placed('c')); // a later write, after the first's bytes
+    files.sealCurrent();
+    await files.append(line('d'), placed('d')); // a new segment
+    expect(places).toEqual([
+      ['b', 0, 9],
+      ['日本', 0, 13],
+      ['c', 0, 22],
+      ['d', 1, 0],
+    ]);
+    const bytes = Buffer.alloc(9);
+    files.readSync(0, 13, 9, bytes, 0);
+    expect(bytes.toString('utf8')).toBe(line('日本'));
+    await files.close();
+  });
+
+  test('when a segment is read, then readSync copies the bytes asked for into the buffer, and throws past its end', async () => {
+    const dir = await freshDir();
+    await writeFile(path.join(dir, '000000000000.log'), line('abc') + line('é'));
+    const { files } = await openFiles(dir);
+    const into = Buffer.alloc(6, '-');
+    files.readSync(0, 6, 4, into, 1);
+    expect(into.toString('utf8')).toBe('-"é"-');
+    expect(() => files.readSync(0, 8, 4, into, 0)).toThrow('the test log segment 0 ends before byte 12');
+    await files.close();
+  });
+
+  test('when a deleted segment was read before, then its read handle is closed (a read fails) and the others still read', async () => {
+    const dir = await freshDir();
+    await writeFile(path.join(dir, '000000000000.log'), line('a'));
+    await writeFile(path.join(dir, '000000000001.log'), line('b'));
+    const { files } = await openFiles(dir);
+    const into = Buffer.alloc(3);
+    files.readSync(0, 0, 3, into, 0);
+    files.delete(0);
+    expect(() => files.readSync(0, 0, 3, into, 0)).toThrow(/ENOENT/);
+    files.readSync(1, 0, 3, into, 0);
+    expect(into.toString()).toBe('"b"');
+    await files.close();
+  });
+
+  test('when segments are read at open, then each line comes with its byte offset and its length in bytes', async () => {
+    const dir = await freshDir();
+    await writeFile(path.join(dir, '000000000000.log'), `${line('é')}${line('😀x')}"cut`);
+    const { files } = await openFiles(dir);
+    const read: Array<[string, number, number, number]> = [];
+    const again = createSegmentFiles({ dir, label: 'test log', log: createSilentLogger() });
+    await again.open(parseString, (text, seq, offset, bytes) => read.push([text, seq, offset, bytes]));
+    expect(read).toEqual([
+      ['é', 0, 0, 4],
+      ['😀x', 0, 5, 7],
+    ]);
+    await Promise.all([files.close(), again.close()]);
+  });
 });
