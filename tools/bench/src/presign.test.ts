@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { plannedStart, unsignedDeliveries } from './presign';
+import { createDeliveryMaker, plannedStart } from './presign';
 
 describe('plannedStart', () => {
   test('when a phase is signed, then it starts on a whole second, after twice the expected signing time and a second', () => {
@@ -14,7 +14,7 @@ describe('plannedStart', () => {
   });
 });
 
-describe('unsignedDeliveries', () => {
+describe('createDeliveryMaker', () => {
   test('when a phase runs longer than the signature window, then each delivery is stamped with its own planned send time', () => {
     const startsAt = Date.parse('2026-11-25T20:00:00.000Z');
     const channel = {
@@ -36,7 +36,8 @@ describe('unsignedDeliveries', () => {
       isWarmup: false,
     });
 
-    const { unsigned } = unsignedDeliveries([message(0), message(400_250)], [channel], startsAt, startsAt - 90_000);
+    const makeDelivery = createDeliveryMaker([channel], startsAt, startsAt - 90_000);
+    const unsigned = [message(0), message(400_250)].map((planned) => makeDelivery(planned).delivery);
 
     expect(unsigned.map((delivery) => delivery.timestamp)).toEqual(['2026-11-25T20:00:00Z', '2026-11-25T20:06:40Z']);
     expect(unsigned.map((delivery) => (JSON.parse(delivery.body) as { created_at: string }).created_at)).toEqual([
