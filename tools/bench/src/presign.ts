@@ -1,10 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ChatMessageIndex } from './chat-message-ids';
-import { chatMessageSentBody, createUlidSource, rfc3339Seconds, type Delivery } from './kick-delivery';
-import { RequestArena } from './request-arena';
+import {
+  chatMessageSentBody,
+  createUlidSource,
+  deliveryRequestHead,
+  kickSignature,
+  rfc3339Seconds,
+  type Delivery,
+} from './kick-delivery';
+import { packRequests, RequestArena, type RequestBatch } from './request-arena';
 import type { BenchChannel, PlannedMessage } from './workload';
 
 /**
@@ -87,6 +94,24 @@ export interface SignedBatch {
   id: number;
   bytes: ArrayBuffer;
   ends: Uint32Array;
+}
+
+/**
+ * What a signing worker does with a batch: signs each delivery (RSA-SHA256 over
+ * `<message id>.<timestamp>.<raw body>`) and packs the whole requests, end to end.
+ */
+export function signBatch(
+  privateKey: KeyObject | string,
+  target: DeliveryTarget,
+  items: SignBatch['items'],
+): RequestBatch {
+  return packRequests(
+    items.map(([messageId, subscriptionId, timestamp, body]) => {
+      const delivery = { messageId, subscriptionId, timestamp, body };
+      const signed = { ...delivery, signature: kickSignature(privateKey, delivery) };
+      return { head: deliveryRequestHead(target.hostHeader, target.path, signed, Buffer.byteLength(body)), body };
+    }),
+  );
 }
 
 export async function presign(

@@ -73,3 +73,49 @@ describe('the raw keep-alive pool', () => {
     }
   });
 });
+
+describe('the raw pool when every connection is busy', () => {
+  test('when requests wait for a connection, then dropping them answers each waiting tag with the reason, and the written ones are still answered', async () => {
+    const held: (() => void)[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => held.push(() => res.writeHead(200).end()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const answers: [number, number | null, string | undefined][] = [];
+    const pool = createRawHttpPool({
+      host: '127.0.0.1',
+      port,
+      connections: 2,
+      timeoutMs: 5000,
+      onAnswer: (tag, status, error) => answers.push([tag, status, error]),
+    });
+    const bytes = Buffer.from(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
+    try {
+      for (let tag = 10; tag < 15; tag++) pool.request(bytes, tag);
+      while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      expect(pool.inFlight).toBe(2);
+      expect(pool.queued).toBe(3);
+      expect(pool.dropQueued('dropped: test')).toBe(3);
+      held.forEach((answer) => answer());
+      while (answers.length < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      expect(answers.slice(0, 3)).toEqual([
+        [12, null, 'dropped: test'],
+        [13, null, 'dropped: test'],
+        [14, null, 'dropped: test'],
+      ]);
+      expect(answers.slice(3).sort()).toEqual([
+        [10, 200, undefined],
+        [11, 200, undefined],
+      ]);
+      expect(pool.inFlight).toBe(0);
+    } finally {
+      pool.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
