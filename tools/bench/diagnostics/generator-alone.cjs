@@ -134,6 +134,23 @@ function sampleAllocations(fromMs, toMs) {
   });
 }
 
+/** CPU ns so far of this process's main thread and of all its other threads (V8's GC and compiler helpers, libuv's). */
+function threadCpu() {
+  const { readdirSync, readFileSync } = require('node:fs');
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      if (tid === String(process.pid)) main += ns;
+      else others += ns;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return { main, others };
+}
+
 const kindName = {
   1: 'scavenge',
   2: 'mark-compact (minor)',
@@ -174,6 +191,8 @@ async function main() {
   let windowStart = 0;
   let heldAtEnd;
   let allocations;
+  let cpuAtStart;
+  let cpuAtEnd;
   const result = await runChatPhase({
     deployment,
     channels,
@@ -197,7 +216,14 @@ async function main() {
       windowStart = epochMs + warmupSeconds * 1000;
       oldSpaceAfterMajor = [];
       // just after the last delivery was due, while the phase still holds everything it prepared
-      setTimeout(() => (heldAtEnd = heldHeap()), windowStart + durationSeconds * 1000 + 200 - Date.now());
+      setTimeout(() => (cpuAtStart = threadCpu()), windowStart - Date.now());
+      setTimeout(
+        () => {
+          cpuAtEnd = threadCpu();
+          heldAtEnd = heldHeap();
+        },
+        windowStart + durationSeconds * 1000 + 200 - Date.now(),
+      );
       if (isSamplingAllocations) {
         allocations = sampleAllocations(windowStart - Date.now(), windowStart + durationSeconds * 1000 - Date.now());
       }
@@ -225,7 +251,14 @@ async function main() {
     replies: `${result.replies.received} of ${result.replies.expected}`,
     ackMs: result.ackLatencyMs,
     lagMs: result.generatorLagMs,
-    generator: { cpuMsPerMessage: generator.cpuMsPerMessage, cores: generator.cores, peakRssMb: generator.peakRssMb },
+    generator: {
+      cpuMsPerMessage: generator.cpuMsPerMessage,
+      cores: generator.cores,
+      peakRssMb: generator.peakRssMb,
+      // the window's CPU by thread (the last 200 ms are the answers still coming)
+      mainThreadMsPerMessage: Number(((cpuAtEnd.main - cpuAtStart.main) / 1e6 / result.sent).toFixed(4)),
+      otherThreadsMsPerMessage: Number(((cpuAtEnd.others - cpuAtStart.others) / 1e6 / result.sent).toFixed(4)),
+    },
     gcInWindow: byKind,
     oldSpaceAfterMajorGcsInPhaseMb: oldSpaceAfterMajor.map(mb),
     majorGcsAtSeconds: inWindow
