@@ -272,6 +272,11 @@ export function createRawHttpPool(options: {
         queuedBytes = [];
         queuedTags = [];
         queueHead = 0;
+      } else if (queueHead > 4096 && queueHead * 2 > queuedTags.length) {
+        // a standing backlog: let go of the slots already taken
+        queuedBytes.splice(0, queueHead);
+        queuedTags.splice(0, queueHead);
+        queueHead = 0;
       }
       write(connection, bytes, tag);
       return;
