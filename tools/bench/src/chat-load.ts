@@ -1,15 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import type { DashboardsHandle } from './dashboards-client';
 import type { Deployment } from './deployment';
-import { deliveryRequest, type SignedDelivery } from './kick-delivery';
 import { kickstandWindow, scrapeMetrics, type KickstandWindowMetrics } from './kickstand-metrics';
 import { countLogLines, logSize, type LogCount } from './log-file';
 import type { PromSample } from './prom-text';
-import { plannedStart, presign } from './presign';
+import { plannedStart, presign, type PresignedPhase } from './presign';
 import { machineBusySeconds, startUsageWindow, type ProcessUsage, type WatchedProcess } from './process-stats';
 import { createRawHttpPool } from './raw-http';
 import { rounded, Samples, timeline, type LatencySummary, type TimelineBin } from './stats';
-import { planPhase, type BenchChannel, type PlannedMessage } from './workload';
+import { compactSchedule, planPhase, scheduleFlags, type BenchChannel, type PhaseSchedule } from './workload';
 
 /**
  * One measured phase: chat.message.sent deliveries for every channel at a steady rate, signed
@@ -139,6 +138,34 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A backlog of this many seconds of deliveries means the rate cannot be sustained: the phase stops. */
 const maxBehindSeconds = 5;
 
+/**
+ * Plans the phase and signs its deliveries; returns only what the phase needs while it runs, so
+ * that the planned messages (a few strings each) are garbage before the first delivery goes out.
+ */
+async function prepare(
+  channels: readonly BenchChannel[],
+  settings: PhaseSettings,
+  signingKeyPem: string,
+  hostHeader: string,
+  progress: (line: string) => void,
+): Promise<{ schedule: PhaseSchedule; signed: PresignedPhase; startsAtEpochMs: number }> {
+  const plan = planPhase({
+    channels,
+    rate: settings.rate,
+    durationSeconds: settings.durationSeconds,
+    warmupSeconds: settings.warmupSeconds,
+    commandShare: settings.commandShare,
+    seed: settings.seed,
+  });
+  progress(`  signing ${plan.length} deliveries…`);
+  const startsAtEpochMs = plannedStart(plan.length);
+  const signed = await presign(plan, channels, signingKeyPem, startsAtEpochMs, {
+    hostHeader,
+    path: '/api/kick/webhook',
+  });
+  return { schedule: compactSchedule(plan), signed, startsAtEpochMs };
+}
+
 export async function runChatPhase(context: {
   deployment: Deployment;
   channels: readonly BenchChannel[];
@@ -153,33 +180,32 @@ export async function runChatPhase(context: {
   onStart?: (epochMs: number) => void;
 }): Promise<PhaseResult> {
   const { deployment, channels, settings, progress } = context;
-  const plan: PlannedMessage[] = planPhase({
+  const host = new URL(deployment.gatewayUrl).hostname;
+  const port = settings.isDirect ? deployment.servicePorts['kick-link'] : deployment.gatewayPort;
+  if (port === undefined) throw new Error("kick-link's port is not known");
+  // what the phase holds while it runs: typed arrays and off-heap bytes (the planned messages are dropped here)
+  const { schedule, signed, startsAtEpochMs } = await prepare(
     channels,
-    rate: settings.rate,
-    durationSeconds: settings.durationSeconds,
-    warmupSeconds: settings.warmupSeconds,
-    commandShare: settings.commandShare,
-    seed: settings.seed,
-  });
-  progress(`  signing ${plan.length} deliveries…`);
-  const startsAtEpochMs = plannedStart(plan.length);
-  const signed = await presign(plan, channels, context.signingKeyPem, startsAtEpochMs);
-  progress(
-    `  signed in ${signed.signingSeconds.toFixed(1)} s; sending ${settings.rate}/s for ${settings.warmupSeconds} + ${settings.durationSeconds} s`,
+    settings,
+    context.signingKeyPem,
+    `${host}:${port}`,
+    progress,
   );
+  progress(
+    `  signed in ${signed.signingSeconds.toFixed(1)} s (${(signed.requests.byteLength / 2 ** 20).toFixed(0)} MB of requests); sending ${settings.rate}/s for ${settings.warmupSeconds} + ${settings.durationSeconds} s`,
+  );
+  const count = schedule.count;
+  const { firstMeasured } = schedule;
+  const hasFlag = (i: number, flag: number) => ((schedule.flags[i] as number) & flag) !== 0;
 
-  const indexOfChatMessage = new Map<string, number>();
-  signed.chatMessageIds.forEach((id, i) => indexOfChatMessage.set(id, i));
-  const warmupCount = plan.findIndex((m) => !m.isWarmup);
-  const firstMeasured = warmupCount < 0 ? plan.length : warmupCount;
-
-  const sentAtEpochMs = new Float64Array(plan.length);
-  const replyAtEpochMs = new Float64Array(plan.length);
-  const replyCount = new Uint8Array(plan.length);
+  const sentAtEpochMs = new Float64Array(count);
+  const replyAtEpochMs = new Float64Array(count);
+  const replyCount = new Uint8Array(count);
   // per message: 0 not sent, 1 answered 2xx, 2 answered otherwise, 3 no answer, 4 dropped (never written)
-  const outcome = new Uint8Array(plan.length);
-  const ackLatency = new Samples();
-  const lag = new Samples();
+  const outcome = new Uint8Array(count);
+  const measuredCapacity = count - firstMeasured;
+  const ackLatency = new Samples(measuredCapacity);
+  const lag = new Samples(measuredCapacity);
   const byStatus: Record<string, number> = {};
   const transportSamples: string[] = [];
   let acked = 0;
@@ -197,8 +223,8 @@ export async function runChatPhase(context: {
         const lines = await sandboxBotLines(deployment.sandboxUrl, afterSeq, 1000);
         for (const line of lines) {
           afterSeq = Math.max(afterSeq, line.seq);
-          const index = line.replyToMessageId ? indexOfChatMessage.get(line.replyToMessageId) : undefined;
-          if (index === undefined) continue;
+          const index = line.replyToMessageId ? signed.chatMessageIds.indexOf(line.replyToMessageId) : -1;
+          if (index < 0) continue;
           lastReplyAt = performance.now();
           if (replyCount[index] === 0) replyAtEpochMs[index] = Date.parse(line.createdAt);
           replyCount[index] = Math.min(255, (replyCount[index] as number) + 1);
@@ -212,11 +238,6 @@ export async function runChatPhase(context: {
     }
   })();
 
-  const host = new URL(deployment.gatewayUrl).hostname;
-  const port = settings.isDirect ? deployment.servicePorts['kick-link'] : deployment.gatewayPort;
-  if (port === undefined) throw new Error("kick-link's port is not known");
-  const hostHeader = `${host}:${port}`;
-  const pool = createRawHttpPool({ host, port, connections: settings.connections, timeoutMs: 10_000 });
   const logStarts = Object.fromEntries(
     await Promise.all(
       [...deployment.kickstand, deployment.sandbox].map(async (p) => [p.name, await logSize(p.logFile)] as const),
@@ -234,11 +255,43 @@ export async function runChatPhase(context: {
   let answeredInWindow = 0;
   let answeredOkInWindow = 0;
   let metricsAtStart: Promise<{ samples: PromSample[] } | { error: unknown }> | undefined;
-  const ackAt = new Samples();
-  const ackValue = new Samples();
+  const ackAt = new Samples(measuredCapacity);
+  const ackValue = new Samples(measuredCapacity);
   let lastAnswerAt = windowStartAt;
   // diagnostics: every measured delivery as "due (epoch ms),written − due,answered − due,status" (BENCH_ACK_TRACE=<file>)
   const ackTrace: string[] | undefined = process.env.BENCH_ACK_TRACE ? [] : undefined;
+  const writtenAt = ackTrace ? new Float64Array(count) : undefined;
+  let onAllAnswered = () => {};
+  // every answer comes here with the index of its delivery (no closure per request)
+  const onAnswer = (i: number, status: number | null, error?: string) => {
+    acked++;
+    const now = performance.now();
+    const dueAt = t0 + (schedule.atMs[i] as number);
+    // the server's throughput: every answer inside the measured window counts, warm-up ones too
+    if (now >= windowStartAt && status !== null) {
+      answeredInWindow++;
+      if (status >= 200 && status < 300) answeredOkInWindow++;
+      lastAnswerAt = now;
+    }
+    if (status !== null && status >= 200 && status < 300) outcome[i] = 1;
+    else if (status !== null) outcome[i] = 2;
+    else outcome[i] = error?.startsWith('dropped') ? 4 : 3;
+    if (i >= firstMeasured && outcome[i] !== 4) {
+      ackLatency.push(now - dueAt);
+      ackAt.push(dueAt - windowStartAt);
+      ackValue.push(now - dueAt);
+      ackTrace?.push(
+        `${(performance.timeOrigin + dueAt).toFixed(2)},${((writtenAt?.[i] ?? 0) - dueAt).toFixed(2)},${(now - dueAt).toFixed(2)},${status ?? 0}`,
+      );
+      lastMeasuredAckAt = Math.max(lastMeasuredAckAt, now);
+      if (outcome[i] === 2) byStatus[status as number] = (byStatus[status as number] ?? 0) + 1;
+      if (outcome[i] === 3 && error && transportSamples.length < 5 && !transportSamples.includes(error)) {
+        transportSamples.push(error);
+      }
+    }
+    onAllAnswered();
+  };
+  const pool = createRawHttpPool({ host, port, connections: settings.connections, timeoutMs: 10_000, onAnswer });
 
   await new Promise<void>((resolveAll) => {
     let next = 0;
@@ -246,9 +299,9 @@ export async function runChatPhase(context: {
     const maybeDone = () => {
       if (!isSending && acked === sentCount) resolveAll();
     };
+    onAllAnswered = maybeDone;
     const send = (i: number) => {
-      const message = plan[i] as PlannedMessage;
-      const dueAt = t0 + message.atMs;
+      const dueAt = t0 + (schedule.atMs[i] as number);
       if (i === firstMeasured) {
         usage = startUsageWindow(context.watched);
         machineAtStart = machineBusySeconds();
@@ -259,45 +312,18 @@ export async function runChatPhase(context: {
           );
         }
       }
-      const bytes = deliveryRequest(hostHeader, '/api/kick/webhook', signed.deliveries[i] as SignedDelivery);
       sentAtEpochMs[i] = Date.now();
       sentCount++;
-      const isMeasured = i >= firstMeasured;
-      if (isMeasured) lag.push(performance.now() - dueAt);
-      const writtenAt = performance.now();
-      pool.request(bytes, (status, error) => {
-        acked++;
-        const now = performance.now();
-        // the server's throughput: every answer inside the measured window counts, warm-up ones too
-        if (now >= windowStartAt && status !== null) {
-          answeredInWindow++;
-          if (status >= 200 && status < 300) answeredOkInWindow++;
-          lastAnswerAt = now;
-        }
-        if (status !== null && status >= 200 && status < 300) outcome[i] = 1;
-        else if (status !== null) outcome[i] = 2;
-        else outcome[i] = error?.startsWith('dropped') ? 4 : 3;
-        if (isMeasured && outcome[i] !== 4) {
-          ackLatency.push(now - dueAt);
-          ackAt.push(dueAt - windowStartAt);
-          ackValue.push(now - dueAt);
-          ackTrace?.push(
-            `${(performance.timeOrigin + dueAt).toFixed(2)},${(writtenAt - dueAt).toFixed(2)},${(now - dueAt).toFixed(2)},${status ?? 0}`,
-          );
-          lastMeasuredAckAt = Math.max(lastMeasuredAckAt, now);
-          if (outcome[i] === 2) byStatus[status as number] = (byStatus[status as number] ?? 0) + 1;
-          if (outcome[i] === 3 && error && transportSamples.length < 5 && !transportSamples.includes(error)) {
-            transportSamples.push(error);
-          }
-        }
-        maybeDone();
-      });
+      const now = performance.now();
+      if (i >= firstMeasured) lag.push(now - dueAt);
+      if (writtenAt) writtenAt[i] = now;
+      pool.request(signed.requests.get(i), i);
     };
     let lastReport = performance.now();
     const pump = () => {
       const now = performance.now();
       const elapsed = now - t0;
-      while (next < plan.length && (plan[next] as PlannedMessage).atMs <= elapsed) send(next++);
+      while (next < count && (schedule.atMs[next] as number) <= elapsed) send(next++);
       if (now - lastReport > 5000) {
         lastReport = now;
         progress(
@@ -309,20 +335,28 @@ export async function runChatPhase(context: {
         fellBehindAt = next;
         const dropped = pool.dropQueued('dropped: the generator fell behind');
         progress(
-          `  more than ${maxBehindSeconds} s behind the schedule after ${Math.round(elapsed / 1000)} s: stopping (${dropped} queued deliveries dropped, ${plan.length - next} never sent)`,
+          `  more than ${maxBehindSeconds} s behind the schedule after ${Math.round(elapsed / 1000)} s: stopping (${dropped} queued deliveries dropped, ${count - next} never sent)`,
         );
+        clearInterval(pumpTimer);
         isSending = false;
         maybeDone();
         return;
       }
-      if (next < plan.length) {
-        setTimeout(pump, 1);
-      } else {
+      if (next >= count) {
+        clearInterval(pumpTimer);
         isSending = false;
         maybeDone();
       }
     };
-    setTimeout(pump, Math.max(0, t0 - performance.now()));
+    // from the phase's start, every millisecond (one Timeout, not a new one each time)
+    let pumpTimer: NodeJS.Timeout | undefined;
+    setTimeout(
+      () => {
+        pumpTimer = setInterval(pump, 1);
+        pump();
+      },
+      Math.max(0, t0 - performance.now()),
+    );
   });
   const processes = usage?.stop() ?? [];
   if (ackTrace && process.env.BENCH_ACK_TRACE) writeFileSync(process.env.BENCH_ACK_TRACE, ackTrace.join('\n') + '\n');
@@ -331,15 +365,15 @@ export async function runChatPhase(context: {
   pool.close();
   let transport = 0;
   let notSent = 0;
-  for (let i = firstMeasured; i < plan.length; i++) {
+  for (let i = firstMeasured; i < count; i++) {
     if (outcome[i] === 3) transport++;
     else if (outcome[i] === 0 || outcome[i] === 4) notSent++;
   }
 
   // wait for the replies still on their way: until every expected one came, or none came for 3 s (15 s at most unless told)
   const expectedIndexes: number[] = [];
-  for (let i = firstMeasured; i < plan.length; i++) {
-    if ((plan[i] as PlannedMessage).expectsReply && outcome[i] === 1) expectedIndexes.push(i);
+  for (let i = firstMeasured; i < count; i++) {
+    if (hasFlag(i, scheduleFlags.expectsReply) && outcome[i] === 1) expectedIndexes.push(i);
   }
   const waitUntil = performance.now() + (settings.replyWaitSeconds ?? 15) * 1000;
   while (
@@ -374,13 +408,12 @@ export async function runChatPhase(context: {
   let answeredDespiteCooldown = 0;
   let commands = 0;
   let cooldownSkipped = 0;
-  for (let i = firstMeasured; i < plan.length; i++) {
-    const message = plan[i] as PlannedMessage;
-    if (!message.isCommand || outcome[i] !== 1) continue;
+  for (let i = firstMeasured; i < count; i++) {
+    if (!hasFlag(i, scheduleFlags.isCommand) || outcome[i] !== 1) continue;
     commands++;
     const count = replyCount[i] as number;
     if (count > 1) duplicates += count - 1;
-    if (!message.expectsReply) {
+    if (!hasFlag(i, scheduleFlags.expectsReply)) {
       cooldownSkipped++;
       if (count > 0) answeredDespiteCooldown++;
       continue;
@@ -400,13 +433,13 @@ export async function runChatPhase(context: {
     const records = await context.dashboards.collect();
     const latency = new Samples();
     let expected = 0;
-    for (let i = firstMeasured; i < plan.length; i++) {
-      if (outcome[i] === 1) expected += context.dashboardsPerChannel[(plan[i] as PlannedMessage).channel] ?? 0;
+    for (let i = firstMeasured; i < count; i++) {
+      if (outcome[i] === 1) expected += context.dashboardsPerChannel[schedule.channel[i] as number] ?? 0;
     }
     let got = 0;
     records.ids.forEach((id, k) => {
-      const index = indexOfChatMessage.get(id);
-      if (index === undefined || index < firstMeasured) return;
+      const index = signed.chatMessageIds.indexOf(id);
+      if (index < firstMeasured) return;
       got++;
       latency.push((records.at[k] as number) - (sentAtEpochMs[index] as number));
     });
@@ -427,7 +460,7 @@ export async function runChatPhase(context: {
 
   const statusErrors = Object.values(byStatus).reduce((a, b) => a + b, 0);
   // deliveries of the window that were written (a phase that fell behind stopped early)
-  const measuredCount = plan.length - firstMeasured - notSent;
+  const measuredCount = count - firstMeasured - notSent;
   const windowCpu = processes.reduce((sum, p) => sum + (Number.isFinite(p.cpuSeconds) ? p.cpuSeconds : 0), 0);
   const machineBusy = machineAtStart ? machineAtEnd.busy - machineAtStart.busy : Number.NaN;
   const machineTotal = machineAtStart ? machineAtEnd.total - machineAtStart.total : Number.NaN;

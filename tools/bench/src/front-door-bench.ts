@@ -80,27 +80,34 @@ function runClient(): void {
         const signed = { ...delivery, signature: kickSignature(start.privatePem, delivery) };
         return deliveryRequest(`127.0.0.1:${start.port}`, '/api/kick/webhook', signed);
       });
+      const statuses: Record<string, number> = {};
+      let sent = 0;
+
+      const latencies: number[] = [];
+      // per request in flight (its tag): when it was written and what to do with its answer
+      const waiting = new Map<number, { writtenAt: number; onAnswer: () => void }>();
       const pool = createRawHttpPool({
         host: '127.0.0.1',
         port: start.port,
         connections: start.connections,
         timeoutMs: 10_000,
+        onAnswer: (tag, status, error) => {
+          const request = waiting.get(tag);
+          waiting.delete(tag);
+          if (!request) return;
+          latencies.push(performance.now() - request.writtenAt);
+          const key = status === null ? `error: ${error ?? ''}` : String(status);
+          statuses[key] = (statuses[key] ?? 0) + 1;
+          request.onAnswer();
+        },
       });
-      const statuses: Record<string, number> = {};
-      let sent = 0;
-
-      const latencies: number[] = [];
 
       function sendOne(onAnswer: () => void): void {
         const bytes = requests[sent % requests.length] as Buffer;
+        const tag = sent;
         sent += 1;
-        const writtenAt = performance.now();
-        pool.request(bytes, (status, error) => {
-          latencies.push(performance.now() - writtenAt);
-          const key = status === null ? `error: ${error ?? ''}` : String(status);
-          statuses[key] = (statuses[key] ?? 0) + 1;
-          onAnswer();
-        });
+        waiting.set(tag, { writtenAt: performance.now(), onAnswer });
+        pool.request(bytes, tag);
       }
 
       /** As fast as the front answers: each connection sends its next once answered. */

@@ -77,6 +77,19 @@ describe('a signed delivery', () => {
     expect(head?.startsWith('POST /api/kick/webhook HTTP/1.1\r\nHost: 127.0.0.1:3000\r\n')).toBe(true);
   });
 
+  test('when the request is built, then its bytes are those the generator has always sent (f7af5eb)', () => {
+    // deliveryRequest of f7af5eb (before requests were packed off the heap) for this delivery, base64
+    const sentBefore =
+      'UE9TVCAvYXBpL2tpY2svd2ViaG9vayBIVFRQLzEuMQ0KSG9zdDogMTI3LjAuMC4xOjMwMDANCkNvbnRlbnQtTGVuZ3RoOiA1MTcNCkNvbnRlbnQtVHlwZTogYXBwbGljYXRpb24vanNvbg0KS2ljay1FdmVudC1NZXNzYWdlLUlkOiAwMUpOTTBaUTRWOFkzSzJYOVQ3UjVQMVFXRQ0KS2ljay1FdmVudC1TdWJzY3JpcHRpb24tSWQ6IDAxSk5NMFpRNFY4WTNLMlg5VDdSNVAxU1VCDQpLaWNrLUV2ZW50LVNpZ25hdHVyZTogYzJsbmJtRjBkWEpsKy89PQ0KS2ljay1FdmVudC1NZXNzYWdlLVRpbWVzdGFtcDogMjAyNi0wMy0wMlQxODowNDoxMVoNCktpY2stRXZlbnQtVHlwZTogY2hhdC5tZXNzYWdlLnNlbnQNCktpY2stRXZlbnQtVmVyc2lvbjogMQ0KDQp7Im1lc3NhZ2VfaWQiOiI1YjBlM2E5Yy02ZjFkLTRlMmEtYjdjOC05ZDBlMWYyYTNiNGMiLCJyZXBsaWVzX3RvIjpudWxsLCJicm9hZGNhc3RlciI6eyJpc19hbm9ueW1vdXMiOmZhbHNlLCJ1c2VyX2lkIjo0Mzc3MDg4LCJ1c2VybmFtZSI6InNvbWVfc3RyZWFtZXIiLCJpc192ZXJpZmllZCI6ZmFsc2UsInByb2ZpbGVfcGljdHVyZSI6IiIsImNoYW5uZWxfc2x1ZyI6InNvbWVfc3RyZWFtZXIiLCJpZGVudGl0eSI6bnVsbH0sInNlbmRlciI6eyJpc19hbm9ueW1vdXMiOmZhbHNlLCJ1c2VyX2lkIjo1NTUwMDIsInVzZXJuYW1lIjoidmlld2VyX2IiLCJpc192ZXJpZmllZCI6ZmFsc2UsInByb2ZpbGVfcGljdHVyZSI6IiIsImNoYW5uZWxfc2x1ZyI6InZpZXdlcl9iIiwiaWRlbnRpdHkiOnsidXNlcm5hbWVfY29sb3IiOiIjMUU5MEZGIiwiYmFkZ2VzIjpbXX19LCJjb250ZW50IjoiJGMxIGhlbGxvIOKAlCDDvG7Dr2PDtmTDqSIsImVtb3RlcyI6W10sImNyZWF0ZWRfYXQiOiIyMDI2LTAzLTAyVDE4OjA0OjExWiJ9';
+
+    const request = deliveryRequest('127.0.0.1:3000', '/api/kick/webhook', {
+      ...delivery,
+      signature: 'c2lnbmF0dXJl+/==',
+    });
+
+    expect(request.toString('base64')).toBe(sentBefore);
+  });
+
   test('when the body is parsed, then it has the fields of chat.message.sent (§8.9)', () => {
     expect(JSON.parse(delivery.body)).toMatchObject({
       message_id: '5b0e3a9c-6f1d-4e2a-b7c8-9d0e1f2a3b4c',

@@ -81,12 +81,25 @@ export function deliveryHeaders(delivery: SignedDelivery): Record<string, string
   };
 }
 
+/**
+ * The request line and headers of a delivery's HTTP/1.1 request, up to and including the blank
+ * line (ASCII: written as latin1), for a body of `bodyLength` bytes.
+ */
+export function deliveryRequestHead(
+  hostHeader: string,
+  path: string,
+  delivery: SignedDelivery,
+  bodyLength: number,
+): string {
+  let head = `POST ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nContent-Length: ${bodyLength}\r\n`;
+  for (const [name, value] of Object.entries(deliveryHeaders(delivery))) head += `${name}: ${value}\r\n`;
+  return `${head}\r\n`;
+}
+
 /** The whole HTTP/1.1 request, ready to be written to a keep-alive connection. */
 export function deliveryRequest(hostHeader: string, path: string, delivery: SignedDelivery): Buffer {
   const body = Buffer.from(delivery.body, 'utf8');
-  let head = `POST ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nContent-Length: ${body.length}\r\n`;
-  for (const [name, value] of Object.entries(deliveryHeaders(delivery))) head += `${name}: ${value}\r\n`;
-  return Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), body]);
+  return Buffer.concat([Buffer.from(deliveryRequestHead(hostHeader, path, delivery, body.length), 'latin1'), body]);
 }
 
 // Crockford's base32, as ULIDs use it

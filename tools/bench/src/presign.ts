@@ -1,8 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { chatMessageSentBody, createUlidSource, rfc3339Seconds, type SignedDelivery } from './kick-delivery';
+import { ChatMessageIndex } from './chat-message-ids';
+import {
+  chatMessageSentBody,
+  createUlidSource,
+  deliveryRequestHead,
+  kickSignature,
+  rfc3339Seconds,
+  type Delivery,
+} from './kick-delivery';
+import { packRequests, RequestArena, type RequestBatch } from './request-arena';
 import type { BenchChannel, PlannedMessage } from './workload';
 
 /**
@@ -34,27 +43,31 @@ export function plannedStart(count: number, nowMs = Date.now()): number {
 }
 
 export interface PresignedPhase {
-  deliveries: SignedDelivery[];
+  /** Each delivery's whole HTTP request (headers, body, signature), ready to write. */
+  requests: RequestArena;
   /** The chat message id (what the bot's reply points at) of each planned message. */
-  chatMessageIds: string[];
+  chatMessageIds: ChatMessageIndex;
   signingSeconds: number;
 }
 
-/** A phase's deliveries before signing, and the chat message id of each. */
-export function unsignedDeliveries(
-  plan: readonly PlannedMessage[],
-  channels: readonly BenchChannel[],
-  startsAtEpochMs: number,
-  nowMs = Date.now(),
-) {
+/** Where the deliveries go: the Host header and path of their requests. */
+export interface DeliveryTarget {
+  hostHeader: string;
+  path: string;
+}
+
+/**
+ * Makes the deliveries of a phase one planned message at a time, before signing: the message id
+ * (ULIDs of `nowMs`, in the plan's order), the planned send time as timestamp and created_at, and
+ * a fresh chat message id.
+ */
+export function createDeliveryMaker(channels: readonly BenchChannel[], startsAtEpochMs: number, nowMs = Date.now()) {
   const ulid = createUlidSource();
-  const chatMessageIds: string[] = new Array(plan.length);
-  const unsigned = plan.map((message, i) => {
+  return (message: PlannedMessage): { delivery: Delivery; chatMessageId: string } => {
     const channel = channels[message.channel] as BenchChannel;
     const chatMessageId = randomUUID();
-    chatMessageIds[i] = chatMessageId;
     const plannedAt = rfc3339Seconds(startsAtEpochMs + message.atMs);
-    return {
+    const delivery = {
       messageId: ulid(nowMs),
       subscriptionId: channel.subscriptionId,
       timestamp: plannedAt,
@@ -66,8 +79,39 @@ export function unsignedDeliveries(
         createdAt: plannedAt,
       }),
     };
-  });
-  return { unsigned, chatMessageIds };
+    return { delivery, chatMessageId };
+  };
+}
+
+/** What a signing worker is given: a batch of deliveries, the first being delivery `id` of the phase. */
+export interface SignBatch {
+  id: number;
+  items: [messageId: string, subscriptionId: string, timestamp: string, body: string][];
+}
+
+/** And what it answers: the batch's requests packed into one transferred buffer. */
+export interface SignedBatch {
+  id: number;
+  bytes: ArrayBuffer;
+  ends: Uint32Array;
+}
+
+/**
+ * What a signing worker does with a batch: signs each delivery (RSA-SHA256 over
+ * `<message id>.<timestamp>.<raw body>`) and packs the whole requests, end to end.
+ */
+export function signBatch(
+  privateKey: KeyObject | string,
+  target: DeliveryTarget,
+  items: SignBatch['items'],
+): RequestBatch {
+  return packRequests(
+    items.map(([messageId, subscriptionId, timestamp, body]) => {
+      const delivery = { messageId, subscriptionId, timestamp, body };
+      const signed = { ...delivery, signature: kickSignature(privateKey, delivery) };
+      return { head: deliveryRequestHead(target.hostHeader, target.path, signed, Buffer.byteLength(body)), body };
+    }),
+  );
 }
 
 export async function presign(
@@ -75,16 +119,21 @@ export async function presign(
   channels: readonly BenchChannel[],
   privateKeyPem: string,
   startsAtEpochMs: number,
+  target: DeliveryTarget,
 ): Promise<PresignedPhase> {
   const started = performance.now();
-  const { unsigned, chatMessageIds } = unsignedDeliveries(plan, channels, startsAtEpochMs);
+  const makeDelivery = createDeliveryMaker(channels, startsAtEpochMs);
+  const requests = new RequestArena(plan.length);
+  const chatMessageIds = new ChatMessageIndex(plan.length);
 
   const workerCount = Math.max(1, availableParallelism());
   const workers = Array.from(
     { length: workerCount },
-    () => new Worker(path.join(__dirname, 'sign-worker.js'), { workerData: { privateKeyPem } }),
+    () =>
+      new Worker(path.join(__dirname, 'sign-worker.js'), {
+        workerData: { privateKeyPem, hostHeader: target.hostHeader, path: target.path },
+      }),
   );
-  const signatures: string[] = new Array(plan.length);
   const batchSize = 500;
   try {
     let nextStart = 0;
@@ -92,23 +141,23 @@ export async function presign(
       workers.map(
         (worker) =>
           new Promise<void>((resolve, reject) => {
-            let batchStart = 0;
             const sendNext = () => {
-              if (nextStart >= unsigned.length) {
+              if (nextStart >= plan.length) {
                 resolve();
                 return;
               }
-              batchStart = nextStart;
-              nextStart = Math.min(unsigned.length, nextStart + batchSize);
-              const items = unsigned
-                .slice(batchStart, nextStart)
-                .map((d) => [d.messageId, d.timestamp, d.body] as [string, string, string]);
-              worker.postMessage({ id: batchStart, items });
+              const batch: SignBatch = { id: nextStart, items: [] };
+              nextStart = Math.min(plan.length, nextStart + batchSize);
+              // made batch by batch, so the phase's bodies are never all on the heap at once
+              for (let i = batch.id; i < nextStart; i++) {
+                const { delivery, chatMessageId } = makeDelivery(plan[i] as PlannedMessage);
+                chatMessageIds.set(i, chatMessageId);
+                batch.items.push([delivery.messageId, delivery.subscriptionId, delivery.timestamp, delivery.body]);
+              }
+              worker.postMessage(batch);
             };
-            worker.on('message', (answer: { id: number; signatures: string[] }) => {
-              answer.signatures.forEach((signature, offset) => {
-                signatures[answer.id + offset] = signature;
-              });
+            worker.on('message', (answer: SignedBatch) => {
+              requests.add(answer.id, { bytes: Buffer.from(answer.bytes), ends: answer.ends });
               sendNext();
             });
             worker.on('error', reject);
@@ -119,6 +168,6 @@ export async function presign(
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
-  const deliveries = unsigned.map((d, i) => ({ ...d, signature: signatures[i] as string }));
-  return { deliveries, chatMessageIds, signingSeconds: (performance.now() - started) / 1000 };
+  if (!requests.isComplete) throw new Error('some deliveries were not signed');
+  return { requests, chatMessageIds, signingSeconds: (performance.now() - started) / 1000 };
 }

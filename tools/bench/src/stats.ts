@@ -49,8 +49,13 @@ export function rounded(summary: LatencySummary, digits = 2): LatencySummary {
 
 /** A growable Float64Array: millions of samples without boxing each number. */
 export class Samples {
-  private values = new Float64Array(1024);
+  private values: Float64Array;
   private size = 0;
+
+  /** `capacity`: how many samples are expected (room for more is made as they come). */
+  constructor(capacity = 1024) {
+    this.values = new Float64Array(Math.max(16, capacity));
+  }
 
   get length(): number {
     return this.size;

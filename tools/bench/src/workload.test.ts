@@ -1,4 +1,4 @@
-import { planPhase, seededRandom, type BenchChannel } from './workload';
+import { compactSchedule, planPhase, scheduleFlags, seededRandom, type BenchChannel } from './workload';
 
 const channels: BenchChannel[] = Array.from({ length: 50 }, (_, i) => ({
   userId: `user-${i}`,
@@ -56,5 +56,28 @@ describe('planPhase', () => {
     });
     expect(again).toEqual(plan);
     expect(seededRandom(1)()).toBe(seededRandom(1)());
+  });
+});
+
+describe('compactSchedule', () => {
+  test('when a plan is compacted, then each message keeps its time, channel and flags, and the first measured one is known', () => {
+    const plan = planPhase({ channels, rate: 100, durationSeconds: 3, warmupSeconds: 1, commandShare: 0.5, seed: 3 });
+
+    const schedule = compactSchedule(plan);
+
+    expect(schedule.count).toBe(400);
+    expect(schedule.firstMeasured).toBe(100);
+    plan.forEach((message, i) => {
+      expect(schedule.atMs[i]).toBe(message.atMs);
+      expect(schedule.channel[i]).toBe(message.channel);
+      expect(((schedule.flags[i] as number) & scheduleFlags.isCommand) !== 0).toBe(message.isCommand);
+      expect(((schedule.flags[i] as number) & scheduleFlags.expectsReply) !== 0).toBe(message.expectsReply);
+      expect(((schedule.flags[i] as number) & scheduleFlags.isWarmup) !== 0).toBe(message.isWarmup);
+    });
+  });
+
+  test('when every message is warm-up, then none is measured', () => {
+    const plan = planPhase({ channels, rate: 10, durationSeconds: 0, warmupSeconds: 1, commandShare: 0, seed: 3 });
+    expect(compactSchedule(plan).firstMeasured).toBe(10);
   });
 });

@@ -119,3 +119,41 @@ export function planPhase(options: PhasePlanOptions): PlannedMessage[] {
   }
   return planned;
 }
+
+/**
+ * What the send loop and the report need of a phase once its deliveries are signed, in typed
+ * arrays: the planned messages themselves (their strings) are not kept through the phase.
+ */
+export interface PhaseSchedule {
+  count: number;
+  /** Milliseconds after the phase starts, per message. */
+  atMs: Float64Array;
+  channel: Uint32Array;
+  /** `scheduleFlags` per message. */
+  flags: Uint8Array;
+  /** The first message after the warm-up (`count` when all are warm-up). */
+  firstMeasured: number;
+}
+
+export const scheduleFlags = { isCommand: 1, expectsReply: 2, isWarmup: 4 } as const;
+
+export function compactSchedule(plan: readonly PlannedMessage[]): PhaseSchedule {
+  const count = plan.length;
+  const schedule: PhaseSchedule = {
+    count,
+    atMs: new Float64Array(count),
+    channel: new Uint32Array(count),
+    flags: new Uint8Array(count),
+    firstMeasured: count,
+  };
+  plan.forEach((message, i) => {
+    schedule.atMs[i] = message.atMs;
+    schedule.channel[i] = message.channel;
+    schedule.flags[i] =
+      (message.isCommand ? scheduleFlags.isCommand : 0) |
+      (message.expectsReply ? scheduleFlags.expectsReply : 0) |
+      (message.isWarmup ? scheduleFlags.isWarmup : 0);
+    if (!message.isWarmup && schedule.firstMeasured === count) schedule.firstMeasured = i;
+  });
+  return schedule;
+}
