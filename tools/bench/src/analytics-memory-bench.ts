@@ -6,7 +6,7 @@
  * 1. Each of `channels` (default 1,000) gets a day document holding `names per day` (default 5,000,
  *    the cap) chatters: the store's heap per day document.
  * 2. The names of every day bucket as the flush holds them (`repo.dayNames`), and for comparison
- *    as the Set of strings it held before: heap per name after `gc()`.
+ *    as the Set of strings it held before: heap (and array buffers) per name after `gc()`.
  * 3. One flush's day write per channel (`addDay` of 60 chatters already in the day, an hour's
  *    counts): CPU per write, i.e. the embedded store's copy of a document of that many names.
  * 4. `minutes` (default 10) minutes of chat, `lines` (default 60) a channel-minute from 10,000
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore } from '@kickstand/platform/store';
 import { createFakeClock } from '@kickstand/platform/testing';
-import { createAnalyticsRepository } from '@kickstand/realtime';
+import { createAnalyticsRepository, hashName } from '@kickstand/realtime';
 import { heapAfterGc } from './heap';
 import { seededRandom } from './workload';
 
@@ -35,6 +35,8 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+/** The V8 heap and the typed arrays' memory outside it (the day names' hash tables), after `gc()`. */
+const retained = () => heapAfterGc() + process.memoryUsage().arrayBuffers;
 
 async function main() {
   const dir = await mkdtemp(path.join(tmpdir(), 'analytics-memory-'));
@@ -64,14 +66,14 @@ async function main() {
   });
 
   // 1. the day documents
-  const heapBefore = heapAfterGc();
+  const heapBefore = retained();
   const inDay: string[][] = [];
   for (let channel = 0; channel < channels; channel += 1) {
     const names = distinctNames(namesPerDay);
     inDay.push(names.slice(0, 60));
     await repo.addDay(dayDelta(owner(channel), names), await repo.dayNames(owner(channel), day));
   }
-  const heapDays = heapAfterGc();
+  const heapDays = retained();
   console.log(
     `${channels} day documents of ${namesPerDay} names: store heap +${mb(heapDays - heapBefore)} MB, ` +
       `${((heapDays - heapBefore) / channels / 1000).toFixed(1)} kB a document`,
@@ -82,7 +84,7 @@ async function main() {
   const held = [];
   for (let channel = 0; channel < channels; channel += 1) held.push(await repo.dayNames(owner(channel), day));
   const readMs = cpuMs(cpu);
-  const heapNames = heapAfterGc();
+  const heapNames = retained();
   console.log(
     `dayNames of ${channels} buckets: +${mb(heapNames - heapDays)} MB, ` +
       `${((heapNames - heapDays) / (channels * namesPerDay)).toFixed(1)} bytes a name; ` +
@@ -93,12 +95,23 @@ async function main() {
     const [doc] = await repo.daysBetween(owner(channel), day, new Date(day.getTime() + 86_400_000));
     legacy.push(new Set(Object.keys(doc?.chatters ?? {})));
   }
-  const heapLegacy = heapAfterGc();
+  const heapLegacy = retained();
   console.log(
     `  for comparison, a Set of the name strings (as before): +${mb(heapLegacy - heapNames)} MB, ` +
       `${((heapLegacy - heapNames) / (channels * namesPerDay)).toFixed(1)} bytes a name`,
   );
   legacy.length = 0;
+  const numbers = [];
+  for (let channel = 0; channel < channels; channel += 1) {
+    const [doc] = await repo.daysBetween(owner(channel), day, new Date(day.getTime() + 86_400_000));
+    numbers.push(new Set(Object.keys(doc?.chatters ?? {}).map(hashName)));
+  }
+  const heapNumbers = retained();
+  console.log(
+    `  for comparison, a Set of the names' 32-bit hashes: +${mb(heapNumbers - heapLegacy)} MB, ` +
+      `${((heapNumbers - heapLegacy) / (channels * namesPerDay)).toFixed(1)} bytes a name`,
+  );
+  numbers.length = 0;
 
   // 3. one flush's day write per channel: 60 chatters the day holds already
   cpu = process.cpuUsage();
@@ -111,7 +124,7 @@ async function main() {
   );
 
   // 4. the minute documents of `minutes` minutes of chat
-  const heapBeforeMinutes = heapAfterGc();
+  const heapBeforeMinutes = retained();
   let minuteWriteMs = 0;
   for (let minute = 0; minute < minutes; minute += 1) {
     const deltas = [];
@@ -134,7 +147,7 @@ async function main() {
     for (const delta of deltas) await repo.addMinute(delta);
     minuteWriteMs += cpuMs(cpu);
   }
-  const heapMinutes = heapAfterGc();
+  const heapMinutes = retained();
   const perMinuteDoc = (heapMinutes - heapBeforeMinutes) / (channels * minutes);
   console.log(
     `${channels * minutes} minute documents (${linesPerMinute} lines): +${mb(heapMinutes - heapBeforeMinutes)} MB, ` +

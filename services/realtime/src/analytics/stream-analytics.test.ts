@@ -15,6 +15,7 @@ import {
 import { CommandKind, timestampFromDate } from '@kickstand/proto';
 import { createAnalyticsRepository, type AnalyticsRepository } from './analytics-repository';
 import { analyticsLimits } from './buckets';
+import { hashName, NameHashSet } from './name-hashes';
 import {
   allChannels,
   analyticsMinuteGraceMs,
@@ -216,7 +217,7 @@ describe('counting', () => {
   test('when a day bucket holds its cap of chatters, then new chatters are counted as lines only', async () => {
     const day = at('2026-03-01T00:00:00Z');
     const names = await repo.dayNames(owner, day);
-    for (let index = 0; index < analyticsLimits.chattersPerDay; index += 1) names.chatters.add(`v${index}`);
+    for (let index = 0; index < analyticsLimits.chattersPerDay; index += 1) names.chatters.admit(`v${index}`, Infinity);
 
     await repo.addDay(
       {
@@ -238,6 +239,38 @@ describe('counting', () => {
     const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
     expect(doc?.chatters).toEqual({ v1: 1 });
     expect(doc?.unnamedLines).toBe(1);
+  });
+
+  test('when a newcomer’s name hash collides with a name of a full day bucket, then its lines are kept under its name and every line counts once', async () => {
+    const day = at('2026-03-01T00:00:00Z');
+    // 'v1' and 'twin' hash alike; the bucket is full (cap 5,000) with v0…v4999
+    const collide = (name: string) => (name === 'twin' ? hashName('v1') : hashName(name));
+    const held = Array.from({ length: analyticsLimits.chattersPerDay }, (_, index) => `v${index}`);
+    const names = { chatters: new NameHashSet(held, collide), commands: new NameHashSet() };
+    const hours = new Map([
+      ['20', { messages: 6, commands: 0, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 }],
+    ]);
+
+    await repo.addDay(
+      {
+        userId: owner,
+        day,
+        hours,
+        chatters: new Map([
+          ['v1', 1],
+          ['twin', 2],
+          ['newcomer', 3],
+        ]),
+        unnamedLines: 0,
+        commands: new Map(),
+      },
+      names,
+    );
+
+    const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
+    expect(doc?.chatters).toEqual({ v1: 1, twin: 2 });
+    expect(doc?.unnamedLines).toBe(3);
+    expect(names.chatters.size).toBe(analyticsLimits.chattersPerDay);
   });
 });
 
