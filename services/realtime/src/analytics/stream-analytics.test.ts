@@ -385,6 +385,35 @@ describe('writing', () => {
     ]);
     expect(writes).toEqual({ minutes: 4, days: 2 });
   });
+
+  test('when a day ended 15 minutes ago, then its names are forgotten, and a late line of it reads them again and counts exactly', async () => {
+    const reads: string[] = [];
+    const readsNames: AnalyticsRepository = {
+      ...repo,
+      dayNames: (userId, day) => {
+        if (userId === owner) reads.push(`${clock.now().toISOString()} ${day.toISOString().slice(0, 10)}`);
+        return repo.dayNames(userId, day);
+      },
+    };
+    analytics = createStreamAnalytics({ repo: readsNames, clock, log: platform.log });
+    const dayStart = at('2026-03-01T00:00:00Z');
+    const dayEnd = at('2026-03-02T00:00:00Z');
+
+    clock.set(at('2026-03-01T23:59:40Z'));
+    await chat('alice', at('2026-03-01T23:59:30Z'));
+    clock.set(at('2026-03-02T00:14:59Z'));
+    await chat('bob', at('2026-03-01T23:59:50Z')); // a line of the day, late
+    await analytics.flushEnded();
+    clock.set(at('2026-03-02T00:15:00Z'));
+    await chat('carol', at('2026-03-01T23:59:55Z')); // later still: the day's names were forgotten
+    await chat('alice', at('2026-03-01T23:59:56Z'));
+    await analytics.flushEnded();
+
+    expect(reads).toEqual(['2026-03-02T00:14:59.000Z 2026-03-01', '2026-03-02T00:15:00.000Z 2026-03-01']);
+    const [day] = await repo.daysBetween(owner, dayStart, dayEnd);
+    expect(day?.chatters).toEqual({ alice: 2, bob: 1, carol: 1 });
+    expect(day?.unnamedLines).toBeUndefined();
+  });
 });
 
 describe('the last stream', () => {
