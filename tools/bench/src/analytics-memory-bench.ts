@@ -119,8 +119,10 @@ async function main() {
     await repo.addDay(dayDelta(owner(channel), inDay[channel] ?? []), held[channel] as (typeof held)[number]);
   }
   const dayWriteMs = cpuMs(cpu);
+  const [dayDoc] = await repo.daysBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
   console.log(
-    `addDay of 60 chatters to a day of ${namesPerDay} names: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write`,
+    `addDay of 60 chatters to a day of ${namesPerDay} names: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write, ` +
+      `~${(JSON.stringify(dayDoc).length / 1000).toFixed(0)} kB appended to the datafile`,
   );
 
   // 4. the minute documents of `minutes` minutes of chat
@@ -148,11 +150,13 @@ async function main() {
     minuteWriteMs += cpuMs(cpu);
   }
   const heapMinutes = retained();
+  const [minuteDoc] = await repo.minutesBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
   const perMinuteDoc = (heapMinutes - heapBeforeMinutes) / (channels * minutes);
   console.log(
     `${channels * minutes} minute documents (${linesPerMinute} lines): +${mb(heapMinutes - heapBeforeMinutes)} MB, ` +
       `${(perMinuteDoc / 1000).toFixed(2)} kB a document, ${mb(perMinuteDoc * 60)} MB an active channel-hour; ` +
-      `insert ${((minuteWriteMs * 1000) / (channels * minutes)).toFixed(0)} µs CPU a minute`,
+      `insert ${((minuteWriteMs * 1000) / (channels * minutes)).toFixed(0)} µs CPU a minute, ` +
+      `~${((minuteDoc ? JSON.stringify(minuteDoc).length : 0) / 1000).toFixed(1)} kB in the datafile`,
   );
 
   held.length = 0;
