@@ -1,7 +1,7 @@
 /**
  * The names a day bucket holds already, as the flush needs them: only "is this name in the bucket?"
  * and "how many names does it hold?" (for the caps, analyticsLimits). Held as 32-bit hashes in an
- * open-addressing table (linear probing, doubled at 3/4 full), ~4–11 bytes a name instead of ~33
+ * open-addressing table (linear probing, doubled at 3/4 full), ~5–11 bytes a name instead of ~33
  * for a Set of the strings: 1,000 channels' day buckets at the 5,000-name cap take ~33 MB instead
  * of ~164 MB (docs/performance.md, "Stream analytics in memory").
  *
