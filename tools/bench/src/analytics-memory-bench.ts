@@ -8,7 +8,8 @@
  * 2. The names of every day bucket as the flush holds them (`repo.dayNames`), and for comparison
  *    as the Set of strings it held before: heap (and array buffers) per name after `gc()`.
  * 3. One flush's day write per channel (`addDay` of 60 chatters already in the day, an hour's
- *    counts): CPU per write, i.e. the embedded store's copy of a document of that many names.
+ *    counts): CPU per write, i.e. the embedded store's copy of a document of that many names, and
+ *    the event loop's longest delay meanwhile (one write's longest stretch on the thread).
  * 4. `minutes` (default 10) minutes of chat, `lines` (default 60) a channel-minute from 10,000
  *    viewers picked at random (the bench's workload): CPU per minute insert, heap per minute
  *    document and per active channel-hour.
@@ -16,6 +17,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore } from '@kickstand/platform/store';
 import { createFakeClock } from '@kickstand/platform/testing';
@@ -114,15 +116,23 @@ async function main() {
   numbers.length = 0;
 
   // 3. one flush's day write per channel: 60 chatters the day holds already
+  // the loop's longest delay meanwhile: how long one write holds the owner thread at a stretch
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
   cpu = process.cpuUsage();
   for (let channel = 0; channel < channels; channel += 1) {
     await repo.addDay(dayDelta(owner(channel), inDay[channel] ?? []), held[channel] as (typeof held)[number]);
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const dayWriteMs = cpuMs(cpu);
+  // a block still under way when the writes resolve is recorded at the monitor's next sample
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  delay.disable();
   const [dayDoc] = await repo.daysBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
   console.log(
     `addDay of 60 chatters to a day of ${namesPerDay} names: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write, ` +
-      `~${(JSON.stringify(dayDoc).length / 1000).toFixed(0)} kB appended to the datafile`,
+      `~${(JSON.stringify(dayDoc).length / 1000).toFixed(0)} kB appended to the datafile; ` +
+      `event loop delay max ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms`,
   );
 
   // 4. the minute documents of `minutes` minutes of chat
