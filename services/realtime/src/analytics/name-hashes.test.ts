@@ -64,6 +64,13 @@ describe('NameHashSet', () => {
     expect(names.has('40')).toBe(false);
   });
 
+  test('when a given hash is 0 or negative, then names are still held and found', () => {
+    const names = new NameHashSet(['zero', 'minus'], (name) => (name === 'zero' ? 0 : -5));
+    expect(names.size).toBe(2);
+    expect(names.has('zero') && names.has('minus')).toBe(true);
+    expect(names.has('other')).toBe(true); // hashes to -5 as 'minus' does: a collision
+  });
+
   test('when a name is hashed, then the hash is a non-zero 32-bit number, the same every time', () => {
     expect(hashName('viewer_1')).toBe(hashName('viewer_1'));
     expect(hashName('viewer_1')).not.toBe(hashName('viewer_2'));
