@@ -1,5 +1,6 @@
 import { DuplicateKeyError, type Store, type Update } from '@kickstand/platform/store';
 import { analyticsLimits, countNames, dayMs, type Counts, type DayDelta, type MinuteDelta } from './buckets';
+import { NameHashSet } from './name-hashes';
 
 /** One channel owner's minute: `_id` is `<userId>|<minute ISO>`. */
 export interface MinuteDoc {
@@ -38,10 +39,13 @@ export interface StreamDoc {
   titles: Array<{ at: Date; title: string }>;
 }
 
-/** The names a day document holds already, so that its caps are kept without reading it every flush. */
+/**
+ * The names a day document holds already, so that its caps are kept without reading it every flush
+ * (as hashes: name-hashes.ts says what a collision does).
+ */
 export interface DayNames {
-  chatters: Set<string>;
-  commands: Set<string>;
+  chatters: NameHashSet;
+  commands: NameHashSet;
 }
 
 export interface AnalyticsRepository {
@@ -123,8 +127,8 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
     dayNames: async (userId, day) => {
       const doc = await days.findOne({ _id: `${userId}|${dayKey(day)}` });
       return {
-        chatters: new Set(Object.keys(doc?.chatters ?? {})),
-        commands: new Set(Object.keys(doc?.commandRuns ?? {})),
+        chatters: new NameHashSet(Object.keys(doc?.chatters ?? {})),
+        commands: new NameHashSet(Object.keys(doc?.commandRuns ?? {})),
       };
     },
 
@@ -134,20 +138,14 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
         for (const name of countNames) if (counts[name] !== 0) inc[`hours.${hour}.${name}`] = counts[name];
       }
       let unnamedLines = delta.unnamedLines;
+      // each chatter's lines go under its name or to the unnamed ones, never both
       for (const [chatter, lines] of delta.chatters) {
-        if (names.chatters.has(chatter) || names.chatters.size < analyticsLimits.chattersPerDay) {
-          names.chatters.add(chatter);
-          inc[`chatters.${chatter}`] = lines;
-        } else {
-          unnamedLines += lines;
-        }
+        if (names.chatters.admit(chatter, analyticsLimits.chattersPerDay)) inc[`chatters.${chatter}`] = lines;
+        else unnamedLines += lines;
       }
       if (unnamedLines > 0) inc.unnamedLines = unnamedLines;
       for (const [command, runs] of delta.commands) {
-        if (names.commands.has(command) || names.commands.size < analyticsLimits.commandsPerBucket) {
-          names.commands.add(command);
-          inc[`commandRuns.${command}`] = runs;
-        }
+        if (names.commands.admit(command, analyticsLimits.commandsPerBucket)) inc[`commandRuns.${command}`] = runs;
       }
       const update: Update = { $setOnInsert: { userId: delta.userId, day: delta.day } };
       if (Object.keys(inc).length > 0) update.$inc = inc;

@@ -15,6 +15,7 @@ import {
 import { CommandKind, timestampFromDate } from '@kickstand/proto';
 import { createAnalyticsRepository, type AnalyticsRepository } from './analytics-repository';
 import { analyticsLimits } from './buckets';
+import { hashName, NameHashSet } from './name-hashes';
 import {
   allChannels,
   analyticsMinuteGraceMs,
@@ -216,7 +217,7 @@ describe('counting', () => {
   test('when a day bucket holds its cap of chatters, then new chatters are counted as lines only', async () => {
     const day = at('2026-03-01T00:00:00Z');
     const names = await repo.dayNames(owner, day);
-    for (let index = 0; index < analyticsLimits.chattersPerDay; index += 1) names.chatters.add(`v${index}`);
+    for (let index = 0; index < analyticsLimits.chattersPerDay; index += 1) names.chatters.admit(`v${index}`, Infinity);
 
     await repo.addDay(
       {
@@ -238,6 +239,38 @@ describe('counting', () => {
     const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
     expect(doc?.chatters).toEqual({ v1: 1 });
     expect(doc?.unnamedLines).toBe(1);
+  });
+
+  test('when a newcomer’s name hash collides with a name of a full day bucket, then its lines are kept under its name and every line counts once', async () => {
+    const day = at('2026-03-01T00:00:00Z');
+    // 'v1' and 'twin' hash alike; the bucket is full (cap 5,000) with v0…v4999
+    const collide = (name: string) => (name === 'twin' ? hashName('v1') : hashName(name));
+    const held = Array.from({ length: analyticsLimits.chattersPerDay }, (_, index) => `v${index}`);
+    const names = { chatters: new NameHashSet(held, collide), commands: new NameHashSet() };
+    const hours = new Map([
+      ['20', { messages: 6, commands: 0, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 }],
+    ]);
+
+    await repo.addDay(
+      {
+        userId: owner,
+        day,
+        hours,
+        chatters: new Map([
+          ['v1', 1],
+          ['twin', 2],
+          ['newcomer', 3],
+        ]),
+        unnamedLines: 0,
+        commands: new Map(),
+      },
+      names,
+    );
+
+    const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
+    expect(doc?.chatters).toEqual({ v1: 1, twin: 2 });
+    expect(doc?.unnamedLines).toBe(3);
+    expect(names.chatters.size).toBe(analyticsLimits.chattersPerDay);
   });
 });
 
@@ -351,6 +384,35 @@ describe('writing', () => {
       ['2026-03-01T20:00:00.000Z', 1],
     ]);
     expect(writes).toEqual({ minutes: 4, days: 2 });
+  });
+
+  test('when a day ended 15 minutes ago, then its names are forgotten, and a late line of it reads them again and counts exactly', async () => {
+    const reads: string[] = [];
+    const readsNames: AnalyticsRepository = {
+      ...repo,
+      dayNames: (userId, day) => {
+        if (userId === owner) reads.push(`${clock.now().toISOString()} ${day.toISOString().slice(0, 10)}`);
+        return repo.dayNames(userId, day);
+      },
+    };
+    analytics = createStreamAnalytics({ repo: readsNames, clock, log: platform.log });
+    const dayStart = at('2026-03-01T00:00:00Z');
+    const dayEnd = at('2026-03-02T00:00:00Z');
+
+    clock.set(at('2026-03-01T23:59:40Z'));
+    await chat('alice', at('2026-03-01T23:59:30Z'));
+    clock.set(at('2026-03-02T00:14:59Z'));
+    await chat('bob', at('2026-03-01T23:59:50Z')); // a line of the day, late
+    await analytics.flushEnded();
+    clock.set(at('2026-03-02T00:15:00Z'));
+    await chat('carol', at('2026-03-01T23:59:55Z')); // later still: the day's names were forgotten
+    await chat('alice', at('2026-03-01T23:59:56Z'));
+    await analytics.flushEnded();
+
+    expect(reads).toEqual(['2026-03-02T00:14:59.000Z 2026-03-01', '2026-03-02T00:15:00.000Z 2026-03-01']);
+    const [day] = await repo.daysBetween(owner, dayStart, dayEnd);
+    expect(day?.chatters).toEqual({ alice: 2, bob: 1, carol: 1 });
+    expect(day?.unnamedLines).toBeUndefined();
   });
 });
 

@@ -10,7 +10,6 @@ import {
   createRecentIds,
   dayDeltasOf,
   dayMs,
-  floorTo,
   type Change,
   type MinuteDelta,
 } from './buckets';
@@ -41,6 +40,13 @@ export const analyticsMinuteGraceMs = 3_000;
  */
 export const analyticsWriteChunk = 4;
 export const analyticsWritePauseMs = 10;
+
+/**
+ * How long after a day ended its names stay in memory: lines sent before midnight arrive up to a
+ * few minutes later (a chat line's time is believed up to 5 minutes before its arrival), and the
+ * minute is written 3 s after it ends.
+ */
+export const dayNamesKeptMs = 15 * 60_000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -155,10 +161,12 @@ export function createStreamAnalytics({
     return names;
   };
 
+  // yesterday's names are not kept all of today (1,000 channels' full days: ~33 MB): a line of a day
+  // forgotten here reads its names again
   const forgetOldDays = () => {
-    const yesterday = floorTo(clock.now().getTime(), dayMs) - dayMs;
+    const endedBy = clock.now().getTime() - dayNamesKeptMs;
     for (const key of dayNames.keys())
-      if (Number(key.slice(key.lastIndexOf('|') + 1)) < yesterday) dayNames.delete(key);
+      if (Number(key.slice(key.lastIndexOf('|') + 1)) + dayMs <= endedBy) dayNames.delete(key);
   };
 
   const writeMinutes = async (minutes: MinuteDelta[]) => {

@@ -1,0 +1,180 @@
+/**
+ * What realtime's stream analytics keeps in memory and what its writes cost on the embedded store
+ * (docs/performance.md, "Stream analytics in memory"): `npm run bench:analytics-memory -- [channels]
+ * [names per day] [minutes] [lines per channel-minute]`.
+ *
+ * 1. Each of `channels` (default 1,000) gets a day document holding `names per day` (default 5,000,
+ *    the cap) chatters: the store's heap per day document.
+ * 2. The names of every day bucket as the flush holds them (`repo.dayNames`), and for comparison
+ *    as the Set of strings it held before: heap (and array buffers) per name after `gc()`.
+ * 3. One flush's day write per channel (`addDay` of 60 chatters already in the day, an hour's
+ *    counts): CPU per write, i.e. the embedded store's copy of a document of that many names, and
+ *    the event loop's longest delay meanwhile (one write's longest stretch on the thread).
+ * 4. `minutes` (default 10) minutes of chat, `lines` (default 60) a channel-minute from 10,000
+ *    viewers picked at random (the bench's workload): CPU per minute insert, heap per minute
+ *    document and per active channel-hour.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createSilentLogger } from '@kickstand/platform/log';
+import { createEmbeddedStore } from '@kickstand/platform/store';
+import { createFakeClock } from '@kickstand/platform/testing';
+import { createAnalyticsRepository, hashName } from '@kickstand/realtime';
+import { heapAfterGc } from './heap';
+import { seededRandom } from './workload';
+
+const channels = Number(process.argv[2] ?? 1000);
+const namesPerDay = Number(process.argv[3] ?? 5000);
+const minutes = Number(process.argv[4] ?? 10);
+const linesPerMinute = Number(process.argv[5] ?? 60);
+const viewers = 10_000;
+
+const zero = { messages: 0, commands: 0, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 };
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+/** The V8 heap and the typed arrays' memory outside it (the day names' hash tables), after `gc()`. */
+const retained = () => heapAfterGc() + process.memoryUsage().arrayBuffers;
+
+async function main() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'analytics-memory-'));
+  const day = new Date('2026-03-01T00:00:00Z');
+  const clock = createFakeClock(new Date('2026-03-01T20:00:00Z'));
+  const log = createSilentLogger();
+  const store = await createEmbeddedStore({ dir, clock, log, sweepIntervalMs: 3_600_000 });
+  const repo = createAnalyticsRepository(store);
+  await repo.createIndexes();
+  const random = seededRandom(22);
+  const owner = (channel: number) => `owner-${channel}`;
+  const viewer = () => `viewer_${Math.floor(random() * viewers)}`;
+  /** `count` distinct names of the 10,000 viewers (all of them, numbered on, beyond 10,000). */
+  const distinctNames = (count: number): string[] => {
+    const names = new Set<string>();
+    while (names.size < Math.min(count, viewers)) names.add(viewer());
+    for (let extra = viewers; names.size < count; extra += 1) names.add(`viewer_${extra}`);
+    return [...names];
+  };
+  const dayDelta = (userId: string, names: readonly string[]) => ({
+    userId,
+    day,
+    hours: new Map([['20', { ...zero, messages: names.length }]]),
+    chatters: new Map(names.map((name) => [name, 1])),
+    unnamedLines: 0,
+    commands: new Map([['dice', 1]]),
+  });
+
+  // 1. the day documents
+  const heapBefore = retained();
+  const inDay: string[][] = [];
+  for (let channel = 0; channel < channels; channel += 1) {
+    const names = distinctNames(namesPerDay);
+    inDay.push(names.slice(0, 60));
+    await repo.addDay(dayDelta(owner(channel), names), await repo.dayNames(owner(channel), day));
+  }
+  const heapDays = retained();
+  console.log(
+    `${channels} day documents of ${namesPerDay} names: store heap +${mb(heapDays - heapBefore)} MB, ` +
+      `${((heapDays - heapBefore) / channels / 1000).toFixed(1)} kB a document`,
+  );
+
+  // 2. the names the flush keeps per day bucket
+  let cpu = process.cpuUsage();
+  const held = [];
+  for (let channel = 0; channel < channels; channel += 1) held.push(await repo.dayNames(owner(channel), day));
+  const readMs = cpuMs(cpu);
+  const heapNames = retained();
+  console.log(
+    `dayNames of ${channels} buckets: +${mb(heapNames - heapDays)} MB, ` +
+      `${((heapNames - heapDays) / (channels * namesPerDay)).toFixed(1)} bytes a name; ` +
+      `read ${((readMs * 1000) / channels).toFixed(0)} µs a bucket`,
+  );
+  const legacy = [];
+  for (let channel = 0; channel < channels; channel += 1) {
+    const [doc] = await repo.daysBetween(owner(channel), day, new Date(day.getTime() + 86_400_000));
+    legacy.push(new Set(Object.keys(doc?.chatters ?? {})));
+  }
+  const heapLegacy = retained();
+  console.log(
+    `  for comparison, a Set of the name strings (as before): +${mb(heapLegacy - heapNames)} MB, ` +
+      `${((heapLegacy - heapNames) / (channels * namesPerDay)).toFixed(1)} bytes a name`,
+  );
+  legacy.length = 0;
+  const numbers = [];
+  for (let channel = 0; channel < channels; channel += 1) {
+    const [doc] = await repo.daysBetween(owner(channel), day, new Date(day.getTime() + 86_400_000));
+    numbers.push(new Set(Object.keys(doc?.chatters ?? {}).map(hashName)));
+  }
+  const heapNumbers = retained();
+  console.log(
+    `  for comparison, a Set of the names' 32-bit hashes: +${mb(heapNumbers - heapLegacy)} MB, ` +
+      `${((heapNumbers - heapLegacy) / (channels * namesPerDay)).toFixed(1)} bytes a name`,
+  );
+  numbers.length = 0;
+
+  // 3. one flush's day write per channel: 60 chatters the day holds already
+  // the loop's longest delay meanwhile: how long one write holds the owner thread at a stretch
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  cpu = process.cpuUsage();
+  for (let channel = 0; channel < channels; channel += 1) {
+    await repo.addDay(dayDelta(owner(channel), inDay[channel] ?? []), held[channel] as (typeof held)[number]);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const dayWriteMs = cpuMs(cpu);
+  // a block still under way when the writes resolve is recorded at the monitor's next sample
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  delay.disable();
+  const [dayDoc] = await repo.daysBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
+  console.log(
+    `addDay of 60 chatters to a day of ${namesPerDay} names: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write, ` +
+      `~${(JSON.stringify(dayDoc).length / 1000).toFixed(0)} kB appended to the datafile; ` +
+      `event loop delay max ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms`,
+  );
+
+  // 4. the minute documents of `minutes` minutes of chat
+  const heapBeforeMinutes = retained();
+  let minuteWriteMs = 0;
+  for (let minute = 0; minute < minutes; minute += 1) {
+    const deltas = [];
+    for (let channel = 0; channel < channels; channel += 1) {
+      const chatters = new Map<string, number>();
+      for (let line = 0; line < linesPerMinute; line += 1) {
+        const name = viewer();
+        chatters.set(name, (chatters.get(name) ?? 0) + 1);
+      }
+      deltas.push({
+        userId: owner(channel),
+        minute: new Date(day.getTime() + 20 * 3_600_000 + minute * 60_000),
+        counts: { ...zero, messages: linesPerMinute },
+        chatters,
+        unnamedLines: 0,
+        commands: new Map([['dice', 2]]),
+      });
+    }
+    cpu = process.cpuUsage();
+    for (const delta of deltas) await repo.addMinute(delta);
+    minuteWriteMs += cpuMs(cpu);
+  }
+  const heapMinutes = retained();
+  const [minuteDoc] = await repo.minutesBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
+  const perMinuteDoc = (heapMinutes - heapBeforeMinutes) / (channels * minutes);
+  console.log(
+    `${channels * minutes} minute documents (${linesPerMinute} lines): +${mb(heapMinutes - heapBeforeMinutes)} MB, ` +
+      `${(perMinuteDoc / 1000).toFixed(2)} kB a document, ${mb(perMinuteDoc * 60)} MB an active channel-hour; ` +
+      `insert ${((minuteWriteMs * 1000) / (channels * minutes)).toFixed(0)} µs CPU a minute, ` +
+      `~${((minuteDoc ? JSON.stringify(minuteDoc).length : 0) / 1000).toFixed(1)} kB in the datafile`,
+  );
+
+  held.length = 0;
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
