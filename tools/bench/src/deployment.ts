@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './free-port';
 import type { WatchedProcess } from './process-stats';
 import { npmStartEnv, npmStartNodeFlags } from './npm-start-flags';
 
@@ -91,15 +91,7 @@ function sandboxNodeFlags(options: DeploymentOptions): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${path.join(options.runDir, 'profiles', 'kick-sandbox')}`, ...interval];
 }
 
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
+export { freePort };
 
 interface ProcessOptions {
   name: string;
