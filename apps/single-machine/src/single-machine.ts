@@ -25,9 +25,8 @@ import {
 } from '@kickstand/platform/lifecycle';
 import { loadOrCreateJwtKeyPair, type JwtKeyPair } from '@kickstand/platform/auth';
 import type { Logger } from '@kickstand/platform/log';
+import { freePort } from '@kickstand/platform/http';
 import { createRealtimeService } from '@kickstand/realtime';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { SingleMachineConfig } from './config';
 import { startFrontDoorThread } from './front-door/front-door-thread';
@@ -249,14 +248,12 @@ function sandboxOptions(config: SingleMachineConfig, gatewayPort: number, sandbo
   };
 }
 
-/** 0 means "any free port": ask the system for one now, so every URL can be known up front. */
+/**
+ * 0 means "any free port": one is picked now, so every URL can be known up front, below the
+ * ephemeral range so that the services' own `listen(0)` cannot take it before it is listened on.
+ */
 async function concretePort(port: number): Promise<number> {
-  if (port !== 0) return port;
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port: free } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return free;
+  return port === 0 ? freePort() : port;
 }
 
 /**

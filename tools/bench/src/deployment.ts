@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort } from './free-port';
+import { freePort } from '@kickstand/platform/http';
 import type { WatchedProcess } from './process-stats';
 import { npmStartEnv, npmStartNodeFlags } from './npm-start-flags';
 

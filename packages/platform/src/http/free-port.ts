@@ -28,11 +28,12 @@ const isFree = (port: number) =>
   });
 
 /**
- * A port nobody listens on right now, below the ephemeral range. A port the system picked itself
- * (`listen(0)`) is free only until the next `listen(0)`: Kickstand opens a few of those (its services'
- * own ports) before its front door takes the public port, and once one of them was given the very
- * port the bench had picked (EADDRINUSE, every delivery refused). Below the range no `listen(0)`
- * and no outgoing connection can take it.
+ * A port nobody listens on right now, below the ephemeral range, for a URL that must be known before
+ * its server listens (single-machine's `PORT=0`, the bench's deployments). A port the system picked
+ * itself (`listen(0)`) is free only until the next `listen(0)`: Kickstand opens a few of those (its
+ * services' own ports) before its front door takes the public port, and once one of them was given
+ * the very port the bench had picked (EADDRINUSE, every delivery refused). Below the range no
+ * `listen(0)` and no outgoing connection can take it.
  */
 export async function freePort(
   options: { isFree?: (port: number) => Promise<boolean>; random?: () => number; rangeText?: string } = {},
