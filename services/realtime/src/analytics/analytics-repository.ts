@@ -1,8 +1,20 @@
-import { DuplicateKeyError, type Store, type Update } from '@kickstand/platform/store';
-import { analyticsLimits, countNames, dayMs, type Counts, type DayDelta, type MinuteDelta } from './buckets';
+import type { RecentItem, RecentLogSpec, Store, Update } from '@kickstand/platform/store';
+import {
+  analyticsLimits,
+  countNames,
+  dayMs,
+  zeroCounts,
+  type Counts,
+  type DayDelta,
+  type MinuteDelta,
+} from './buckets';
 import { NameHashSet } from './name-hashes';
 
-/** One channel owner's minute: `_id` is `<userId>|<minute ISO>`. */
+/**
+ * One channel owner's minute: `_id` is `<userId>|<minute ISO>`. As the store keeps it, a minute
+ * written more than once is one entry per write (the later ones `<userId>|<minute ISO>|<n>`, n ≥ 2),
+ * summed into one document when read.
+ */
 export interface MinuteDoc {
   _id: string;
   userId: string;
@@ -48,14 +60,36 @@ export interface DayNames {
   commands: NameHashSet;
 }
 
+/** A minute's entry in the recent log `analytics-minutes`: the document without its key, date and id. */
+export type MinuteEntry = Omit<MinuteDoc, '_id' | 'userId' | 'minute'>;
+
+/**
+ * The store's recent log `analytics-minutes`: each owner's newest 2,880 minute entries (the
+ * longest last stream the report shows: 48 hours by the minute), ordered by the minute. Read only
+ * by the last-stream report. On MongoDB an entry is the `MinuteDoc` earlier versions wrote; the
+ * embedded store imports the collection of that name once (Store.recentLog), and keeps each
+ * entry's text on disk rather than the document on the heap (docs/performance.md, "Stream
+ * analytics in memory").
+ */
+export const minutesSpec: RecentLogSpec = {
+  keepPerKey: analyticsLimits.streamMinutes,
+  keyField: 'userId',
+  atField: 'minute',
+};
+
+/** Writes of one minute beyond which addMinute gives up (a fault: each report or late line adds one). */
+const maxWritesPerMinute = 10_000;
+
 export interface AnalyticsRepository {
+  /** Prepares the buckets (indexes; the minutes' recent log). */
   createIndexes(): Promise<void>;
-  /** Adds a minute's counts to its bucket (created when missing). */
+  /** Adds a minute's counts to its bucket: a new entry, summed with the minute's others when read. */
   addMinute(delta: MinuteDelta): Promise<void>;
   /** The names already kept in a day bucket. */
   dayNames(userId: string, day: Date): Promise<DayNames>;
   /** Adds a day's counts; names beyond the caps (given the names already kept) are counted as unnamed. */
   addDay(delta: DayDelta, names: DayNames): Promise<void>;
+  /** The minutes in [from, to) among the owner's kept ones, one document per minute, oldest first. */
   minutesBetween(userId: string, from: Date, to: Date): Promise<MinuteDoc[]>;
   daysBetween(userId: string, from: Date, to: Date): Promise<DayDoc[]>;
   /** The stream that started last, or null. */
@@ -73,22 +107,57 @@ const retentionSeconds = analyticsLimits.retentionDays * 24 * 3600;
 /** Streams older than the retention are of no range; a few days more for one that ran long. */
 const streamLookbackMs = 2 * dayMs;
 
-function incrementsOf(prefix: string, map: ReadonlyMap<string, number>): Record<string, number> {
-  const inc: Record<string, number> = {};
-  for (const [name, count] of map) inc[`${prefix}.${name}`] = count;
-  return inc;
+/** The entry a minute's delta is written as (maps and counts copied: the delta is the caller's). */
+function entryOf(delta: MinuteDelta): MinuteEntry {
+  const entry: MinuteEntry = { counts: { ...delta.counts } };
+  if (delta.chatters.size > 0) entry.chatters = Object.fromEntries(delta.chatters);
+  if (delta.unnamedLines > 0) entry.unnamedLines = delta.unnamedLines;
+  if (delta.commands.size > 0) entry.commandRuns = Object.fromEntries(delta.commands);
+  return entry;
+}
+
+function addInto(target: Record<string, number>, added: Record<string, number>): void {
+  for (const [name, count] of Object.entries(added)) target[name] = (target[name] ?? 0) + count;
+}
+
+/** A minute's entries (in order of the minute) as one document per minute, their counts summed. */
+export function minuteDocsOf(userId: string, items: ReadonlyArray<RecentItem<MinuteEntry>>): MinuteDoc[] {
+  const docs: MinuteDoc[] = [];
+  for (const { at, entry } of items) {
+    let doc = docs[docs.length - 1];
+    if (!doc || doc.minute.getTime() !== at.getTime()) {
+      doc = { _id: `${userId}|${at.toISOString()}`, userId, minute: at, counts: zeroCounts() };
+      docs.push(doc);
+    }
+    for (const name of countNames) doc.counts[name] += entry.counts[name] ?? 0;
+    if (entry.chatters) addInto((doc.chatters ??= {}), entry.chatters);
+    if (entry.unnamedLines) doc.unnamedLines = (doc.unnamedLines ?? 0) + entry.unnamedLines;
+    if (entry.commandRuns) addInto((doc.commandRuns ??= {}), entry.commandRuns);
+  }
+  return docs;
 }
 
 export function createAnalyticsRepository(store: Store): AnalyticsRepository {
-  const minutes = store.collection<MinuteDoc>('analytics-minutes');
+  const minutes = store.recentLog<MinuteEntry>('analytics-minutes', minutesSpec);
   const days = store.collection<DayDoc>('analytics-days');
   const streams = store.collection<StreamDoc>('analytics-streams');
   const streamId = (userId: string, startedAt: Date) => `${userId}|${startedAt.toISOString()}`;
+  let opening: Promise<void> | undefined;
+  const openMinutes = () =>
+    (opening ??= minutes.open().catch((error: unknown) => {
+      opening = undefined; // tried again by the next call
+      throw error;
+    }));
+  /**
+   * Each owner's latest minute written here and how many writes of it: the minute under way
+   * written for a report is written again when it ends (its n-th write is tried first, not each
+   * id from the first).
+   */
+  const lastWritten = new Map<string, { minuteMs: number; writes: number }>();
 
   return {
     createIndexes: async () => {
-      await minutes.createIndex({ fields: { userId: 1, minute: 1 } });
-      await minutes.createIndex({ fields: { minute: 1 }, expireAfterSeconds: retentionSeconds });
+      await openMinutes();
       await days.createIndex({ fields: { userId: 1, day: 1 } });
       await days.createIndex({ fields: { day: 1 }, expireAfterSeconds: retentionSeconds });
       await streams.createIndex({ fields: { userId: 1, startedAt: -1 } });
@@ -96,32 +165,22 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
     },
 
     addMinute: async (delta) => {
-      const _id = `${delta.userId}|${delta.minute.toISOString()}`;
-      // A minute is normally written once, after it ended: inserting the finished document costs
-      // the embedded store a fraction of an upsert's `$inc` per name. When it exists already (a
-      // line that came late, a report that wrote the minute under way, another instance), the
-      // insert fails whole and the counts are added to it instead.
-      const doc: MinuteDoc = { _id, userId: delta.userId, minute: delta.minute, counts: { ...delta.counts } };
-      if (delta.chatters.size > 0) doc.chatters = Object.fromEntries(delta.chatters);
-      if (delta.unnamedLines > 0) doc.unnamedLines = delta.unnamedLines;
-      if (delta.commands.size > 0) doc.commandRuns = Object.fromEntries(delta.commands);
-      try {
-        await minutes.insertOne(doc);
-        return;
-      } catch (error) {
-        if (!(error instanceof DuplicateKeyError)) throw error;
+      await openMinutes();
+      // A minute is normally written once, after it ended. A later write of it (a line that came
+      // late, a report that wrote the minute under way, another instance) is an entry of its own,
+      // `|2`, `|3`…: the first id not taken yet (an append of a taken id is a no-op that says so).
+      const { userId } = delta;
+      const minuteMs = delta.minute.getTime();
+      const base = `${userId}|${delta.minute.toISOString()}`;
+      const entry = entryOf(delta);
+      const last = lastWritten.get(userId);
+      for (let write = last?.minuteMs === minuteMs ? last.writes + 1 : 1; write <= maxWritesPerMinute; write += 1) {
+        if (await minutes.append(userId, write === 1 ? base : `${base}|${write}`, delta.minute, entry)) {
+          if (!last || last.minuteMs <= minuteMs) lastWritten.set(userId, { minuteMs, writes: write });
+          return;
+        }
       }
-      const inc: Record<string, number> = {
-        ...incrementsOf('chatters', delta.chatters),
-        ...incrementsOf('commandRuns', delta.commands),
-      };
-      for (const name of countNames) inc[`counts.${name}`] = delta.counts[name];
-      if (delta.unnamedLines > 0) inc.unnamedLines = delta.unnamedLines;
-      await minutes.updateOne(
-        { _id },
-        { $inc: inc, $setOnInsert: { userId: delta.userId, minute: delta.minute } },
-        { upsert: true },
-      );
+      throw new Error(`minute ${base} was written ${maxWritesPerMinute} times already`);
     },
 
     dayNames: async (userId, day) => {
@@ -152,8 +211,10 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
       await days.updateOne({ _id: `${delta.userId}|${dayKey(delta.day)}` }, update, { upsert: true });
     },
 
-    minutesBetween: (userId, from, to) =>
-      minutes.find({ userId, minute: { $gte: from, $lt: to } }, { sort: { minute: 1 } }),
+    minutesBetween: async (userId, from, to) => {
+      await openMinutes();
+      return minuteDocsOf(userId, await minutes.range(userId, from, to));
+    },
 
     daysBetween: (userId, from, to) => days.find({ userId, day: { $gte: from, $lt: to } }, { sort: { day: 1 } }),
 

@@ -13,7 +13,12 @@ import {
   type TestPlatform,
 } from '@kickstand/platform/testing';
 import { CommandKind, timestampFromDate } from '@kickstand/proto';
-import { createAnalyticsRepository, type AnalyticsRepository } from './analytics-repository';
+import {
+  createAnalyticsRepository,
+  minutesSpec,
+  type AnalyticsRepository,
+  type MinuteEntry,
+} from './analytics-repository';
 import { analyticsLimits } from './buckets';
 import { hashName, NameHashSet } from './name-hashes';
 import {
@@ -443,6 +448,35 @@ describe('the last stream', () => {
       series: { messages: [1, 0, 1] },
     });
     expect(week.totals).toMatchObject({ messages: 4, uniqueChatters: 4 });
+  });
+
+  test('when a report is asked while a minute is under way, then that minute is written then and again once over, and the last stream sums both', async () => {
+    clock.set(at('2026-03-01T20:01:30Z'));
+    await goLive('2026-03-01T20:00:00Z', 'ranked grind');
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await chat('bob', at('2026-03-01T20:01:10Z'));
+
+    const during = await analytics.report(owner, 'last-stream');
+    await chat('carol', at('2026-03-01T20:01:40Z'));
+    await chat('bob', at('2026-03-01T20:01:50Z'));
+    clock.set(at('2026-03-01T20:02:10Z'));
+    await analytics.flushEnded();
+    const after = await analytics.report(owner, 'last-stream');
+
+    expect(during.series.messages).toEqual([1, 1]);
+    const minutes = platform.store.recentLog<MinuteEntry>('analytics-minutes', minutesSpec);
+    const written = await minutes.range(owner, at('2026-03-01T20:01:00Z'), at('2026-03-01T20:02:00Z'));
+    expect(written.map((item) => [item.id, item.entry.counts.messages])).toEqual([
+      [`${owner}|2026-03-01T20:01:00.000Z`, 1],
+      [`${owner}|2026-03-01T20:01:00.000Z|2`, 2],
+    ]);
+    expect(after.series.messages).toEqual([1, 3, 0]);
+    expect(after.totals).toMatchObject({ messages: 4, uniqueChatters: 3 });
+    expect(after.topChatters).toEqual([
+      { username: 'bob', messages: 2 },
+      { username: 'alice', messages: 1 },
+      { username: 'carol', messages: 1 },
+    ]);
   });
 
   test('when the end is delivered before the start, then the stream still has both', async () => {
