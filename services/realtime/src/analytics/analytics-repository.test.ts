@@ -102,7 +102,7 @@ describe('the minutes of stream analytics (recent log analytics-minutes)', () =>
         userId: 'u1',
         minute: at('2026-03-01T19:41:00Z'),
         counts: { ...zeroCounts(), messages: 1 },
-        chatters: { bob: 1 },
+        chatters: [['bob', 1]],
       },
     ]);
   });

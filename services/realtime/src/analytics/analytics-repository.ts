@@ -7,25 +7,26 @@ import {
   type Counts,
   type DayDelta,
   type MinuteDelta,
+  type NameCounts,
 } from './buckets';
 import { NameHashSet } from './name-hashes';
 
 /**
- * One channel owner's minute: `_id` is `<userId>|<minute ISO>`. As the store keeps it, a minute
- * written more than once is one entry per write (the later ones `<userId>|<minute ISO>|<n>`, n ≥ 2),
- * summed into one document when read.
+ * One channel owner's minute as read: `_id` is `<userId>|<minute ISO>`, its entries (MinuteEntry)
+ * summed. The names of a minute written once are as its entry keeps them (pairs, or an object);
+ * of one written more than once, a null-prototype object (minuteDocsOf says why).
  */
 export interface MinuteDoc {
   _id: string;
   userId: string;
   minute: Date;
   counts: Counts;
-  /** Chat lines per chatter (at most analyticsLimits.chattersPerMinute names). */
-  chatters?: Record<string, number>;
+  /** Chat lines per chatter (at most analyticsLimits.chattersPerMinute names a write). */
+  chatters?: NameCounts;
   /** Lines whose chatter is not in `chatters` (cap reached or an unusable name). */
   unnamedLines?: number;
   /** Answered commands per command name. */
-  commandRuns?: Record<string, number>;
+  commandRuns?: NameCounts;
 }
 
 /** One channel owner's UTC day: `_id` is `<userId>|<YYYY-MM-DD>`. */
@@ -60,8 +61,28 @@ export interface DayNames {
   commands: NameHashSet;
 }
 
-/** A minute's entry in the recent log `analytics-minutes`: the document without its key, date and id. */
-export type MinuteEntry = Omit<MinuteDoc, '_id' | 'userId' | 'minute'>;
+/**
+ * Names and their counts as a minute entry keeps them: `[name, count]` pairs, or (documents of
+ * versions before the recent log) an object by name. Pairs, because an object of ~60 names that
+ * no other object shares costs V8 a hidden class per name wherever it is built: parsing a minute
+ * of 60 chatters took ~70–90 µs as an object, ~8–14 µs as pairs (MongoDB's driver builds its
+ * documents the same way; docs/decisions/analytics-minutes-recent-log.md).
+ */
+export type StoredNameCounts = Array<[string, number]> | Record<string, number>;
+
+/**
+ * One write of a minute, an entry of the recent log `analytics-minutes` (on MongoDB the document
+ * `{ _id, userId, minute, ...entry }`). The first write of a minute has the id `<userId>|<minute
+ * ISO>`, a later one (a line that came late, a report that wrote the minute under way, another
+ * instance) `<userId>|<minute ISO>|<n>`, n ≥ 2; a read sums them.
+ */
+export type MinuteEntry = {
+  counts: Counts;
+  /** Chat lines per chatter (at most analyticsLimits.chattersPerMinute names a write). */
+  chatters?: StoredNameCounts;
+  unnamedLines?: number;
+  commandRuns?: StoredNameCounts;
+};
 
 /**
  * The store's recent log `analytics-minutes`: each owner's newest 2,880 minute entries (the
@@ -107,32 +128,51 @@ const retentionSeconds = analyticsLimits.retentionDays * 24 * 3600;
 /** Streams older than the retention are of no range; a few days more for one that ran long. */
 const streamLookbackMs = 2 * dayMs;
 
-/** The entry a minute's delta is written as (maps and counts copied: the delta is the caller's). */
+/** The entry a minute's delta is written as (copies: the delta is the caller's). */
 function entryOf(delta: MinuteDelta): MinuteEntry {
   const entry: MinuteEntry = { counts: { ...delta.counts } };
-  if (delta.chatters.size > 0) entry.chatters = Object.fromEntries(delta.chatters);
+  if (delta.chatters.size > 0) entry.chatters = [...delta.chatters];
   if (delta.unnamedLines > 0) entry.unnamedLines = delta.unnamedLines;
-  if (delta.commands.size > 0) entry.commandRuns = Object.fromEntries(delta.commands);
+  if (delta.commands.size > 0) entry.commandRuns = [...delta.commands];
   return entry;
 }
 
-function addInto(target: Record<string, number>, added: Record<string, number>): void {
-  for (const [name, count] of Object.entries(added)) target[name] = (target[name] ?? 0) + count;
+/**
+ * The sum of two name maps, as a null-prototype object: V8 keeps one as a dictionary from the
+ * start, so adding ~60 names no other object has costs no hidden class each (an ordinary object
+ * would, ~1.2 µs a name).
+ */
+function summed(first: NameCounts | undefined, second: NameCounts | undefined): NameCounts | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  const sum = Object.create(null) as Record<string, number>;
+  for (const map of [first, second])
+    for (const [name, count] of Array.isArray(map) ? map : Object.entries(map)) sum[name] = (sum[name] ?? 0) + count;
+  return sum;
 }
 
-/** A minute's entries (in order of the minute) as one document per minute, their counts summed. */
+/**
+ * The entries of minutes (in order of the minute) as one document per minute, their counts
+ * summed; a minute written once keeps its entry's name maps as they are (nothing copied).
+ */
 export function minuteDocsOf(userId: string, items: ReadonlyArray<RecentItem<MinuteEntry>>): MinuteDoc[] {
   const docs: MinuteDoc[] = [];
   for (const { at, entry } of items) {
-    let doc = docs[docs.length - 1];
-    if (!doc || doc.minute.getTime() !== at.getTime()) {
-      doc = { _id: `${userId}|${at.toISOString()}`, userId, minute: at, counts: zeroCounts() };
+    const last = docs[docs.length - 1];
+    if (!last || last.minute.getTime() !== at.getTime()) {
+      const doc: MinuteDoc = { _id: `${userId}|${at.toISOString()}`, userId, minute: at, counts: zeroCounts() };
+      for (const name of countNames) doc.counts[name] += entry.counts[name] ?? 0;
+      if (entry.chatters) doc.chatters = entry.chatters;
+      if (entry.unnamedLines) doc.unnamedLines = entry.unnamedLines;
+      if (entry.commandRuns) doc.commandRuns = entry.commandRuns;
       docs.push(doc);
+      continue;
     }
-    for (const name of countNames) doc.counts[name] += entry.counts[name] ?? 0;
-    if (entry.chatters) addInto((doc.chatters ??= {}), entry.chatters);
-    if (entry.unnamedLines) doc.unnamedLines = (doc.unnamedLines ?? 0) + entry.unnamedLines;
-    if (entry.commandRuns) addInto((doc.commandRuns ??= {}), entry.commandRuns);
+    for (const name of countNames) last.counts[name] += entry.counts[name] ?? 0;
+    const chatters = summed(last.chatters, entry.chatters);
+    if (chatters) last.chatters = chatters;
+    if (entry.unnamedLines) last.unnamedLines = (last.unnamedLines ?? 0) + entry.unnamedLines;
+    const commandRuns = summed(last.commandRuns, entry.commandRuns);
+    if (commandRuns) last.commandRuns = commandRuns;
   }
   return docs;
 }

@@ -23,6 +23,8 @@ export interface Counts {
   kicks: number;
 }
 export type CountName = keyof Counts;
+/** Counts by name: an object, or `[name, count]` pairs (a minute as written: MinuteEntry). */
+export type NameCounts = Readonly<Record<string, number>> | ReadonlyArray<readonly [string, number]>;
 export const countNames: readonly CountName[] = [
   'messages',
   'commands',
