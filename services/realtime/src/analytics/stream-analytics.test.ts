@@ -282,9 +282,9 @@ describe('counting', () => {
 describe('big day buckets', () => {
   /** The owner's day writes (not all channels', whose bucket every test's owner adds to). */
   let dayWrites: Array<{ day: string; messages: number }>;
-  const bigDays = (bigDayNames: number) => {
+  const countedDays = (): AnalyticsRepository => {
     dayWrites = [];
-    const counted: AnalyticsRepository = {
+    return {
       ...repo,
       addDay: (delta, names) => {
         if (delta.userId === owner) {
@@ -294,14 +294,9 @@ describe('big day buckets', () => {
         return repo.addDay(delta, names);
       },
     };
-    return createStreamAnalytics({
-      repo: counted,
-      clock,
-      log: platform.log,
-      bigDayNames,
-      dayWriteEveryMs: 10 * 60_000,
-    });
   };
+  const bigDays = (bigDayNames: number) =>
+    createStreamAnalytics({ repo: countedDays(), clock, log: platform.log, bigDayNames, dayWriteEveryMs: 10 * 60_000 });
   /** The timer's flush at `iso` (3 s after a minute's end, the grace). */
   const timerAt = async (iso: string) => {
     clock.set(at(iso));
@@ -330,6 +325,27 @@ describe('big day buckets', () => {
     const week = await analytics.report(owner, '7d');
     expect(dayWrites.length).toBe(3);
     expect(week.totals).toMatchObject({ messages: 7, uniqueChatters: 6 });
+  });
+
+  test("when a big day's held counts reach the pending names, then the timer writes them before they are due", async () => {
+    analytics = createStreamAnalytics({
+      repo: countedDays(),
+      clock,
+      log: platform.log,
+      bigDayNames: 0,
+      pendingDayNames: 3,
+    });
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await chat('bob', at('2026-03-01T20:00:20Z'));
+    await timerAt('2026-03-01T20:01:03Z');
+    await chat('alice', at('2026-03-01T20:01:10Z'));
+    await timerAt('2026-03-01T20:02:03Z');
+    expect(dayWrites).toEqual([]);
+
+    await chat('carol', at('2026-03-01T20:02:10Z'));
+    await timerAt('2026-03-01T20:03:03Z');
+
+    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 4 }]);
   });
 
   test('when a big day ends, then its counts are written by the first timer after its end', async () => {

@@ -53,13 +53,15 @@ export const dayNamesKeptMs = 15 * 60_000;
 /**
  * A day bucket whose document holds this many names or more is written at most every
  * `analyticsDayWriteEveryMs` (and at its day's end, a report or stop), its counts added up in
- * memory meanwhile; a smaller one at every flush. The embedded store copies the whole document on
- * each `$inc`: ~1.3 ms at 1,000 names, ~6 ms at 5,000, once a minute per busy channel
- * (docs/performance.md, "Stream analytics in memory"). A crash loses up to that much of such a
- * day's counts (its minutes are written).
+ * memory meanwhile, unless they hold `analyticsPendingDayNames` names already; a smaller one at
+ * every flush. The embedded store copies the whole document on each `$inc`: ~1.3 ms at 1,000
+ * names, ~6 ms at 5,000, once a minute per busy channel; the counts held cost ~80 bytes a name
+ * (docs/performance.md, "Stream analytics in memory"). A crash loses what is held of such a day
+ * (its minutes are written).
  */
 export const analyticsBigDayNames = 1_000;
 export const analyticsDayWriteEveryMs = 10 * 60_000;
+export const analyticsPendingDayNames = 200;
 
 /** A day bucket's counts added up in memory, not written yet. */
 interface PendingDay {
@@ -138,6 +140,7 @@ export function createStreamAnalytics({
   writePauseMs = analyticsWritePauseMs,
   bigDayNames = analyticsBigDayNames,
   dayWriteEveryMs = analyticsDayWriteEveryMs,
+  pendingDayNames = analyticsPendingDayNames,
 }: {
   repo: AnalyticsRepository;
   clock: Clock;
@@ -147,6 +150,7 @@ export function createStreamAnalytics({
   writePauseMs?: number;
   bigDayNames?: number;
   dayWriteEveryMs?: number;
+  pendingDayNames?: number;
 }): StreamAnalyticsCounter {
   const pending = createMinuteAccumulator();
   const seen = createRecentIds();
@@ -211,8 +215,8 @@ export function createStreamAnalytics({
   };
 
   /**
-   * Writes the owner's pending days; a big one (analyticsBigDayNames) only once it is due, unless
-   * everything is to be written (`isAll`: a report, stop). A day whose names cannot be read stays
+   * Writes the owner's pending days; a big one (analyticsBigDayNames) only once it is due or holds
+   * `pendingDayNames` names, unless everything is to be written (`isAll`: a report, stop). A day whose names cannot be read stays
    * pending (tried again at the next flush); one whose write fails loses its counts (logged):
    * retrying it could count them twice.
    */
@@ -221,7 +225,8 @@ export function createStreamAnalytics({
     if (!own) return [];
     return [...own].map(async ([dayStart, day]) => {
       const names = await namesOf(userId, day.delta.day);
-      if (!isAll && nowMs < day.dueMs && names.chatters.size >= bigDayNames) return;
+      const isHeld = nowMs < day.dueMs && day.delta.chatters.size < pendingDayNames;
+      if (!isAll && isHeld && names.chatters.size >= bigDayNames) return;
       own.delete(dayStart);
       if (own.size === 0) pendingDays.delete(userId);
       await repo.addDay(day.delta, names);
