@@ -46,8 +46,10 @@ export function createRealtimeRepository(store: Store): RealtimeRepository {
     ));
   return {
     open,
-    saveLine: (userId, id, at, line) =>
-      isOpen ? lines.append(userId, id, at, line) : open().then(() => lines.append(userId, id, at, line)),
+    saveLine: async (userId, id, at, line) => {
+      if (!isOpen) await open();
+      await lines.append(userId, id, at, line);
+    },
     recentLines: async (userId, limit) => {
       if (!isOpen) await open();
       return lines.recent(userId, limit);

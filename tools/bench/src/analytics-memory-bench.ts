@@ -11,8 +11,10 @@
  *    counts): CPU per write, i.e. the embedded store's copy of a document of that many names, and
  *    the event loop's longest delay meanwhile (one write's longest stretch on the thread).
  * 4. `minutes` (default 10) minutes of chat, `lines` (default 60) a channel-minute from 10,000
- *    viewers picked at random (the bench's workload): CPU per minute insert, heap per minute
- *    document and per active channel-hour.
+ *    viewers picked at random (the bench's workload): CPU per minute write, heap per minute
+ *    document (over all the minutes and over the later half alone) and per active channel-hour.
+ * 5. The last-stream report's read of those minutes (`repo.minutesBetween`) for 100 owners: CPU
+ *    per read and per minute read.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -137,8 +139,12 @@ async function main() {
 
   // 4. the minute documents of `minutes` minutes of chat
   const heapBeforeMinutes = retained();
+  let heapHalfway = heapBeforeMinutes;
+  const halfway = Math.floor(minutes / 2);
   let minuteWriteMs = 0;
+  const minuteAt = (minute: number) => new Date(day.getTime() + 20 * 3_600_000 + minute * 60_000);
   for (let minute = 0; minute < minutes; minute += 1) {
+    if (minute === halfway) heapHalfway = retained();
     const deltas = [];
     for (let channel = 0; channel < channels; channel += 1) {
       const chatters = new Map<string, number>();
@@ -148,7 +154,7 @@ async function main() {
       }
       deltas.push({
         userId: owner(channel),
-        minute: new Date(day.getTime() + 20 * 3_600_000 + minute * 60_000),
+        minute: minuteAt(minute),
         counts: { ...zero, messages: linesPerMinute },
         chatters,
         unnamedLines: 0,
@@ -162,11 +168,27 @@ async function main() {
   const heapMinutes = retained();
   const [minuteDoc] = await repo.minutesBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
   const perMinuteDoc = (heapMinutes - heapBeforeMinutes) / (channels * minutes);
+  // the later half alone: what one more minute document costs once each owner's structures exist
+  const perLaterDoc = (heapMinutes - heapHalfway) / (channels * (minutes - halfway));
   console.log(
     `${channels * minutes} minute documents (${linesPerMinute} lines): +${mb(heapMinutes - heapBeforeMinutes)} MB, ` +
-      `${(perMinuteDoc / 1000).toFixed(2)} kB a document, ${mb(perMinuteDoc * 60)} MB an active channel-hour; ` +
+      `${(perMinuteDoc / 1000).toFixed(2)} kB a document (the last ${minutes - halfway} minutes: ` +
+      `${(perLaterDoc / 1000).toFixed(2)} kB), ${((perMinuteDoc * 60) / 1000).toFixed(0)} kB an active channel-hour; ` +
       `insert ${((minuteWriteMs * 1000) / (channels * minutes)).toFixed(0)} µs CPU a minute, ` +
       `~${((minuteDoc ? JSON.stringify(minuteDoc).length : 0) / 1000).toFixed(1)} kB in the datafile`,
+  );
+
+  // 5. the last-stream report's read: every minute of an owner, for 100 owners
+  const readers = Math.min(channels, 100);
+  cpu = process.cpuUsage();
+  let read = 0;
+  for (let channel = 0; channel < readers; channel += 1) {
+    read += (await repo.minutesBetween(owner(channel), minuteAt(0), minuteAt(minutes))).length;
+  }
+  const minutesReadMs = cpuMs(cpu);
+  console.log(
+    `minutesBetween of ${minutes} minutes (${readers} owners, ${read} documents): ` +
+      `${((minutesReadMs * 1000) / readers).toFixed(0)} µs CPU a read, ${((minutesReadMs * 1000) / read).toFixed(1)} µs a minute`,
   );
 
   held.length = 0;

@@ -4,6 +4,7 @@ import {
   type Collection,
   type Document,
   type RecentEntry,
+  type RecentItem,
   type RecentLog,
   type RecentLogSpec,
 } from './store';
@@ -39,13 +40,15 @@ export function collectionRecentLog<E extends RecentEntry>(
     if (overflow.length > 0) await collection.deleteMany({ _id: { $in: overflow.map((doc) => doc._id) } });
   }
 
-  async function insert(key: string, id: string, at: Date, entry: E): Promise<void> {
+  async function insert(key: string, id: string, at: Date, entry: E): Promise<boolean> {
+    let isAdded = true;
     try {
       // an insert, not an upsert: the store sends the inserts of a moment together (one round trip)
       await collection.insertOne({ ...entry, _id: id, [keyField]: key, [atField]: at });
     } catch (error) {
       // another instance, or a replay, wrote this entry already
       if (!(error instanceof DuplicateKeyError)) throw error;
+      isAdded = false;
     }
     const appended = sinceTrim.get(key);
     if (appended === undefined || appended + 1 >= recentLogTrimEvery) {
@@ -54,7 +57,13 @@ export function collectionRecentLog<E extends RecentEntry>(
     } else {
       sinceTrim.set(key, appended + 1);
     }
+    return isAdded;
   }
+
+  const itemOf = (doc: EntryDocument): RecentItem<E> => {
+    const { _id: id, [keyField]: _key, [atField]: at, ...entry } = doc;
+    return { id, at: at as Date, entry: entry as E };
+  };
 
   return {
     open: () => collection.createIndex({ fields: { [keyField]: 1, [atField]: -1 } }),
@@ -66,10 +75,19 @@ export function collectionRecentLog<E extends RecentEntry>(
           { [keyField]: key },
           { sort: newestFirst, limit: Math.min(limit, keepPerKey) },
         );
-        return docs.reverse().map((doc) => {
-          const { _id: id, [keyField]: _key, [atField]: at, ...entry } = doc;
-          return { id, at: at as Date, entry: entry as E };
-        });
+        return docs.reverse().map(itemOf);
+      }),
+    range: (key, from, to) =>
+      queue.run(key, async () => {
+        if (from >= to) return [];
+        // only the kept entries: those beyond a key's newest keepPerKey go first
+        await trim(key);
+        sinceTrim.set(key, 0);
+        const docs = await collection.find(
+          { [keyField]: key, [atField]: { $gte: from, $lt: to } },
+          { sort: { [atField]: 1, _id: 1 } },
+        );
+        return docs.map(itemOf);
       }),
   };
 }

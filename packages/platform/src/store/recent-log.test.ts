@@ -264,6 +264,21 @@ describe('the embedded store recent log (recent-log.ts)', () => {
       await log.close();
     });
 
+    test('when a range is read, then its texts come from the log file, and those being written from memory', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      const log = await logIn(logDir);
+      await log.append('u1', 'm1', at(1), { text: 'on disk' });
+      await log.append('u1', 'm2', at(2), { text: 'outside' });
+      expect(await rewriteInLog(logDir, 'on disk', 'ON DISK')).toBe(1);
+      const appending = log.append('u1', 'm0', at(1), { text: 'being written' });
+      expect(await log.range('u1', at(1), at(2))).toEqual([
+        { id: 'm0', at: at(1), entry: { text: 'being written' } },
+        { id: 'm1', at: at(1), entry: { text: 'ON DISK' } },
+      ]);
+      expect(await appending).toBe(true);
+      await log.close();
+    });
+
     test('when recent is asked before an entry line is written, then it is read from memory, and from the file once written', async () => {
       const logDir = path.join(await freshDir(), 'lines');
       const log = await logIn(logDir);

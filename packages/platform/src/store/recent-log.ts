@@ -89,6 +89,20 @@ export function createRecentLog<E extends RecentEntry>(
     await opening;
   }
 
+  /** The held entries as items, their texts read from disk where they are. */
+  function itemsOf(held: Entries): Array<RecentItem<E>> {
+    files.readTexts(held);
+    const items: Array<RecentItem<E>> = [];
+    for (let i = 0; i < held.ids.length; i++) {
+      items.push({
+        id: held.ids[i] as string,
+        at: new Date(held.ats[i] as number),
+        entry: JSON.parse(held.texts[i] as string) as E,
+      });
+    }
+    return items;
+  }
+
   return {
     open() {
       opening ??= replay();
@@ -100,23 +114,24 @@ export function createRecentLog<E extends RecentEntry>(
       const atMs = at.getTime();
       const entryJson = JSON.stringify(entry);
       const pending = memory.insertPending(key, id, atMs, entryJson);
-      if (pending === undefined) return files.written();
-      return files.append(key, id, atMs, entryJson, pending);
+      if (typeof pending === 'number') {
+        await files.append(key, id, atMs, entryJson, pending);
+        return true;
+      }
+      // the entry held already may still be on its way to the disk
+      await files.written();
+      // one older than a full key's is dropped at once: as MongoDB's trim would, later
+      return pending === 'older';
     },
     async recent(key, limit) {
       if (!isOpen) await ready();
       if (isClosed) throw new Error('the recent log is closed');
-      const held = memory.recent(key, limit);
-      files.readTexts(held);
-      const items: Array<RecentItem<E>> = [];
-      for (let i = 0; i < held.ids.length; i++) {
-        items.push({
-          id: held.ids[i] as string,
-          at: new Date(held.ats[i] as number),
-          entry: JSON.parse(held.texts[i] as string) as E,
-        });
-      }
-      return items;
+      return itemsOf(memory.recent(key, limit));
+    },
+    async range(key, from, to) {
+      if (!isOpen) await ready();
+      if (isClosed) throw new Error('the recent log is closed');
+      return itemsOf(memory.between(key, from.getTime(), to.getTime()));
     },
     async close() {
       if (isClosed) return;

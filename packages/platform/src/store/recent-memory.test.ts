@@ -21,11 +21,25 @@ describe('the recent log memory (recent-memory.ts)', () => {
     expect(rowsOf(memory, 'nobody')).toEqual([]);
   });
 
+  test('when entries between two dates are asked, then they are the held ones from the first date up to the second (excluded)', () => {
+    const memory = createRecentMemory(4);
+    for (const n of [1, 2, 3, 3, 5]) memory.insertPlaced('k', `m${n}-${memory.size()}`, n, 0, 10 * n, n);
+    expect(memory.insertPending('k', 'm0', 0, '{}')).toBe('older');
+    const between = (fromMs: number, toMs: number) => memory.between('k', fromMs, toMs).ids;
+    // held: m2-1 (2), m3-2 (3), m3-3 (3), m5-4 (5); m1-0 was pushed out
+    expect(between(0, 100)).toEqual(['m2-1', 'm3-2', 'm3-3', 'm5-4']);
+    expect(between(3, 5)).toEqual(['m3-2', 'm3-3']);
+    expect(between(3, 6)).toEqual(['m3-2', 'm3-3', 'm5-4']);
+    expect(between(4, 5)).toEqual([]);
+    expect(between(5, 5)).toEqual([]);
+    expect(memory.between('nobody', 0, 100).ids).toEqual([]);
+  });
+
   test('when a pending entry is placed, then its text is dropped for its place; a stale number places nothing', () => {
     const memory = createRecentMemory(3);
     const first = memory.insertPending('k', 'a', 1, '{"text":"a"}') as number;
     const second = memory.insertPending('k', 'b', 2, '{"text":"b"}') as number;
-    expect(memory.insertPending('k', 'a', 3, '{"text":"again"}')).toBeUndefined();
+    expect(memory.insertPending('k', 'a', 3, '{"text":"again"}')).toBe('held');
     expect(rowsOf(memory, 'k')).toEqual([
       ['a', 1, -1, first, 0, '{"text":"a"}'],
       ['b', 2, -1, second, 0, '{"text":"b"}'],

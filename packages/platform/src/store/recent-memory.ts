@@ -36,10 +36,10 @@ export interface Moved {
 export interface RecentMemory {
   /**
    * Adds an entry whose line is being written, its text held meanwhile. Returns the number `place`
-   * is to be told, or undefined when it changed nothing: the id is held already, or the entry is
-   * older than a full key's.
+   * is to be told, or why it changed nothing: the id is held already (`held`), or the entry is
+   * older than a full key's (`older`).
    */
-  insertPending(key: string, id: string, atMs: number, text: string): number | undefined;
+  insertPending(key: string, id: string, atMs: number, text: string): number | 'held' | 'older';
   /** Adds an entry whose text is on disk (replay); false when it changed nothing. */
   insertPlaced(key: string, id: string, atMs: number, seg: number, offset: number, length: number): boolean;
   /**
@@ -49,6 +49,8 @@ export interface RecentMemory {
   place(key: string, id: string, pending: number, seg: number, offset: number, length: number): void;
   /** The key's newest `limit` entries. */
   recent(key: string, limit: number): Entries;
+  /** The key's entries with `fromMs` ≤ at < `toMs`. */
+  between(key: string, fromMs: number, toMs: number): Entries;
   /** How many entries are held, over all keys. */
   size(): number;
   /** The segments the held entries' texts are in. */
@@ -149,10 +151,25 @@ function dropOldest(held: KeyEntries): void {
   held.ids.shift();
 }
 
-/** Copies of the key's entries from `from` on, the texts of pending ones filled in (from `texts`). */
-function entriesOf(held: KeyEntries, from: number, texts: Map<number, string>): Entries {
+/** The index of the key's first entry at or after `atMs` (the count when none is). */
+function firstAtOrAfter(held: KeyEntries, atMs: number): number {
+  let low = 0;
+  let high = held.ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (atOf(held, middle) < atMs) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Copies of the key's entries from `from` on (up to `to`, excluded), the texts of pending ones
+ * filled in (from `texts`).
+ */
+function entriesOf(held: KeyEntries, from: number, texts: Map<number, string>, to = held.ids.length): Entries {
   const entries = emptyEntries();
-  for (let i = from; i < held.ids.length; i++) {
+  for (let i = from; i < to; i++) {
     entries.ids.push(held.ids[i] as string);
     entries.ats.push(atOf(held, i));
     entries.segs.push(segOf(held, i));
@@ -196,7 +213,8 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
   let nextPending = 0;
   let size = 0;
 
-  function insert(key: string, id: string, atMs: number, seg: number, offset: number, length: number): boolean {
+  type Inserted = 'added' | 'held' | 'older';
+  function insert(key: string, id: string, atMs: number, seg: number, offset: number, length: number): Inserted {
     let held = byKey.get(key);
     if (!held) {
       held = newKeyEntries();
@@ -204,11 +222,11 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
     }
     // a scan of at most keepPerKey hashes: cheaper in memory than a Set per key (~40 bytes an entry)
     const hash = idHash(id);
-    if (indexOf(held, id, hash) >= 0) return false;
+    if (indexOf(held, id, hash) >= 0) return 'held';
     // lines come in order mostly: the place is found from the end
     let at = held.ids.length;
     while (at > 0 && isBefore(atMs, id, atOf(held, at - 1), held.ids[at - 1] as string)) at -= 1;
-    if (at === 0 && held.ids.length >= keepPerKey) return false; // older than every kept entry
+    if (at === 0 && held.ids.length >= keepPerKey) return 'older'; // older than every kept entry
     makeRoom(held, keepPerKey + 1);
     insertAt(held, at, { id, hash, atMs, seg, offset, length });
     size += 1;
@@ -217,18 +235,19 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
       dropOldest(held);
       size -= 1;
     }
-    return true;
+    return 'added';
   }
 
   return {
     insertPending(key, id, atMs, text) {
       const number = nextPending;
-      if (!insert(key, id, atMs, inMemory, number, 0)) return undefined;
+      const inserted = insert(key, id, atMs, inMemory, number, 0);
+      if (inserted !== 'added') return inserted;
       nextPending += 1;
       pending.set(number, text);
       return number;
     },
-    insertPlaced: insert,
+    insertPlaced: (key, id, atMs, seg, offset, length) => insert(key, id, atMs, seg, offset, length) === 'added',
     place(key, id, number, seg, offset, length) {
       const held = byKey.get(key);
       if (!held) return;
@@ -242,6 +261,11 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
       const held = byKey.get(key);
       if (!held || limit <= 0) return emptyEntries();
       return entriesOf(held, Math.max(0, held.ids.length - limit), pending);
+    },
+    between(key, fromMs, toMs) {
+      const held = byKey.get(key);
+      if (!held || fromMs >= toMs) return emptyEntries();
+      return entriesOf(held, firstAtOrAfter(held, fromMs), pending, firstAtOrAfter(held, toMs));
     },
     size: () => size,
     segmentsInUse() {

@@ -777,6 +777,37 @@ export function storeContract(
         expect(textsOf(await log.recent('u1', 10))).toEqual(['c at 2', 'a at 5', 'b at 5']);
       });
 
+      test('when an entry is appended, then append tells whether it was added or its id was kept already', async () => {
+        const log = await recentLog();
+        expect(await log.append('u1', 'm1', at(1), { text: 'first' })).toBe(true);
+        expect(await log.append('u1', 'm1', at(1), { text: 'again' })).toBe(false);
+        expect(await log.append('u1', 'm1|2', at(1), { text: 'a second entry of that time' })).toBe(true);
+        expect(await log.append('u2', 'm1', at(1), { text: 'another key' })).toBe(true);
+        expect(textsOf(await log.recent('u1', 10))).toEqual(['first', 'a second entry of that time']);
+      });
+
+      test("when a range is read, then it is the key's kept entries from its start up to its end (excluded), oldest first", async () => {
+        const log = await recentLog();
+        await log.append('u1', 'c', at(3), { text: 'c at 3' });
+        await log.append('u1', 'b', at(2), { text: 'b at 2' });
+        await log.append('u1', 'a', at(2), { text: 'a at 2' });
+        await log.append('u2', 'x', at(2), { text: 'other key' });
+        expect(await log.range('u1', at(2), at(3))).toEqual([
+          { id: 'a', at: at(2), entry: { text: 'a at 2' } },
+          { id: 'b', at: at(2), entry: { text: 'b at 2' } },
+        ]);
+        expect(textsOf(await log.range('u1', at(0), at(10)))).toEqual(['a at 2', 'b at 2', 'c at 3']);
+        expect(await log.range('u1', at(4), at(10))).toEqual([]);
+        expect(await log.range('u1', at(3), at(3))).toEqual([]);
+        expect(await log.range('nobody', at(0), at(10))).toEqual([]);
+      });
+
+      test('when more than keepPerKey entries are appended, then a range holds only the kept ones', async () => {
+        const log = await recentLog();
+        for (let n = 1; n <= 5; n++) await log.append('u1', `m${n}`, at(n), { text: `line ${n}` });
+        expect(textsOf(await log.range('u1', at(0), at(10)))).toEqual(['line 3', 'line 4', 'line 5']);
+      });
+
       test('when recent is asked right after an append, then it sees the entry', async () => {
         const log = await recentLog();
         const appended = log.append('u1', 'm1', at(1), { text: 'just now' });

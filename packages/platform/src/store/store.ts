@@ -139,10 +139,14 @@ export interface RecentLog<E extends RecentEntry> {
   /**
    * Adds the entry under `key` unless an entry of that id is already among the key's kept ones (a
    * no-op then); durable on return. A `recent` called after `append` (before it resolves) sees it.
+   * Resolves to false for that no-op, else true (an entry older than a full key's kept ones is
+   * added and dropped at once, or at the next trim: true).
    */
-  append(key: string, id: string, at: Date, entry: E): Promise<void>;
+  append(key: string, id: string, at: Date, entry: E): Promise<boolean>;
   /** The key's newest `limit` entries (at most `keepPerKey`), oldest first. */
   recent(key: string, limit: number): Promise<Array<RecentItem<E>>>;
+  /** The key's kept entries with `from` ≤ `at` < `to`, oldest first (by `at`, then id). */
+  range(key: string, from: Date, to: Date): Promise<Array<RecentItem<E>>>;
 }
 
 export interface RecentLogSpec {

@@ -1,19 +1,32 @@
-import { DuplicateKeyError, type Store, type Update } from '@kickstand/platform/store';
-import { analyticsLimits, countNames, dayMs, type Counts, type DayDelta, type MinuteDelta } from './buckets';
+import type { RecentItem, RecentLogSpec, Store, Update } from '@kickstand/platform/store';
+import {
+  analyticsLimits,
+  countNames,
+  dayMs,
+  zeroCounts,
+  type Counts,
+  type DayDelta,
+  type MinuteDelta,
+  type NameCounts,
+} from './buckets';
 import { NameHashSet } from './name-hashes';
 
-/** One channel owner's minute: `_id` is `<userId>|<minute ISO>`. */
+/**
+ * One channel owner's minute as read: `_id` is `<userId>|<minute ISO>`, its entries (MinuteEntry)
+ * summed. The names of a minute written once are as its entry keeps them (pairs, or an object);
+ * of one written more than once, a null-prototype object (minuteDocsOf says why).
+ */
 export interface MinuteDoc {
   _id: string;
   userId: string;
   minute: Date;
   counts: Counts;
-  /** Chat lines per chatter (at most analyticsLimits.chattersPerMinute names). */
-  chatters?: Record<string, number>;
+  /** Chat lines per chatter (at most analyticsLimits.chattersPerMinute names a write). */
+  chatters?: NameCounts;
   /** Lines whose chatter is not in `chatters` (cap reached or an unusable name). */
   unnamedLines?: number;
   /** Answered commands per command name. */
-  commandRuns?: Record<string, number>;
+  commandRuns?: NameCounts;
 }
 
 /** One channel owner's UTC day: `_id` is `<userId>|<YYYY-MM-DD>`. */
@@ -48,14 +61,56 @@ export interface DayNames {
   commands: NameHashSet;
 }
 
+/**
+ * Names and their counts as a minute entry keeps them: `[name, count]` pairs, or (documents of
+ * versions before the recent log) an object by name. Pairs, because an object of ~60 names that
+ * no other object shares costs V8 a hidden class per name wherever it is built: parsing a minute
+ * of 60 chatters took ~70–90 µs as an object, ~8–14 µs as pairs (MongoDB's driver builds its
+ * documents the same way; docs/decisions/analytics-minutes-recent-log.md).
+ */
+export type StoredNameCounts = Array<[string, number]> | Record<string, number>;
+
+/**
+ * One write of a minute, an entry of the recent log `analytics-minutes` (on MongoDB the document
+ * `{ _id, userId, minute, ...entry }`). The first write of a minute has the id `<userId>|<minute
+ * ISO>`, a later one (a line that came late, a report that wrote the minute under way, another
+ * instance) `<userId>|<minute ISO>|<n>`, n ≥ 2; a read sums them.
+ */
+export type MinuteEntry = {
+  counts: Counts;
+  /** Chat lines per chatter (at most analyticsLimits.chattersPerMinute names a write). */
+  chatters?: StoredNameCounts;
+  unnamedLines?: number;
+  commandRuns?: StoredNameCounts;
+};
+
+/**
+ * The store's recent log `analytics-minutes`: each owner's newest 2,880 minute entries (the
+ * longest last stream the report shows: 48 hours by the minute), ordered by the minute. Read only
+ * by the last-stream report. On MongoDB an entry is the `MinuteDoc` earlier versions wrote; the
+ * embedded store imports the collection of that name once (Store.recentLog), and keeps each
+ * entry's text on disk rather than the document on the heap (docs/performance.md, "Stream
+ * analytics in memory").
+ */
+export const minutesSpec: RecentLogSpec = {
+  keepPerKey: analyticsLimits.streamMinutes,
+  keyField: 'userId',
+  atField: 'minute',
+};
+
+/** Writes of one minute beyond which addMinute gives up (a fault: each report or late line adds one). */
+const maxWritesPerMinute = 10_000;
+
 export interface AnalyticsRepository {
+  /** Prepares the buckets (indexes; the minutes' recent log). */
   createIndexes(): Promise<void>;
-  /** Adds a minute's counts to its bucket (created when missing). */
+  /** Adds a minute's counts to its bucket: a new entry, summed with the minute's others when read. */
   addMinute(delta: MinuteDelta): Promise<void>;
   /** The names already kept in a day bucket. */
   dayNames(userId: string, day: Date): Promise<DayNames>;
   /** Adds a day's counts; names beyond the caps (given the names already kept) are counted as unnamed. */
   addDay(delta: DayDelta, names: DayNames): Promise<void>;
+  /** The minutes in [from, to) among the owner's kept ones, one document per minute, oldest first. */
   minutesBetween(userId: string, from: Date, to: Date): Promise<MinuteDoc[]>;
   daysBetween(userId: string, from: Date, to: Date): Promise<DayDoc[]>;
   /** The stream that started last, or null. */
@@ -73,22 +128,76 @@ const retentionSeconds = analyticsLimits.retentionDays * 24 * 3600;
 /** Streams older than the retention are of no range; a few days more for one that ran long. */
 const streamLookbackMs = 2 * dayMs;
 
-function incrementsOf(prefix: string, map: ReadonlyMap<string, number>): Record<string, number> {
-  const inc: Record<string, number> = {};
-  for (const [name, count] of map) inc[`${prefix}.${name}`] = count;
-  return inc;
+/** The entry a minute's delta is written as (copies: the delta is the caller's). */
+function entryOf(delta: MinuteDelta): MinuteEntry {
+  const entry: MinuteEntry = { counts: { ...delta.counts } };
+  if (delta.chatters.size > 0) entry.chatters = [...delta.chatters];
+  if (delta.unnamedLines > 0) entry.unnamedLines = delta.unnamedLines;
+  if (delta.commands.size > 0) entry.commandRuns = [...delta.commands];
+  return entry;
+}
+
+/**
+ * The sum of two name maps, as a null-prototype object: V8 keeps one as a dictionary from the
+ * start, so adding ~60 names no other object has costs no hidden class each (an ordinary object
+ * would, ~1.2 µs a name).
+ */
+function summed(first: NameCounts | undefined, second: NameCounts | undefined): NameCounts | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  const sum = Object.create(null) as Record<string, number>;
+  for (const map of [first, second])
+    for (const [name, count] of Array.isArray(map) ? map : Object.entries(map)) sum[name] = (sum[name] ?? 0) + count;
+  return sum;
+}
+
+/**
+ * The entries of minutes (in order of the minute) as one document per minute, their counts
+ * summed; a minute written once keeps its entry's name maps as they are (nothing copied).
+ */
+export function minuteDocsOf(userId: string, items: ReadonlyArray<RecentItem<MinuteEntry>>): MinuteDoc[] {
+  const docs: MinuteDoc[] = [];
+  for (const { at, entry } of items) {
+    const last = docs[docs.length - 1];
+    if (!last || last.minute.getTime() !== at.getTime()) {
+      const doc: MinuteDoc = { _id: `${userId}|${at.toISOString()}`, userId, minute: at, counts: zeroCounts() };
+      for (const name of countNames) doc.counts[name] += entry.counts[name] ?? 0;
+      if (entry.chatters) doc.chatters = entry.chatters;
+      if (entry.unnamedLines) doc.unnamedLines = entry.unnamedLines;
+      if (entry.commandRuns) doc.commandRuns = entry.commandRuns;
+      docs.push(doc);
+      continue;
+    }
+    for (const name of countNames) last.counts[name] += entry.counts[name] ?? 0;
+    const chatters = summed(last.chatters, entry.chatters);
+    if (chatters) last.chatters = chatters;
+    if (entry.unnamedLines) last.unnamedLines = (last.unnamedLines ?? 0) + entry.unnamedLines;
+    const commandRuns = summed(last.commandRuns, entry.commandRuns);
+    if (commandRuns) last.commandRuns = commandRuns;
+  }
+  return docs;
 }
 
 export function createAnalyticsRepository(store: Store): AnalyticsRepository {
-  const minutes = store.collection<MinuteDoc>('analytics-minutes');
+  const minutes = store.recentLog<MinuteEntry>('analytics-minutes', minutesSpec);
   const days = store.collection<DayDoc>('analytics-days');
   const streams = store.collection<StreamDoc>('analytics-streams');
   const streamId = (userId: string, startedAt: Date) => `${userId}|${startedAt.toISOString()}`;
+  let opening: Promise<void> | undefined;
+  const openMinutes = () =>
+    (opening ??= minutes.open().catch((error: unknown) => {
+      opening = undefined; // tried again by the next call
+      throw error;
+    }));
+  /**
+   * Each owner's latest minute written here and how many writes of it: the minute under way
+   * written for a report is written again when it ends (its n-th write is tried first, not each
+   * id from the first).
+   */
+  const lastWritten = new Map<string, { minuteMs: number; writes: number }>();
 
   return {
     createIndexes: async () => {
-      await minutes.createIndex({ fields: { userId: 1, minute: 1 } });
-      await minutes.createIndex({ fields: { minute: 1 }, expireAfterSeconds: retentionSeconds });
+      await openMinutes();
       await days.createIndex({ fields: { userId: 1, day: 1 } });
       await days.createIndex({ fields: { day: 1 }, expireAfterSeconds: retentionSeconds });
       await streams.createIndex({ fields: { userId: 1, startedAt: -1 } });
@@ -96,32 +205,22 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
     },
 
     addMinute: async (delta) => {
-      const _id = `${delta.userId}|${delta.minute.toISOString()}`;
-      // A minute is normally written once, after it ended: inserting the finished document costs
-      // the embedded store a fraction of an upsert's `$inc` per name. When it exists already (a
-      // line that came late, a report that wrote the minute under way, another instance), the
-      // insert fails whole and the counts are added to it instead.
-      const doc: MinuteDoc = { _id, userId: delta.userId, minute: delta.minute, counts: { ...delta.counts } };
-      if (delta.chatters.size > 0) doc.chatters = Object.fromEntries(delta.chatters);
-      if (delta.unnamedLines > 0) doc.unnamedLines = delta.unnamedLines;
-      if (delta.commands.size > 0) doc.commandRuns = Object.fromEntries(delta.commands);
-      try {
-        await minutes.insertOne(doc);
-        return;
-      } catch (error) {
-        if (!(error instanceof DuplicateKeyError)) throw error;
+      await openMinutes();
+      // A minute is normally written once, after it ended. A later write of it (a line that came
+      // late, a report that wrote the minute under way, another instance) is an entry of its own,
+      // `|2`, `|3`…: the first id not taken yet (an append of a taken id is a no-op that says so).
+      const { userId } = delta;
+      const minuteMs = delta.minute.getTime();
+      const base = `${userId}|${delta.minute.toISOString()}`;
+      const entry = entryOf(delta);
+      const last = lastWritten.get(userId);
+      for (let write = last?.minuteMs === minuteMs ? last.writes + 1 : 1; write <= maxWritesPerMinute; write += 1) {
+        if (await minutes.append(userId, write === 1 ? base : `${base}|${write}`, delta.minute, entry)) {
+          if (!last || last.minuteMs <= minuteMs) lastWritten.set(userId, { minuteMs, writes: write });
+          return;
+        }
       }
-      const inc: Record<string, number> = {
-        ...incrementsOf('chatters', delta.chatters),
-        ...incrementsOf('commandRuns', delta.commands),
-      };
-      for (const name of countNames) inc[`counts.${name}`] = delta.counts[name];
-      if (delta.unnamedLines > 0) inc.unnamedLines = delta.unnamedLines;
-      await minutes.updateOne(
-        { _id },
-        { $inc: inc, $setOnInsert: { userId: delta.userId, minute: delta.minute } },
-        { upsert: true },
-      );
+      throw new Error(`minute ${base} was written ${maxWritesPerMinute} times already`);
     },
 
     dayNames: async (userId, day) => {
@@ -152,8 +251,10 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
       await days.updateOne({ _id: `${delta.userId}|${dayKey(delta.day)}` }, update, { upsert: true });
     },
 
-    minutesBetween: (userId, from, to) =>
-      minutes.find({ userId, minute: { $gte: from, $lt: to } }, { sort: { minute: 1 } }),
+    minutesBetween: async (userId, from, to) => {
+      await openMinutes();
+      return minuteDocsOf(userId, await minutes.range(userId, from, to));
+    },
 
     daysBetween: (userId, from, to) => days.find({ userId, day: { $gte: from, $lt: to } }, { sort: { day: 1 } }),
 

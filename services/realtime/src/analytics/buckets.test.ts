@@ -1,4 +1,11 @@
-import { analyticsLimits, createMinuteAccumulator, createRecentIds, dayDeltasOf, nameKey } from './buckets';
+import {
+  analyticsLimits,
+  createMinuteAccumulator,
+  createRecentIds,
+  dayDeltasOf,
+  mergeDayDelta,
+  nameKey,
+} from './buckets';
 
 const at = (iso: string) => new Date(iso);
 
@@ -116,6 +123,35 @@ describe('minute accumulator', () => {
     expect(delta?.chatters.size).toBe(analyticsLimits.chattersPerMinute);
     expect(delta?.chatters.get('viewer_0')).toBe(2);
     expect(delta?.unnamedLines).toBe(4);
+  });
+});
+
+describe('mergeDayDelta', () => {
+  test('when a later delta of the day is merged, then hours and names add up, names in order of first appearance', () => {
+    const first = createMinuteAccumulator();
+    first.add('u1', at('2026-03-01T20:00:10Z'), { kind: 'message', chatter: 'bob' });
+    first.add('u1', at('2026-03-01T20:00:20Z'), { kind: 'command', command: 'dice' });
+    const later = createMinuteAccumulator();
+    later.add('u1', at('2026-03-01T21:00:10Z'), { kind: 'message', chatter: 'alice' });
+    later.add('u1', at('2026-03-01T20:30:10Z'), { kind: 'message', chatter: 'bob' });
+    later.add('u1', at('2026-03-01T21:00:20Z'), { kind: 'message', chatter: 'not a name' });
+    const [into] = dayDeltasOf(first.drain());
+    const [added] = dayDeltasOf(later.drain());
+
+    mergeDayDelta(into!, added!);
+
+    expect([...into!.chatters]).toEqual([
+      ['bob', 2],
+      ['alice', 1],
+    ]);
+    expect(into!.unnamedLines).toBe(1);
+    expect([...into!.commands]).toEqual([['dice', 1]]);
+    expect(
+      Object.fromEntries([...into!.hours].map(([hour, counts]) => [hour, [counts.messages, counts.commands]])),
+    ).toEqual({
+      '20': [2, 1],
+      '21': [2, 0],
+    });
   });
 });
 

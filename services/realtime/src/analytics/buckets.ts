@@ -23,6 +23,8 @@ export interface Counts {
   kicks: number;
 }
 export type CountName = keyof Counts;
+/** Counts by name: an object, or `[name, count]` pairs (a minute as written: MinuteEntry). */
+export type NameCounts = Readonly<Record<string, number>> | ReadonlyArray<readonly [string, number]>;
 export const countNames: readonly CountName[] = [
   'messages',
   'commands',
@@ -213,6 +215,22 @@ export function dayDeltasOf(minutes: readonly MinuteDelta[]): DayDelta[] {
     for (const [command, runs] of minute.commands) bump(day.commands, command, runs);
   }
   return [...days.values()];
+}
+
+/**
+ * Adds `later`'s counts of the same owner and day into `into` (pure but for `into`). The names
+ * keep their order of first appearance, so a day's caps admit the same names whether its minutes
+ * are written one by one or added up first.
+ */
+export function mergeDayDelta(into: DayDelta, later: DayDelta): void {
+  for (const [hour, counts] of later.hours) {
+    const sum = into.hours.get(hour) ?? zeroCounts();
+    for (const name of countNames) sum[name] += counts[name];
+    into.hours.set(hour, sum);
+  }
+  for (const [chatter, lines] of later.chatters) bump(into.chatters, chatter, lines);
+  into.unnamedLines += later.unnamedLines;
+  for (const [command, runs] of later.commands) bump(into.commands, command, runs);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   zeroCounts,
   type CountName,
   type Counts,
+  type NameCounts,
 } from './buckets';
 
 /** Pure: the report of a range from the buckets the store holds. */
@@ -131,14 +132,16 @@ export function lastTitleOf(stream: StreamDoc): string {
   return titles[titles.length - 1]?.title ?? '';
 }
 
+const pairsOf = (map: NameCounts | undefined): ReadonlyArray<readonly [string, number]> =>
+  map === undefined ? [] : Array.isArray(map) ? map : Object.entries(map);
+
 /** Named counts summed over buckets, most first (ties by name), at most `limit`. */
 export function topOf(
-  maps: ReadonlyArray<Record<string, number> | undefined>,
+  maps: ReadonlyArray<NameCounts | undefined>,
   limit: number = analyticsLimits.top,
 ): Array<{ name: string; count: number }> {
   const totals = new Map<string, number>();
-  for (const map of maps)
-    for (const [name, count] of Object.entries(map ?? {})) totals.set(name, (totals.get(name) ?? 0) + count);
+  for (const map of maps) for (const [name, count] of pairsOf(map)) totals.set(name, (totals.get(name) ?? 0) + count);
   return [...totals]
     .map(([name, count]) => ({ name, count }))
     .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -146,9 +149,9 @@ export function topOf(
 }
 
 /** Distinct names over buckets. */
-export function distinctNames(maps: ReadonlyArray<Record<string, number> | undefined>): number {
+export function distinctNames(maps: ReadonlyArray<NameCounts | undefined>): number {
   const names = new Set<string>();
-  for (const map of maps) for (const name of Object.keys(map ?? {})) names.add(name);
+  for (const map of maps) for (const [name] of pairsOf(map)) names.add(name);
   return names.size;
 }
 

@@ -13,7 +13,12 @@ import {
   type TestPlatform,
 } from '@kickstand/platform/testing';
 import { CommandKind, timestampFromDate } from '@kickstand/proto';
-import { createAnalyticsRepository, type AnalyticsRepository } from './analytics-repository';
+import {
+  createAnalyticsRepository,
+  minutesSpec,
+  type AnalyticsRepository,
+  type MinuteEntry,
+} from './analytics-repository';
 import { analyticsLimits } from './buckets';
 import { hashName, NameHashSet } from './name-hashes';
 import {
@@ -274,6 +279,120 @@ describe('counting', () => {
   });
 });
 
+describe('big day buckets', () => {
+  /** The owner's day writes (not all channels', whose bucket every test's owner adds to). */
+  let dayWrites: Array<{ day: string; messages: number }>;
+  const countedDays = (): AnalyticsRepository => {
+    dayWrites = [];
+    return {
+      ...repo,
+      addDay: (delta, names) => {
+        if (delta.userId === owner) {
+          const messages = [...delta.hours.values()].reduce((sum, counts) => sum + counts.messages, 0);
+          dayWrites.push({ day: delta.day.toISOString().slice(0, 10), messages });
+        }
+        return repo.addDay(delta, names);
+      },
+    };
+  };
+  const bigDays = (bigDayNames: number) =>
+    createStreamAnalytics({ repo: countedDays(), clock, log: platform.log, bigDayNames, dayWriteEveryMs: 10 * 60_000 });
+  /** The timer's flush at `iso` (3 s after a minute's end, the grace). */
+  const timerAt = async (iso: string) => {
+    clock.set(at(iso));
+    await analytics.flushEnded();
+  };
+
+  test('when a day bucket holds the big-day names, then the timer adds its counts up and writes them once due, and a report at once', async () => {
+    analytics = bigDays(3);
+    for (const name of ['alice', 'bob', 'carol']) await chat(name, at('2026-03-01T20:00:10Z'));
+    await timerAt('2026-03-01T20:01:03Z'); // the day held no name yet: written
+    await chat('dave', at('2026-03-01T20:01:10Z'));
+    await timerAt('2026-03-01T20:02:03Z'); // 3 names now: pending until 20:12:03
+    await chat('alice', at('2026-03-01T20:05:10Z'));
+    await timerAt('2026-03-01T20:06:03Z');
+    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 3 }]);
+
+    await chat('erin', at('2026-03-01T20:11:10Z'));
+    await timerAt('2026-03-01T20:12:03Z');
+    expect(dayWrites).toEqual([
+      { day: '2026-03-01', messages: 3 },
+      { day: '2026-03-01', messages: 3 },
+    ]);
+
+    await chat('frank', at('2026-03-01T20:12:10Z'));
+    await timerAt('2026-03-01T20:13:03Z');
+    const week = await analytics.report(owner, '7d');
+    expect(dayWrites.length).toBe(3);
+    expect(week.totals).toMatchObject({ messages: 7, uniqueChatters: 6 });
+  });
+
+  test("when a big day's held counts reach the pending names, then the timer writes them before they are due", async () => {
+    analytics = createStreamAnalytics({
+      repo: countedDays(),
+      clock,
+      log: platform.log,
+      bigDayNames: 0,
+      pendingDayNames: 3,
+    });
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await chat('bob', at('2026-03-01T20:00:20Z'));
+    await timerAt('2026-03-01T20:01:03Z');
+    await chat('alice', at('2026-03-01T20:01:10Z'));
+    await timerAt('2026-03-01T20:02:03Z');
+    expect(dayWrites).toEqual([]);
+
+    await chat('carol', at('2026-03-01T20:02:10Z'));
+    await timerAt('2026-03-01T20:03:03Z');
+
+    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 4 }]);
+  });
+
+  test('when a big day ends, then its counts are written by the first timer after its end', async () => {
+    analytics = bigDays(0);
+    await chat('alice', at('2026-03-01T23:55:10Z'));
+    await timerAt('2026-03-01T23:56:03Z');
+    await chat('bob', at('2026-03-01T23:59:50Z'));
+    await timerAt('2026-03-01T23:59:59Z');
+    expect(dayWrites).toEqual([]);
+
+    await timerAt('2026-03-02T00:00:03Z');
+
+    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 2 }]);
+  });
+
+  test('when a big day reaches its cap while its counts are added up, then it admits the names minute-by-minute writes would', async () => {
+    analytics = bigDays(0);
+    const day = at('2026-03-01T00:00:00Z');
+    const full = analyticsLimits.chattersPerDay;
+    const earlier = new Map(Array.from({ length: full - 2 }, (_, index) => [`v${index}`, 1]));
+    await repo.addDay(
+      { userId: owner, day, hours: new Map(), chatters: earlier, unnamedLines: 0, commands: new Map() },
+      await repo.dayNames(owner, day),
+    );
+    await chat('new_a', at('2026-03-01T20:00:10Z'));
+    await chat('v1', at('2026-03-01T20:00:20Z'));
+    await timerAt('2026-03-01T20:01:03Z');
+    await chat('new_b', at('2026-03-01T20:01:10Z'));
+    await chat('new_c', at('2026-03-01T20:01:20Z'));
+    await timerAt('2026-03-01T20:02:03Z');
+    await chat('new_a', at('2026-03-01T20:02:10Z'));
+    await chat('new_d', at('2026-03-01T20:02:20Z'));
+    await timerAt('2026-03-01T20:03:03Z');
+    expect(dayWrites).toEqual([]);
+
+    await analytics.flush();
+
+    const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
+    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 6 }]);
+    expect(Object.keys(doc?.chatters ?? {}).length).toBe(full);
+    expect(doc?.chatters).toMatchObject({ v1: 2, new_a: 2, new_b: 1 });
+    expect(doc?.chatters?.new_c).toBeUndefined();
+    expect(doc?.chatters?.new_d).toBeUndefined();
+    expect(doc?.unnamedLines).toBe(2);
+  });
+});
+
 describe('writing', () => {
   // small chunks, so that a flush of a few channels takes several of them
   const inChunks = () =>
@@ -317,7 +436,11 @@ describe('writing', () => {
     expect(writes).toEqual({ minutes: 2, days: 2 });
     const [written] = await repo.minutesBetween(owner, at('2026-03-01T20:00:00Z'), at('2026-03-01T20:02:00Z'));
     expect(written).toMatchObject({ minute: at('2026-03-01T20:00:00Z'), counts: { messages: 2 } });
-    expect(written?.chatters).toEqual({ alice: 1, bob: 1 });
+    // written once: the names as the entry keeps them
+    expect(written?.chatters).toEqual([
+      ['alice', 1],
+      ['bob', 1],
+    ]);
   });
 
   test('when a report comes while the timer’s flush is writing, then it sees every count, the minute under way too', async () => {
@@ -443,6 +566,35 @@ describe('the last stream', () => {
       series: { messages: [1, 0, 1] },
     });
     expect(week.totals).toMatchObject({ messages: 4, uniqueChatters: 4 });
+  });
+
+  test('when a report is asked while a minute is under way, then that minute is written then and again once over, and the last stream sums both', async () => {
+    clock.set(at('2026-03-01T20:01:30Z'));
+    await goLive('2026-03-01T20:00:00Z', 'ranked grind');
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await chat('bob', at('2026-03-01T20:01:10Z'));
+
+    const during = await analytics.report(owner, 'last-stream');
+    await chat('carol', at('2026-03-01T20:01:40Z'));
+    await chat('bob', at('2026-03-01T20:01:50Z'));
+    clock.set(at('2026-03-01T20:02:10Z'));
+    await analytics.flushEnded();
+    const after = await analytics.report(owner, 'last-stream');
+
+    expect(during.series.messages).toEqual([1, 1]);
+    const minutes = platform.store.recentLog<MinuteEntry>('analytics-minutes', minutesSpec);
+    const written = await minutes.range(owner, at('2026-03-01T20:01:00Z'), at('2026-03-01T20:02:00Z'));
+    expect(written.map((item) => [item.id, item.entry.counts.messages])).toEqual([
+      [`${owner}|2026-03-01T20:01:00.000Z`, 1],
+      [`${owner}|2026-03-01T20:01:00.000Z|2`, 2],
+    ]);
+    expect(after.series.messages).toEqual([1, 3, 0]);
+    expect(after.totals).toMatchObject({ messages: 4, uniqueChatters: 3 });
+    expect(after.topChatters).toEqual([
+      { username: 'bob', messages: 2 },
+      { username: 'alice', messages: 1 },
+      { username: 'carol', messages: 1 },
+    ]);
   });
 
   test('when the end is delivered before the start, then the stream still has both', async () => {

@@ -10,7 +10,9 @@ import {
   createRecentIds,
   dayDeltasOf,
   dayMs,
+  mergeDayDelta,
   type Change,
+  type DayDelta,
   type MinuteDelta,
 } from './buckets';
 import { kickFactFrom } from './kick-facts';
@@ -47,6 +49,26 @@ export const analyticsWritePauseMs = 10;
  * minute is written 3 s after it ends.
  */
 export const dayNamesKeptMs = 15 * 60_000;
+
+/**
+ * A day bucket whose document holds this many names or more is written at most every
+ * `analyticsDayWriteEveryMs` (and at its day's end, a report or stop), its counts added up in
+ * memory meanwhile, unless they hold `analyticsPendingDayNames` names already; a smaller one at
+ * every flush. The embedded store copies the whole document on each `$inc`: ~1.3 ms at 1,000
+ * names, ~6 ms at 5,000, once a minute per busy channel; the counts held cost ~80 bytes a name
+ * (docs/performance.md, "Stream analytics in memory"). A crash loses what is held of such a day
+ * (its minutes are written).
+ */
+export const analyticsBigDayNames = 1_000;
+export const analyticsDayWriteEveryMs = 10 * 60_000;
+export const analyticsPendingDayNames = 200;
+
+/** A day bucket's counts added up in memory, not written yet. */
+interface PendingDay {
+  delta: DayDelta;
+  /** When it is written at the latest: dayWriteEveryMs after its first counts, or its day's end. */
+  dueMs: number;
+}
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -116,6 +138,9 @@ export function createStreamAnalytics({
   flushEveryMs = analyticsFlushMs,
   writeChunk = analyticsWriteChunk,
   writePauseMs = analyticsWritePauseMs,
+  bigDayNames = analyticsBigDayNames,
+  dayWriteEveryMs = analyticsDayWriteEveryMs,
+  pendingDayNames = analyticsPendingDayNames,
 }: {
   repo: AnalyticsRepository;
   clock: Clock;
@@ -123,6 +148,9 @@ export function createStreamAnalytics({
   flushEveryMs?: number;
   writeChunk?: number;
   writePauseMs?: number;
+  bigDayNames?: number;
+  dayWriteEveryMs?: number;
+  pendingDayNames?: number;
 }): StreamAnalyticsCounter {
   const pending = createMinuteAccumulator();
   const seen = createRecentIds();
@@ -169,15 +197,67 @@ export function createStreamAnalytics({
       if (Number(key.slice(key.lastIndexOf('|') + 1)) + dayMs <= endedBy) dayNames.delete(key);
   };
 
-  const writeMinutes = async (minutes: MinuteDelta[]) => {
-    if (minutes.length === 0) return;
+  /** Each owner's day counts not written yet, by the day's start (ms). */
+  const pendingDays = new Map<string, Map<number, PendingDay>>();
+
+  const addToDays = (days: readonly DayDelta[], nowMs: number) => {
+    for (const day of days) {
+      let own = pendingDays.get(day.userId);
+      if (!own) {
+        own = new Map();
+        pendingDays.set(day.userId, own);
+      }
+      const dayStart = day.day.getTime();
+      const held = own.get(dayStart);
+      if (held) mergeDayDelta(held.delta, day);
+      else own.set(dayStart, { delta: day, dueMs: Math.min(nowMs + dayWriteEveryMs, dayStart + dayMs) });
+    }
+  };
+
+  /**
+   * Writes the owner's pending days; a big one (analyticsBigDayNames) only once it is due or holds
+   * `pendingDayNames` names, unless everything is to be written (`isAll`: a report, stop). A day whose names cannot be read stays
+   * pending (tried again at the next flush); one whose write fails loses its counts (logged):
+   * retrying it could count them twice.
+   */
+  const writeDaysOf = (userId: string, isAll: boolean, nowMs: number): Array<Promise<void>> => {
+    const own = pendingDays.get(userId);
+    if (!own) return [];
+    return [...own].map(async ([dayStart, day]) => {
+      const names = await namesOf(userId, day.delta.day);
+      const isHeld = nowMs < day.dueMs && day.delta.chatters.size < pendingDayNames;
+      if (!isAll && isHeld && names.chatters.size >= bigDayNames) return;
+      own.delete(dayStart);
+      if (own.size === 0) pendingDays.delete(userId);
+      await repo.addDay(day.delta, names);
+    });
+  };
+
+  /** Owners not among `written` with a pending day to write now. */
+  const otherDaysToWrite = (written: ReadonlySet<string>, isAll: boolean, nowMs: number): string[] =>
+    [...pendingDays]
+      .filter(([userId, own]) => !written.has(userId) && (isAll || [...own.values()].some((day) => day.dueMs <= nowMs)))
+      .map(([userId]) => userId);
+
+  const writeMinutes = async (minutes: MinuteDelta[], isAll: boolean) => {
+    if (minutes.length === 0 && pendingDays.size === 0) return;
     forgetOldDays();
+    const nowMs = clock.now().getTime();
+    const owners = byOwner(minutes);
     // a write that fails loses its counts (logged): retrying it could count them twice. A channel's
     // day deltas are made with its writes, so no step adds up all channels' minutes at once.
-    const failures = await settleInChunks(byOwner(minutes), writeChunk, betweenChunks, (own) => [
-      ...own.map((minute) => repo.addMinute(minute)),
-      ...dayDeltasOf(own).map(async (day) => repo.addDay(day, await namesOf(day.userId, day.day))),
-    ]);
+    const failures = await settleInChunks(owners, writeChunk, betweenChunks, (own) => {
+      addToDays(dayDeltasOf(own), nowMs);
+      return [...own.map((minute) => repo.addMinute(minute)), ...writeDaysOf(own[0]?.userId ?? '', isAll, nowMs)];
+    });
+    // the days of owners without a minute this time: those due (every one for a report or stop)
+    const others = otherDaysToWrite(new Set(owners.map((own) => own[0]?.userId ?? '')), isAll, nowMs);
+    if (others.length > 0) {
+      if (owners.length > 0) await betweenChunks();
+      failures.push(
+        ...(await settleInChunks(others, writeChunk, betweenChunks, (userId) => writeDaysOf(userId, isAll, nowMs))),
+      );
+    }
     if (failures.length > 0) {
       log.error({ err: failures[0], failed: failures.length }, 'stream analytics: counts could not be written');
     }
@@ -185,19 +265,20 @@ export function createStreamAnalytics({
 
   // one flush at a time, in order: a day bucket's names are learnt once; the minutes are taken
   // when the flush's turn comes, so a report queued behind a timed flush still writes everything
-  const queueFlush = (take: () => MinuteDelta[]) => {
-    flushing = flushing.catch(() => undefined).then(() => writeMinutes(take()));
+  const queueFlush = (take: () => MinuteDelta[], isAll: boolean) => {
+    flushing = flushing.catch(() => undefined).then(() => writeMinutes(take(), isAll));
     return flushing;
   };
   const flush = async () => {
     hurried += 1;
     try {
-      await queueFlush(() => pending.drain());
+      await queueFlush(() => pending.drain(), true);
     } finally {
       hurried -= 1;
     }
   };
-  const flushEnded = () => queueFlush(() => pending.drainEndedBy(clock.now().getTime() - analyticsMinuteGraceMs));
+  const flushEnded = () =>
+    queueFlush(() => pending.drainEndedBy(clock.now().getTime() - analyticsMinuteGraceMs), false);
 
   return {
     countChat(message) {
