@@ -782,8 +782,9 @@ export function storeContract(
         expect(await log.append('u1', 'm1', at(1), { text: 'first' })).toBe(true);
         expect(await log.append('u1', 'm1', at(1), { text: 'again' })).toBe(false);
         expect(await log.append('u1', 'm1|2', at(1), { text: 'a second entry of that time' })).toBe(true);
-        expect(await log.append('u2', 'm1', at(1), { text: 'another key' })).toBe(true);
+        expect(await log.append('u2', 'm2', at(1), { text: 'another key' })).toBe(true);
         expect(textsOf(await log.recent('u1', 10))).toEqual(['first', 'a second entry of that time']);
+        expect(textsOf(await log.recent('u2', 10))).toEqual(['another key']);
       });
 
       test("when a range is read, then it is the key's kept entries from its start up to its end (excluded), oldest first", async () => {

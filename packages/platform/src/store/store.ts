@@ -138,7 +138,8 @@ export interface RecentLog<E extends RecentEntry> {
   open(): Promise<void>;
   /**
    * Adds the entry under `key` unless an entry of that id is already among the key's kept ones (a
-   * no-op then); durable on return. A `recent` called after `append` (before it resolves) sees it.
+   * no-op then); durable on return. Ids must be unique across keys: MongoDB keeps the id as the
+   * document's `_id`. A `recent` called after `append` (before it resolves) sees it.
    * Resolves to false for that no-op, else true (an entry older than a full key's kept ones is
    * added and dropped at once, or at the next trim: true).
    */
