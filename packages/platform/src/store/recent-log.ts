@@ -36,8 +36,11 @@ export interface RecentLogOptions {
   afterCompaction?: () => void;
 }
 
-/** Lines written between two yields to the event loop while compacting (their texts read meanwhile). */
-const compactionChunkLines = 500;
+/**
+ * Lines written at a time while compacting, their texts read in libuv's thread pool meanwhile (the
+ * event loop turns while they are read): 200 lines are ~2 keys' worth and ~60 kB.
+ */
+const compactionChunkLines = 200;
 /** Entries pointed at their new place between two yields to the event loop at a compaction's end. */
 const relocateChunkEntries = 10_000;
 
@@ -54,7 +57,9 @@ const relocateChunkEntries = 10_000;
  * memory holds the entry's text; the write tells where the line went and the text is dropped.
  * `recent` reads the texts back with pread(2), synchronously: the lines were written lately, so they
  * are in the page cache (a few µs a line), and no read is ever in flight while a compaction swaps
- * segments. Entries pushed out of memory by newer ones stay in the log until a compaction: once the
+ * segments. A compaction reads every held text, some written long ago: it reads them in libuv's
+ * thread pool (a chunk's reads at once), so the thread does not wait for the disk, and deletes the
+ * segments it replaced there too. Entries pushed out of memory by newer ones stay in the log until a compaction: once the
  * lines appended since the last one outnumber the entries held (and at least
  * `minLinesBeforeCompaction`), the current segment is closed, the held entries are written (in
  * chunks, their texts read from the older segments, the appends going on into a new segment) to a
@@ -171,7 +176,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
       void startCompaction().catch((err: unknown) => log.error({ err, dir }, 'could not compact the recent log'));
     },
   });
-  const readPlaced = createTextReader(files);
+  const reader = createTextReader(files);
 
   /** One compaction at a time; a failed one leaves the segments as they were (it is tried again later). */
   function startCompaction(): Promise<void> {
@@ -188,7 +193,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     linesSinceCompaction = 0;
     const temp = path.join(dir, compactionFile);
     const snapshot = memory.snapshot();
-    const moved = await writeSnapshot(temp, snapshot, readPlaced);
+    const moved = await writeSnapshot(temp, snapshot, reader.read);
     await options.beforeCompactionRename?.();
     await rename(temp, file);
     // the rename made durable before the segments it replaces go (their deletion could outlast it)
@@ -196,10 +201,11 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     // then no held entry points at the older segments: each is in the new one, or a newer one
     // (reads in between find the older segments still there)
     await relocateAll(memory, snapshot, seq, moved);
-    deleteReplaced(memory, files, seq, (segment) =>
+    const deletions = deleteReplaced(memory, files, seq, (segment) =>
       log.error({ dir, segment }, 'a recent log segment is still in use after its compaction'),
     );
     files.addSealed(seq);
+    await deletions;
     options.afterCompaction?.();
   }
 
@@ -225,7 +231,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     readTexts(entries) {
       const onDisk: number[] = [];
       for (let i = 0; i < entries.texts.length; i++) if (entries.texts[i] === undefined) onDisk.push(i);
-      readPlaced(entries, onDisk, (i, data, start) => {
+      reader.readSync(entries, onDisk, (i, data, start) => {
         entries.texts[i] = data.toString('utf8', start, start + (entries.lengths[i] as number));
       });
     },
@@ -256,62 +262,107 @@ async function relocateAll(memory: RecentMemory, snapshot: Snapshot, seq: number
 /**
  * Deletes the segments before `seq`: every line of theirs is in it or was pushed out by a line
  * that is. One a held entry still points at (a fault: `inUse` is told) stays, for the next
- * compaction to take over.
+ * compaction to take over. They stop being counted at once; resolves once their files are gone.
  */
 function deleteReplaced(
   memory: RecentMemory,
   files: SegmentFiles,
   seq: number,
   inUse: (segment: number) => void,
-): void {
+): Promise<unknown> {
   const segments = memory.segmentsInUse();
+  const deletions: Array<Promise<void>> = [];
   for (const older of files.sealed()) {
     if (older >= seq) continue;
     if (segments.has(older)) inUse(older);
-    else files.delete(older);
+    else deletions.push(files.delete(older));
   }
+  return Promise.all(deletions);
 }
 
 /** Hands `sink` the bytes of texts on disk: `data` from byte `start`. */
-type ReadPlaced = (entries: Entries, indices: number[], sink: (i: number, data: Buffer, start: number) => void) => void;
+type TextSink = (i: number, data: Buffer, start: number) => void;
+
+/** Texts close together in one segment, read with one pread: those at `indices[first]` … `indices[last - 1]`. */
+interface ReadRange {
+  seg: number;
+  from: number;
+  to: number;
+  first: number;
+  last: number;
+}
 
 /**
- * Reads the texts of `entries` at `indices` (all on disk), sorted by segment and offset, texts
- * close together with one pread.
+ * The texts of `entries` at `indices` (all on disk), sorted by segment and offset (`indices` is
+ * sorted so), as ranges of texts close together.
  */
-function createTextReader(files: SegmentFiles): ReadPlaced {
-  /** Where ranges are read to (grown for a text longer than readSpanBytes). */
-  let scratch = Buffer.alloc(0);
-  return (entries, indices, sink) => {
-    const { segs, offsets, lengths } = entries;
-    const segOf = (n: number) => segs[indices[n] as number] as number;
-    const offsetOf = (n: number) => offsets[indices[n] as number] as number;
-    const endOf = (n: number) => offsetOf(n) + (lengths[indices[n] as number] as number);
-    indices.sort(
-      (a, b) => (segs[a] as number) - (segs[b] as number) || (offsets[a] as number) - (offsets[b] as number),
-    );
-    for (let first = 0; first < indices.length;) {
-      const seg = segOf(first);
-      const from = offsetOf(first);
-      let to = endOf(first);
-      let last = first + 1;
-      for (; last < indices.length; last++) {
-        if (segOf(last) !== seg || offsetOf(last) - to > readGapBytes || endOf(last) - from > readSpanBytes) break;
-        to = Math.max(to, endOf(last));
-      }
-      if (scratch.length < to - from) scratch = Buffer.allocUnsafe(Math.max(readSpanBytes, to - from));
-      files.readSync(seg, from, to - from, scratch, 0);
-      for (let n = first; n < last; n++) sink(indices[n] as number, scratch, offsetOf(n) - from);
-      first = last;
+function readRanges(entries: Entries, indices: number[]): ReadRange[] {
+  const { segs, offsets, lengths } = entries;
+  const segOf = (n: number) => segs[indices[n] as number] as number;
+  const offsetOf = (n: number) => offsets[indices[n] as number] as number;
+  const endOf = (n: number) => offsetOf(n) + (lengths[indices[n] as number] as number);
+  indices.sort((a, b) => (segs[a] as number) - (segs[b] as number) || (offsets[a] as number) - (offsets[b] as number));
+  const ranges: ReadRange[] = [];
+  for (let first = 0; first < indices.length;) {
+    const seg = segOf(first);
+    const from = offsetOf(first);
+    let to = endOf(first);
+    let last = first + 1;
+    for (; last < indices.length; last++) {
+      if (segOf(last) !== seg || offsetOf(last) - to > readGapBytes || endOf(last) - from > readSpanBytes) break;
+      to = Math.max(to, endOf(last));
     }
+    ranges.push({ seg, from, to, first, last });
+    first = last;
+  }
+  return ranges;
+}
+
+/** Hands `sink` each text of a range read into `data` (from its byte `from`). */
+function sinkRange(entries: Entries, indices: number[], range: ReadRange, data: Buffer, sink: TextSink): void {
+  for (let n = range.first; n < range.last; n++) {
+    const i = indices[n] as number;
+    sink(i, data, (entries.offsets[i] as number) - range.from);
+  }
+}
+
+/** Reads texts on disk: synchronously (a history read), or in the thread pool (a compaction). */
+interface TextReader {
+  readSync(entries: Entries, indices: number[], sink: TextSink): void;
+  read(entries: Entries, indices: number[], sink: TextSink): Promise<void>;
+}
+
+function createTextReader(files: SegmentFiles): TextReader {
+  /** Where `readSync` reads ranges to (grown for a text longer than readSpanBytes). */
+  let scratch = Buffer.alloc(0);
+  return {
+    readSync(entries, indices, sink) {
+      for (const range of readRanges(entries, indices)) {
+        const length = range.to - range.from;
+        if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(readSpanBytes, length));
+        files.readSync(range.seg, range.from, length, scratch, 0);
+        sinkRange(entries, indices, range, scratch, sink);
+      }
+    },
+    async read(entries, indices, sink) {
+      // a buffer of its own for each range: the reads are in flight at once, and `readSync` (a
+      // history read meanwhile) keeps its scratch
+      await Promise.all(
+        readRanges(entries, indices).map(async (range) => {
+          const data = Buffer.allocUnsafe(range.to - range.from);
+          await files.read(range.seg, range.from, data.length, data, 0);
+          sinkRange(entries, indices, range, data, sink);
+        }),
+      );
+    },
   };
 }
 
 /**
- * Writes the snapshot's entries to `file`, yielding to the event loop between chunks; the texts on
- * disk are copied as bytes (`readPlaced`). Returns where each key's entries are in the file.
+ * Writes the snapshot's entries to `file` a chunk at a time, the event loop turning while a chunk's
+ * texts on disk are read (copied as bytes, `readPlaced`) and while it is written. Returns where each key's entries are in the file.
  */
-async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadPlaced): Promise<Moved[]> {
+async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: TextReader['read']): Promise<Moved[]> {
   const moved: Moved[] = snapshot.map(() => ({ offsets: [], lengths: [] }));
   const handle = await open(file, 'w', privateFileMode);
   let isWritten = false;
@@ -344,7 +395,7 @@ async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadP
       end += now.lengths[n] as number;
       end += chunk.write(']\n', end, 'latin1');
     }
-    readPlaced(now, onDisk, (n, data, start) => {
+    await readPlaced(now, onDisk, (n, data, start) => {
       data.copy(chunk, at[n] as number, start, start + (now.lengths[n] as number));
     });
     // the places above assume every byte lands: a short write is followed up
