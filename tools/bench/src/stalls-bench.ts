@@ -23,8 +23,8 @@ import { rounded, summarize } from './stats';
  *   --what count-flush: auth's command-count flush of `--executions` executions (1,000 is 5 s at
  *     1,000 msg/s with a fifth of the lines commands), `--rounds` flushes, on the embedded store;
  *   --what recent-log: a recent log of `--channels` keys × 100 entries (realtime's chat history)
- *     written on at `--lines-per-ms` until one compaction has run (its window: from its temporary
- *     file's appearance to its end).
+ *     written on at `--lines-per-ms` until `--compactions` compactions have run (each one's window:
+ *     from its temporary file's appearance to its end).
  *
  *   npm run bench:stalls -- --what count-flush|recent-log [--work-us 300] [--root <checkout>]
  *
@@ -40,6 +40,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     channels: { type: 'string', default: '1000' },
     'lines-per-ms': { type: 'string', default: '10' },
+    compactions: { type: 'string', default: '3' },
     root: { type: 'string', default: path.join(__dirname, '../../..') },
   },
 });
@@ -220,18 +221,18 @@ async function recentLog(load: Awaited<ReturnType<typeof startLoad>>): Promise<v
     while (compactions === filled) await Promise.all(Array.from({ length: 32 }, append));
     // lines at a steady pace until a compaction begins (its temporary file appears) and ends
     const temp = path.join(dir, 'compaction.tmp');
-    let writer: NodeJS.Timeout | undefined;
-    const before = compactions;
-    writer = setInterval(() => {
+    const writer = setInterval(() => {
       for (let k = 0; k < linesPerMs; k++) void append();
     }, 1);
-    while (!existsSync(temp)) await new Promise((resolve) => setTimeout(resolve, 1));
-    const figures = await measure(load, async () => {
-      while (compactions === before) await new Promise((resolve) => setTimeout(resolve, 1));
-    });
+    for (let round = 1; round <= Number(values.compactions); round++) {
+      const before = compactions;
+      while (!existsSync(temp)) await new Promise((resolve) => setTimeout(resolve, 1));
+      const figures = await measure(load, async () => {
+        while (compactions === before) await new Promise((resolve) => setTimeout(resolve, 1));
+      });
+      console.log(JSON.stringify({ what: 'recent-log', round, channels, linesPerMs, ...figures }));
+    }
     clearInterval(writer);
-    writer = undefined;
-    console.log(JSON.stringify({ what: 'recent-log', channels, linesPerMs, ...figures }));
     await log.close();
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -37,8 +37,9 @@ export interface RecentLogOptions {
 }
 
 /**
- * Lines written at a time while compacting, their texts read in libuv's thread pool meanwhile (the
- * event loop turns while they are read): 200 lines are ~2 keys' worth and ~60 kB.
+ * Lines written at a time while compacting, their texts read back meanwhile (pread(2) from the page
+ * cache, a few µs each): ~1 ms of the thread, then a turn while the chunk is written. 500 lines
+ * took 2–5 ms on a quiet machine (docs/performance.md, "The owner's long tasks, second round").
  */
 const compactionChunkLines = 200;
 /** Entries pointed at their new place between two yields to the event loop at a compaction's end. */
@@ -57,9 +58,10 @@ const relocateChunkEntries = 10_000;
  * memory holds the entry's text; the write tells where the line went and the text is dropped.
  * `recent` reads the texts back with pread(2), synchronously: the lines were written lately, so they
  * are in the page cache (a few µs a line), and no read is ever in flight while a compaction swaps
- * segments. A compaction reads every held text, some written long ago: it reads them in libuv's
- * thread pool (a chunk's reads at once), so the thread does not wait for the disk, and deletes the
- * segments it replaced there too. Entries pushed out of memory by newer ones stay in the log until a compaction: once the
+ * segments. A compaction reads the texts the same way, a chunk of lines a turn (reading them in
+ * the thread pool cost 3–4 times the CPU: a read each, the texts of a key ~1,000 lines apart), and
+ * deletes the segments it replaced in the thread pool (an unlink of tens of MB blocked 13–16 ms).
+ * Entries pushed out of memory by newer ones stay in the log until a compaction: once the
  * lines appended since the last one outnumber the entries held (and at least
  * `minLinesBeforeCompaction`), the current segment is closed, the held entries are written (in
  * chunks, their texts read from the older segments, the appends going on into a new segment) to a
@@ -176,7 +178,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
       void startCompaction().catch((err: unknown) => log.error({ err, dir }, 'could not compact the recent log'));
     },
   });
-  const reader = createTextReader(files);
+  const readPlaced = createTextReader(files);
 
   /** One compaction at a time; a failed one leaves the segments as they were (it is tried again later). */
   function startCompaction(): Promise<void> {
@@ -193,7 +195,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     linesSinceCompaction = 0;
     const temp = path.join(dir, compactionFile);
     const snapshot = memory.snapshot();
-    const moved = await writeSnapshot(temp, snapshot, reader.read);
+    const moved = await writeSnapshot(temp, snapshot, readPlaced);
     await options.beforeCompactionRename?.();
     await rename(temp, file);
     // the rename made durable before the segments it replaces go (their deletion could outlast it)
@@ -231,7 +233,7 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     readTexts(entries) {
       const onDisk: number[] = [];
       for (let i = 0; i < entries.texts.length; i++) if (entries.texts[i] === undefined) onDisk.push(i);
-      reader.readSync(entries, onDisk, (i, data, start) => {
+      readPlaced(entries, onDisk, (i, data, start) => {
         entries.texts[i] = data.toString('utf8', start, start + (entries.lengths[i] as number));
       });
     },
@@ -281,88 +283,46 @@ function deleteReplaced(
 }
 
 /** Hands `sink` the bytes of texts on disk: `data` from byte `start`. */
-type TextSink = (i: number, data: Buffer, start: number) => void;
-
-/** Texts close together in one segment, read with one pread: those at `indices[first]` … `indices[last - 1]`. */
-interface ReadRange {
-  seg: number;
-  from: number;
-  to: number;
-  first: number;
-  last: number;
-}
+type ReadPlaced = (entries: Entries, indices: number[], sink: (i: number, data: Buffer, start: number) => void) => void;
 
 /**
- * The texts of `entries` at `indices` (all on disk), sorted by segment and offset (`indices` is
- * sorted so), as ranges of texts close together.
+ * Reads the texts of `entries` at `indices` (all on disk), sorted by segment and offset, texts
+ * close together with one pread.
  */
-function readRanges(entries: Entries, indices: number[]): ReadRange[] {
-  const { segs, offsets, lengths } = entries;
-  const segOf = (n: number) => segs[indices[n] as number] as number;
-  const offsetOf = (n: number) => offsets[indices[n] as number] as number;
-  const endOf = (n: number) => offsetOf(n) + (lengths[indices[n] as number] as number);
-  indices.sort((a, b) => (segs[a] as number) - (segs[b] as number) || (offsets[a] as number) - (offsets[b] as number));
-  const ranges: ReadRange[] = [];
-  for (let first = 0; first < indices.length;) {
-    const seg = segOf(first);
-    const from = offsetOf(first);
-    let to = endOf(first);
-    let last = first + 1;
-    for (; last < indices.length; last++) {
-      if (segOf(last) !== seg || offsetOf(last) - to > readGapBytes || endOf(last) - from > readSpanBytes) break;
-      to = Math.max(to, endOf(last));
-    }
-    ranges.push({ seg, from, to, first, last });
-    first = last;
-  }
-  return ranges;
-}
-
-/** Hands `sink` each text of a range read into `data` (from its byte `from`). */
-function sinkRange(entries: Entries, indices: number[], range: ReadRange, data: Buffer, sink: TextSink): void {
-  for (let n = range.first; n < range.last; n++) {
-    const i = indices[n] as number;
-    sink(i, data, (entries.offsets[i] as number) - range.from);
-  }
-}
-
-/** Reads texts on disk: synchronously (a history read), or in the thread pool (a compaction). */
-interface TextReader {
-  readSync(entries: Entries, indices: number[], sink: TextSink): void;
-  read(entries: Entries, indices: number[], sink: TextSink): Promise<void>;
-}
-
-function createTextReader(files: SegmentFiles): TextReader {
-  /** Where `readSync` reads ranges to (grown for a text longer than readSpanBytes). */
+function createTextReader(files: SegmentFiles): ReadPlaced {
+  /** Where ranges are read to (grown for a text longer than readSpanBytes). */
   let scratch = Buffer.alloc(0);
-  return {
-    readSync(entries, indices, sink) {
-      for (const range of readRanges(entries, indices)) {
-        const length = range.to - range.from;
-        if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(readSpanBytes, length));
-        files.readSync(range.seg, range.from, length, scratch, 0);
-        sinkRange(entries, indices, range, scratch, sink);
+  return (entries, indices, sink) => {
+    const { segs, offsets, lengths } = entries;
+    const segOf = (n: number) => segs[indices[n] as number] as number;
+    const offsetOf = (n: number) => offsets[indices[n] as number] as number;
+    const endOf = (n: number) => offsetOf(n) + (lengths[indices[n] as number] as number);
+    indices.sort(
+      (a, b) => (segs[a] as number) - (segs[b] as number) || (offsets[a] as number) - (offsets[b] as number),
+    );
+    for (let first = 0; first < indices.length;) {
+      const seg = segOf(first);
+      const from = offsetOf(first);
+      let to = endOf(first);
+      let last = first + 1;
+      for (; last < indices.length; last++) {
+        if (segOf(last) !== seg || offsetOf(last) - to > readGapBytes || endOf(last) - from > readSpanBytes) break;
+        to = Math.max(to, endOf(last));
       }
-    },
-    async read(entries, indices, sink) {
-      // a buffer of its own for each range: the reads are in flight at once, and `readSync` (a
-      // history read meanwhile) keeps its scratch
-      await Promise.all(
-        readRanges(entries, indices).map(async (range) => {
-          const data = Buffer.allocUnsafe(range.to - range.from);
-          await files.read(range.seg, range.from, data.length, data, 0);
-          sinkRange(entries, indices, range, data, sink);
-        }),
-      );
-    },
+      if (scratch.length < to - from) scratch = Buffer.allocUnsafe(Math.max(readSpanBytes, to - from));
+      files.readSync(seg, from, to - from, scratch, 0);
+      for (let n = first; n < last; n++) sink(indices[n] as number, scratch, offsetOf(n) - from);
+      first = last;
+    }
   };
 }
 
 /**
- * Writes the snapshot's entries to `file` a chunk at a time, the event loop turning while a chunk's
- * texts on disk are read (copied as bytes, `readPlaced`) and while it is written. Returns where each key's entries are in the file.
+ * Writes the snapshot's entries to `file` a chunk at a time (the texts on disk copied as bytes,
+ * `readPlaced`), the event loop turning while each chunk is written. Returns where each key's
+ * entries are in the file.
  */
-async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: TextReader['read']): Promise<Moved[]> {
+async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadPlaced): Promise<Moved[]> {
   const moved: Moved[] = snapshot.map(() => ({ offsets: [], lengths: [] }));
   const handle = await open(file, 'w', privateFileMode);
   let isWritten = false;
@@ -395,7 +355,7 @@ async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: TextR
       end += now.lengths[n] as number;
       end += chunk.write(']\n', end, 'latin1');
     }
-    await readPlaced(now, onDisk, (n, data, start) => {
+    readPlaced(now, onDisk, (n, data, start) => {
       data.copy(chunk, at[n] as number, start, start + (now.lengths[n] as number));
     });
     // the places above assume every byte lands: a short write is followed up

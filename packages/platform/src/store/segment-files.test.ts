@@ -238,17 +238,6 @@ describe('segment files (segment-files.ts)', () => {
     await files.close();
   });
 
-  test('when a segment is read in the thread pool, then read copies the bytes asked for into the buffer, and rejects past its end', async () => {
-    const dir = await freshDir();
-    await writeFile(path.join(dir, '000000000000.log'), line('abc') + line('é'));
-    const { files } = await openFiles(dir);
-    const into = Buffer.alloc(6, '-');
-    await files.read(0, 6, 4, into, 1);
-    expect(into.toString('utf8')).toBe('-"é"-');
-    await expect(files.read(0, 8, 4, into, 0)).rejects.toThrow('the test log segment 0 ends before byte 12');
-    await files.close();
-  });
-
   test('when a segment is deleted, then it is no longer counted at once, its file is gone once the deletion resolves, and close waits for the others', async () => {
     const dir = await freshDir();
     for (const seq of [0, 1, 2]) await writeFile(path.join(dir, `00000000000${seq}.log`), line(`s${seq}`));

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, read, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/logger';
@@ -74,12 +74,6 @@ export interface SegmentFiles {
    * segment holds fewer bytes there.
    */
   readSync(seq: number, offset: number, length: number, into: Buffer, at: number): void;
-  /**
-   * Reads as `readSync` does, in libuv's thread pool: the thread does not wait for the disk while
-   * the bytes are not in the page cache (a compaction reads texts written long ago). `into` must
-   * not be read or written until it resolves, nor the segment deleted.
-   */
-  read(seq: number, offset: number, length: number, into: Buffer, at: number): Promise<void>;
   /** Waits for the pending write, writes what was appended since and closes the current segment. */
   close(): Promise<void>;
 }
@@ -161,7 +155,6 @@ export function createSegmentFiles(options: SegmentFilesOptions): SegmentFiles {
       return deletions.delete(fileOf(seq));
     },
     readSync: readers.readSync,
-    read: readers.read,
     async close() {
       await pending?.catch(() => undefined); // its appends were told already
       await deletions.done();
@@ -261,17 +254,8 @@ function createDeletions(
 function createReaders(
   fileOf: (seq: number) => string,
   label: string,
-): Pick<SegmentFiles, 'readSync' | 'read'> & { close(seq: number): void; closeAll(): void } {
+): Pick<SegmentFiles, 'readSync'> & { close(seq: number): void; closeAll(): void } {
   const handles = new Map<number, number>();
-  const handleOf = (seq: number): number => {
-    let fd = handles.get(seq);
-    if (fd === undefined) {
-      fd = openSync(fileOf(seq), 'r');
-      handles.set(seq, fd);
-    }
-    return fd;
-  };
-  const endsBefore = (seq: number, end: number) => new Error(`the ${label} segment ${seq} ends before byte ${end}`);
   const close = (seq: number) => {
     const fd = handles.get(seq);
     if (fd === undefined) return;
@@ -280,19 +264,15 @@ function createReaders(
   };
   return {
     readSync(seq, offset, length, into, at) {
-      const fd = handleOf(seq);
-      for (let done = 0; done < length;) {
-        const bytes = readSync(fd, into, at + done, length - done, offset + done);
-        if (bytes === 0) throw endsBefore(seq, offset + length);
-        done += bytes;
+      let fd = handles.get(seq);
+      if (fd === undefined) {
+        fd = openSync(fileOf(seq), 'r');
+        handles.set(seq, fd);
       }
-    },
-    async read(seq, offset, length, into, at) {
-      const fd = handleOf(seq);
       for (let done = 0; done < length;) {
-        const bytes = await readAt(fd, into, at + done, length - done, offset + done);
-        if (bytes === 0) throw endsBefore(seq, offset + length);
-        done += bytes;
+        const read = readSync(fd, into, at + done, length - done, offset + done);
+        if (read === 0) throw new Error(`the ${label} segment ${seq} ends before byte ${offset + length}`);
+        done += read;
       }
     },
     close,
@@ -300,13 +280,6 @@ function createReaders(
       for (const seq of [...handles.keys()]) close(seq);
     },
   };
-}
-
-/** pread(2) in libuv's thread pool: resolves with the bytes read. */
-function readAt(fd: number, into: Buffer, at: number, length: number, position: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    read(fd, into, at, length, position, (err, bytes) => (err ? reject(err) : resolve(bytes)));
-  });
 }
 
 /** Runs `task` at the end of this task (end-of-task.ts); resolves or rejects as it does. */
