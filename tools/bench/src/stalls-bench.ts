@@ -24,7 +24,9 @@ import { rounded, summarize } from './stats';
  *     1,000 msg/s with a fifth of the lines commands), `--rounds` flushes, on the embedded store;
  *   --what recent-log: a recent log of `--channels` keys × 100 entries (realtime's chat history)
  *     written on at `--lines-per-ms` until `--compactions` compactions have run (each one's window:
- *     from its temporary file's appearance to its end).
+ *     from its temporary file's appearance to its end);
+ *   --what datafile: the embedded store's datafile rewrite (compaction.ts) of `--docs` documents
+ *     shaped like analytics' minute documents (~5 kB: 300 chatters' names), `--rounds` rewrites.
  *
  *   npm run bench:stalls -- --what count-flush|recent-log [--work-us 300] [--root <checkout>]
  *
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     channels: { type: 'string', default: '1000' },
     'lines-per-ms': { type: 'string', default: '10' },
     compactions: { type: 'string', default: '3' },
+    docs: { type: 'string', default: '5000' },
     root: { type: 'string', default: path.join(__dirname, '../../..') },
   },
 });
@@ -239,12 +242,49 @@ async function recentLog(load: Awaited<ReturnType<typeof startLoad>>): Promise<v
   }
 }
 
+async function datafile(load: Awaited<ReturnType<typeof startLoad>>): Promise<void> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { rewriteDatafile } = require(path.join(root, 'packages/platform/dist/store/compaction.js')) as {
+    rewriteDatafile(options: {
+      filename: string;
+      fileMode: number;
+      journal: unknown;
+      snapshot: { docs: object[]; indexes: [] };
+    }): Promise<void>;
+  };
+  const { createJournal } = require(path.join(root, 'packages/platform/dist/store/journal.js')) as {
+    createJournal(filename: string, mode: number): { startCapture(): void; close(): Promise<void> };
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-stalls-bench-'));
+  try {
+    const docs = Array.from({ length: Number(values.docs) }, (_, i) => ({
+      _id: `user-${i % 1000}:2026-11-26T12:${String(Math.floor(i / 1000)).padStart(2, '0')}`,
+      lines: 60,
+      chatters: Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`viewer_${(i * 7 + k) % 5000}`, 1])),
+    }));
+    const filename = path.join(dir, 'analytics.db');
+    for (let round = 0; round <= Number(values.rounds); round++) {
+      const journal = createJournal(filename, 0o600);
+      journal.startCapture();
+      const figures = await measure(load, () =>
+        rewriteDatafile({ filename, fileMode: 0o600, journal, snapshot: { docs, indexes: [] } }),
+      );
+      await journal.close();
+      if (round > 0) console.log(JSON.stringify({ what: 'datafile', round, docs: docs.length, ...figures }));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const load = await startLoad();
   try {
     if (values.what === 'count-flush') await countFlush(load);
     else if (values.what === 'recent-log') await recentLog(load);
-    else throw new Error('--what count-flush | recent-log');
+    else if (values.what === 'datafile') await datafile(load);
+    else throw new Error('--what count-flush | recent-log | datafile');
   } finally {
     await load.stop();
   }
