@@ -42,8 +42,11 @@ export interface RecentLogOptions {
  * took 2–5 ms on a quiet machine (docs/performance.md, "The owner's long tasks, second round").
  */
 const compactionChunkLines = 200;
-/** Entries pointed at their new place between two yields to the event loop at a compaction's end. */
-const relocateChunkEntries = 10_000;
+/**
+ * Entries pointed at their new place between two yields to the event loop at a compaction's end:
+ * 10,000 took 1–10 ms (a walk of each key's entries, ~100 keys).
+ */
+const relocateChunkEntries = 2_000;
 
 /**
  * The embedded store's recent log: each key's newest entries indexed in memory, their text on disk.
