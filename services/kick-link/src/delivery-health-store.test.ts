@@ -149,7 +149,7 @@ describe('stored delivery health', () => {
     expect((await docOf('42'))?.replies).toEqual({ 'streamer-user': { sent: 2 } });
   });
 
-  test('when 1,200 channels had traffic, then one flush stores them all in three bulk writes and no single update', async () => {
+  test('when 1,200 channels had traffic, then one flush stores them all in twelve bulk writes of 100 and no single update', async () => {
     const calls = { updateEach: [] as number[], updateOne: 0 };
     const counting: Store = {
       ...platform.store,
@@ -175,7 +175,7 @@ describe('stored delivery health', () => {
 
     await health.flush();
 
-    expect(calls).toEqual({ updateEach: [500, 500, 200], updateOne: 0 });
+    expect(calls).toEqual({ updateEach: Array.from({ length: 12 }, () => 100), updateOne: 0 });
     expect(await deliveryHealthDocs(platform.store).count()).toBe(1200);
     expect((await docOf('c0'))?.replies).toEqual({ 'bot-account': { sent: 2 } });
     expect((await docOf('c1199'))?.replies).toEqual({ 'bot-account': { sent: 1 } });

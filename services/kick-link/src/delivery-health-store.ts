@@ -1,4 +1,4 @@
-import { createPeriodicFlush } from '@kickstand/platform/batch';
+import { createPeriodicFlush, inSlices } from '@kickstand/platform/batch';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
 import type { Collection, Document, Store, Update } from '@kickstand/platform/store';
@@ -150,8 +150,12 @@ export interface StoredDeliveryHealth extends DeliveryHealthReporter {
 
 export const deliveryHealthCollection = 'delivery-health';
 
-/** How many channels one bulk write of a flush carries (a MongoDB bulk write is split at 100,000). */
-const flushChunk = 500;
+/**
+ * How many channels one bulk write of a flush carries: on the embedded store a bulk write of 500
+ * held the owner thread up to 27 ms (docs/performance.md, "The owner's long tasks"); 100 a slice,
+ * paced by `inSlices`, is a few ms each, and 10 round trips a flush on MongoDB.
+ */
+const flushChunk = 100;
 
 export function deliveryHealthDocs(store: Store): Collection<DeliveryHealthDoc> {
   return store.collection<DeliveryHealthDoc>(deliveryHealthCollection);
@@ -213,8 +217,7 @@ export function createStoredDeliveryHealth(deps: {
     const batch = [...pending];
     pending = new Map();
     const now = clock.now();
-    for (let start = 0; start < batch.length; start += flushChunk) {
-      const chunk = batch.slice(start, start + flushChunk);
+    await inSlices(batch, flushChunk, async (chunk) => {
       try {
         const outcomes = await docs.updateEach(
           chunk.map(([id, entry]) => ({ filter: { _id: id }, update: updateOf(entry, now), upsert: true })),
@@ -226,7 +229,7 @@ export function createStoredDeliveryHealth(deps: {
       } catch (error) {
         for (const [id, entry] of chunk) keep(id, entry, error);
       }
-    }
+    });
   }
 
   const periodic = createPeriodicFlush({

@@ -1,6 +1,15 @@
 import { inSlices } from './slices';
 
+/** Lets the promise callbacks queued so far run (a slice's await and the next timer's set-up). */
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
 describe('inSlices', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
   test('when 250 items are sliced by 100, then each gets slices of 100, 100 and 50 in order, and their results in order', async () => {
     const items = Array.from({ length: 250 }, (_, i) => i);
     const seen: number[][] = [];
@@ -16,13 +25,60 @@ describe('inSlices', () => {
     expect(results).toEqual([100, 100, 50]);
   });
 
-  test('when there are two slices, then an immediate queued during the first runs before the second', async () => {
+  test('when there are two slices, then an immediate and a timer queued during the first run before the second', async () => {
     const order: string[] = [];
     await inSlices([1, 2], 1, async ([item]) => {
       order.push(`slice ${item}`);
-      if (item === 1) setImmediate(() => order.push('immediate'));
+      if (item === 1) {
+        setImmediate(() => order.push('immediate'));
+        setTimeout(() => order.push('timer'), 0);
+      }
     });
-    expect(order).toEqual(['slice 1', 'immediate', 'slice 2']);
+    expect(order).toEqual(['slice 1', 'immediate', 'timer', 'slice 2']);
+  });
+
+  test('when a slice takes no time, then the next one starts after a pause of 1 ms', async () => {
+    jest.useFakeTimers();
+    const started: number[] = [];
+    const done = inSlices([1, 2], 1, async ([item]) => {
+      started.push(item as number);
+    });
+    await settle();
+    expect(started).toEqual([1]);
+    jest.advanceTimersByTime(0);
+    await settle();
+    expect(started).toEqual([1]);
+    jest.advanceTimersByTime(1);
+    await settle();
+    expect(started).toEqual([1, 2]);
+    await done;
+  });
+
+  test('when a slice takes 4 ms, then the next one starts after a pause as long, and one of 30 ms is followed by a pause of 10 ms', async () => {
+    jest.useFakeTimers();
+    const started: number[] = [];
+    const took = new Map([
+      [1, 4],
+      [2, 30],
+    ]);
+    const done = inSlices([1, 2, 3], 1, async ([item]) => {
+      started.push(item as number);
+      jest.advanceTimersByTime(took.get(item as number) ?? 0); // the slice's own work
+    });
+    await settle();
+    jest.advanceTimersByTime(3);
+    await settle();
+    expect(started).toEqual([1]);
+    jest.advanceTimersByTime(1);
+    await settle();
+    expect(started).toEqual([1, 2]);
+    jest.advanceTimersByTime(9);
+    await settle();
+    expect(started).toEqual([1, 2]);
+    jest.advanceTimersByTime(1);
+    await settle();
+    expect(started).toEqual([1, 2, 3]);
+    await done;
   });
 
   test('when there are no items, then each is never called', async () => {

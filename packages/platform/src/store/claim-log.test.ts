@@ -209,8 +209,8 @@ describe('the embedded store claim set (claim-log.ts)', () => {
     expect(await readdir(dir)).toEqual(['000000000000.log', '000000000001.log']);
     clock.advance(9 * minute + 1); // 'first' expired, 'second' not yet
     await claims.claim('third', clock.now());
+    await claims.close(); // waits for the deletion (in the thread pool)
     expect(await readdir(dir)).toEqual(['000000000001.log', '000000000002.log']);
-    await claims.close();
   });
 
   test('when the last line was cut short by a crash, then the log is read without it and a warning says so', async () => {

@@ -223,7 +223,7 @@ function createClaimSegments(options: ClaimLogOptions): ClaimSegments {
   function dropExpiredSegments(nowMs: number): void {
     for (const seq of files.sealed()) {
       if (isLive(newestAtMs.get(seq) ?? -Infinity, nowMs)) return;
-      files.delete(seq);
+      void files.delete(seq); // in the thread pool; close() waits for it
       newestAtMs.delete(seq);
     }
   }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
-import { rewriteDatafile } from './compaction';
+import { rewriteDatafile, serializeChunk } from './compaction';
 import { createJournal } from './journal';
 
 const tempDirs: string[] = [];
@@ -125,6 +125,36 @@ describe('rewriteDatafile', () => {
         { _id: 'b', n: 1 },
       ],
       indexes: ['_id unique', 'n'],
+    });
+  });
+
+  describe('serializeChunk', () => {
+    const docs = [{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }, { _id: 'd' }];
+    /** A clock that moves `stepMs` each time it is read. */
+    const steppingClock = (stepMs: number) => {
+      let nowMs = 0;
+      return () => (nowMs += stepMs);
+    };
+
+    test('when the budget lasts, then a chunk holds maxDocs documents as NeDB lines, and the next starts after them', () => {
+      expect(serializeChunk(docs, 1, { maxDocs: 2, budgetMs: 100, now: steppingClock(1) })).toEqual({
+        text: '{"_id":"b"}\n{"_id":"c"}\n',
+        end: 3,
+      });
+    });
+
+    test('when each document takes 2 ms and the budget is 4 ms, then a chunk holds 2 documents however many maxDocs allows', () => {
+      expect(serializeChunk(docs, 0, { maxDocs: 500, budgetMs: 4, now: steppingClock(2) })).toEqual({
+        text: '{"_id":"a"}\n{"_id":"b"}\n',
+        end: 2,
+      });
+    });
+
+    test('when one document takes longer than the budget, then the chunk still holds it', () => {
+      expect(serializeChunk(docs, 3, { maxDocs: 500, budgetMs: 4, now: steppingClock(10) })).toEqual({
+        text: '{"_id":"d"}\n',
+        end: 4,
+      });
     });
   });
 });

@@ -26,6 +26,32 @@ export interface Snapshot {
  * chat lines were compacted was 7 ms (`npm run bench:compaction`, docs/performance.md).
  */
 export const compactionChunkSize = 500;
+/**
+ * …and at most this long: 500 of analytics' minute documents (~5 kB each) or day documents
+ * (thousands of names) took far longer than 500 chat lines (a 144 ms stretch in a profiled run).
+ */
+export const compactionChunkBudgetMs = 4;
+
+/**
+ * NeDB's lines of `docs` from `start`, until `maxDocs` of them or `budgetMs` of `now()` (at least
+ * one document); returns them and where the next chunk starts.
+ */
+export function serializeChunk(
+  docs: readonly object[],
+  start: number,
+  limits: { maxDocs: number; budgetMs: number; now: () => number },
+): { text: string; end: number } {
+  const startedAt = limits.now();
+  let text = '';
+  let end = start;
+  const last = Math.min(docs.length, start + limits.maxDocs);
+  while (end < last) {
+    text += `${nedbModel.serialize(docs[end])}\n`;
+    end += 1;
+    if (limits.now() - startedAt >= limits.budgetMs) break;
+  }
+  return { text, end };
+}
 
 export interface RewriteOptions {
   filename: string;
@@ -34,6 +60,8 @@ export interface RewriteOptions {
   journal: Journal;
   snapshot: Snapshot;
   chunkSize?: number;
+  /** How long a chunk may serialise (compactionChunkBudgetMs by default). */
+  chunkBudgetMs?: number;
   /** Runs just before the new file replaces the old one (tests stop there, as a crash would). */
   beforeRename?: () => Promise<void>;
 }
@@ -47,18 +75,23 @@ export interface RewriteOptions {
  * ignores a `<file>~` next to an existing datafile).
  */
 export async function rewriteDatafile(options: RewriteOptions): Promise<void> {
-  const { filename, fileMode, journal, snapshot, chunkSize = compactionChunkSize } = options;
+  const { filename, fileMode, journal, snapshot } = options;
+  const limits = {
+    maxDocs: options.chunkSize ?? compactionChunkSize,
+    budgetMs: options.chunkBudgetMs ?? compactionChunkBudgetMs,
+    now: () => performance.now(),
+  };
   const tempFile = `${filename}~`;
   try {
     const file = await open(tempFile, 'w', fileMode);
     try {
       await file.chmod(fileMode); // a leftover temporary file keeps its mode otherwise
       const { docs } = snapshot;
-      for (let start = 0; start < docs.length; start += chunkSize) {
-        let text = '';
-        for (const doc of docs.slice(start, start + chunkSize)) text += `${nedbModel.serialize(doc)}\n`;
-        await file.write(text);
+      for (let start = 0; start < docs.length;) {
+        const chunk = serializeChunk(docs, start, limits);
+        await file.write(chunk.text);
         await new Promise<void>((resolve) => setImmediate(resolve));
+        start = chunk.end;
       }
       let indexLines = '';
       for (const index of snapshot.indexes) {

@@ -414,6 +414,39 @@ describe('the embedded store recent log (recent-log.ts)', () => {
       await replayed.close();
     });
 
+    test('when a compaction writes more entries than one chunk, then histories read meanwhile, the new segment and its replay all have every text exactly', async () => {
+      const logDir = path.join(await freshDir(), 'lines');
+      let isCompacted = false;
+      const keepPerKey = 150; // 450 held over 3 keys: the compaction writes them in chunks of 200
+      const log = await logIn(logDir, {
+        keepPerKey,
+        minLinesBeforeCompaction: 600,
+        afterCompaction: () => (isCompacted = true),
+      });
+      const appended: number[][] = [[], [], []];
+      const text = (n: number) => `line ${n} é`;
+      const expectedOf = (k: number) => (appended[k] as number[]).slice(-keepPerKey).map(text);
+      let readsDuringCompaction = 0;
+      let n = 0;
+      // the 600th line begins the compaction (its texts all on disk then); lines go on meanwhile
+      while (!isCompacted) {
+        n += 1;
+        await log.append(`u${n % 3}`, `m${n}`, at(n), { text: text(n) });
+        (appended[n % 3] as number[]).push(n);
+        if (n < 600 || isCompacted) continue;
+        readsDuringCompaction += 1;
+        for (const k of [0, 1, 2]) expect(textsOf(await log.recent(`u${k}`, keepPerKey))).toEqual(expectedOf(k));
+      }
+      expect(readsDuringCompaction).toBeGreaterThan(0);
+      expect(await segmentsIn(logDir)).toEqual(['000000000001.log', '000000000002.log']);
+      for (const k of [0, 1, 2]) expect(textsOf(await log.recent(`u${k}`, keepPerKey))).toEqual(expectedOf(k));
+      await log.close();
+
+      const replayed = await logIn(logDir, { keepPerKey });
+      for (const k of [0, 1, 2]) expect(textsOf(await replayed.recent(`u${k}`, keepPerKey))).toEqual(expectedOf(k));
+      await replayed.close();
+    });
+
     test('when the log is closed, then recent is refused', async () => {
       const log = await logIn(path.join(await freshDir(), 'lines'));
       await log.close();

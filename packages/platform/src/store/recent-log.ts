@@ -36,10 +36,17 @@ export interface RecentLogOptions {
   afterCompaction?: () => void;
 }
 
-/** Lines written between two yields to the event loop while compacting (their texts read meanwhile). */
-const compactionChunkLines = 500;
-/** Entries pointed at their new place between two yields to the event loop at a compaction's end. */
-const relocateChunkEntries = 10_000;
+/**
+ * Lines written at a time while compacting, their texts read back meanwhile (pread(2) from the page
+ * cache, a few µs each): ~1 ms of the thread, then a turn while the chunk is written. 500 lines
+ * took 2–5 ms on a quiet machine (docs/performance.md, "The owner's long tasks, second round").
+ */
+const compactionChunkLines = 200;
+/**
+ * Entries pointed at their new place between two yields to the event loop at a compaction's end:
+ * 10,000 took 1–10 ms (a walk of each key's entries, ~100 keys).
+ */
+const relocateChunkEntries = 2_000;
 
 /**
  * The embedded store's recent log: each key's newest entries indexed in memory, their text on disk.
@@ -54,7 +61,10 @@ const relocateChunkEntries = 10_000;
  * memory holds the entry's text; the write tells where the line went and the text is dropped.
  * `recent` reads the texts back with pread(2), synchronously: the lines were written lately, so they
  * are in the page cache (a few µs a line), and no read is ever in flight while a compaction swaps
- * segments. Entries pushed out of memory by newer ones stay in the log until a compaction: once the
+ * segments. A compaction reads the texts the same way, a chunk of lines a turn (reading them in
+ * the thread pool cost 3–4 times the CPU: a read each, the texts of a key ~1,000 lines apart), and
+ * deletes the segments it replaced in the thread pool (an unlink of tens of MB blocked 13–16 ms).
+ * Entries pushed out of memory by newer ones stay in the log until a compaction: once the
  * lines appended since the last one outnumber the entries held (and at least
  * `minLinesBeforeCompaction`), the current segment is closed, the held entries are written (in
  * chunks, their texts read from the older segments, the appends going on into a new segment) to a
@@ -211,10 +221,11 @@ function createRecentSegments(options: RecentLogOptions, memory: RecentMemory): 
     // then no held entry points at the older segments: each is in the new one, or a newer one
     // (reads in between find the older segments still there)
     await relocateAll(memory, snapshot, seq, moved);
-    deleteReplaced(memory, files, seq, (segment) =>
+    const deletions = deleteReplaced(memory, files, seq, (segment) =>
       log.error({ dir, segment }, 'a recent log segment is still in use after its compaction'),
     );
     files.addSealed(seq);
+    await deletions;
     options.afterCompaction?.();
   }
 
@@ -271,20 +282,22 @@ async function relocateAll(memory: RecentMemory, snapshot: Snapshot, seq: number
 /**
  * Deletes the segments before `seq`: every line of theirs is in it or was pushed out by a line
  * that is. One a held entry still points at (a fault: `inUse` is told) stays, for the next
- * compaction to take over.
+ * compaction to take over. They stop being counted at once; resolves once their files are gone.
  */
 function deleteReplaced(
   memory: RecentMemory,
   files: SegmentFiles,
   seq: number,
   inUse: (segment: number) => void,
-): void {
+): Promise<unknown> {
   const segments = memory.segmentsInUse();
+  const deletions: Array<Promise<void>> = [];
   for (const older of files.sealed()) {
     if (older >= seq) continue;
     if (segments.has(older)) inUse(older);
-    else files.delete(older);
+    else deletions.push(files.delete(older));
   }
+  return Promise.all(deletions);
 }
 
 /** Hands `sink` the bytes of texts on disk: `data` from byte `start`. */
@@ -323,8 +336,9 @@ function createTextReader(files: SegmentFiles): ReadPlaced {
 }
 
 /**
- * Writes the snapshot's entries to `file`, yielding to the event loop between chunks; the texts on
- * disk are copied as bytes (`readPlaced`). Returns where each key's entries are in the file.
+ * Writes the snapshot's entries to `file` a chunk at a time (the texts on disk copied as bytes,
+ * `readPlaced`), the event loop turning while each chunk is written. Returns where each key's
+ * entries are in the file.
  */
 async function writeSnapshot(file: string, snapshot: Snapshot, readPlaced: ReadPlaced): Promise<Moved[]> {
   const moved: Moved[] = snapshot.map(() => ({ offsets: [], lengths: [] }));

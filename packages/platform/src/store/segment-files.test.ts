@@ -172,7 +172,7 @@ describe('segment files (segment-files.ts)', () => {
     const captured = captureLog('warn');
     const { files } = await openFiles(dir, { log: captured.log });
     await rm(path.join(dir, '000000000000.log'));
-    files.delete(0);
+    await files.delete(0);
     expect(captured.messages()).toEqual(['could not delete a test log segment']);
     expect(files.sealed()).toEqual([]);
     await files.close();
@@ -238,6 +238,19 @@ describe('segment files (segment-files.ts)', () => {
     await files.close();
   });
 
+  test('when a segment is deleted, then it is no longer counted at once, its file is gone once the deletion resolves, and close waits for the others', async () => {
+    const dir = await freshDir();
+    for (const seq of [0, 1, 2]) await writeFile(path.join(dir, `00000000000${seq}.log`), line(`s${seq}`));
+    const { files } = await openFiles(dir);
+    const first = files.delete(0);
+    expect(files.sealed()).toEqual([1, 2]);
+    await first;
+    expect(await readdir(dir)).toEqual(['000000000001.log', '000000000002.log']);
+    void files.delete(1);
+    await files.close();
+    expect(await readdir(dir)).toEqual(['000000000002.log']);
+  });
+
   test('when a deleted segment was read before, then its read handle is closed (a read fails) and the others still read', async () => {
     const dir = await freshDir();
     await writeFile(path.join(dir, '000000000000.log'), line('a'));
@@ -245,7 +258,7 @@ describe('segment files (segment-files.ts)', () => {
     const { files } = await openFiles(dir);
     const into = Buffer.alloc(3);
     files.readSync(0, 0, 3, into, 0);
-    files.delete(0);
+    await files.delete(0);
     expect(() => files.readSync(0, 0, 3, into, 0)).toThrow(/ENOENT/);
     files.readSync(1, 0, 3, into, 0);
     expect(into.toString()).toBe('"b"');
