@@ -91,8 +91,14 @@ export interface PhaseResult {
     latencyMs: LatencySummary;
     disconnects: number;
   };
-  /** Per process; `cpuMsPerMessage` is its CPU time per delivery answered in the window (the cost of a message). */
-  processes: (ProcessUsage & { cpuMsPerMessage: number })[];
+  /**
+   * Per process; `cpuMsPerMessage` is its CPU time per delivery answered in the window (the cost of a
+   * message), for the process and for each of its threads.
+   */
+  processes: (Omit<ProcessUsage, 'threads'> & {
+    cpuMsPerMessage: number;
+    threads: (ProcessUsage['threads'][number] & { cpuMsPerMessage: number })[];
+  })[];
   machine: { cores: number; busyCores: number; otherCores: number };
   logs: Record<string, LogCount>;
   /**
@@ -502,6 +508,11 @@ export async function runChatPhase(context: {
     processes: processes.map((p) => ({
       ...p,
       cpuMsPerMessage: Number(((p.cpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
+      threads: p.threads.map((t) => ({
+        ...t,
+        cpuSeconds: Number(t.cpuSeconds.toFixed(2)),
+        cpuMsPerMessage: Number(((t.cpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
+      })),
       cpuSeconds: Number(p.cpuSeconds.toFixed(2)),
       cores: Number(p.cores.toFixed(2)),
       peakRssMb: Number(p.peakRssMb.toFixed(1)),

@@ -56,11 +56,24 @@ export interface WatchedProcess {
   pid: number;
 }
 
+/** CPU a thread of a watched process used during the window. */
+export interface ThreadUsage {
+  /** Linux thread id; the main thread's is the process id. */
+  tid: number;
+  isMain: boolean;
+  cpuSeconds: number;
+}
+
 export interface ProcessUsage {
   name: string;
   pid: number;
   /** CPU seconds used during the window. */
   cpuSeconds: number;
+  /**
+   * The threads that used CPU during the window: the main thread first, then the others by CPU
+   * used (in Kickstand: the front door's worker, V8's helper threads for the GC, libuv's pool).
+   */
+  threads: ThreadUsage[];
   /** Average cores busy during the window (1.0 = one core fully). */
   cores: number;
   /** Peak resident set since the process started (VmHWM), MB. */
@@ -73,6 +86,7 @@ export interface ProcessUsage {
 export function startUsageWindow(processes: readonly WatchedProcess[]): { stop(): ProcessUsage[] } {
   const startedAt = performance.now();
   const cpuAtStart = new Map(processes.map((p) => [p.pid, cpuSeconds(p.pid)]));
+  const threadsAtStart = new Map(processes.map((p) => [p.pid, threadTicks(p.pid)]));
   return {
     stop() {
       const seconds = (performance.now() - startedAt) / 1000;
@@ -83,6 +97,7 @@ export function startUsageWindow(processes: readonly WatchedProcess[]): { stop()
           name: p.name,
           pid: p.pid,
           cpuSeconds: used,
+          threads: threadUsage(p.pid, threadsAtStart.get(p.pid) ?? new Map(), threadTicks(p.pid), clockTicks()),
           cores: used / seconds,
           peakRssMb: mem?.peakRssMb ?? Number.NaN,
           rssMb: mem?.rssMb ?? Number.NaN,
@@ -101,12 +116,21 @@ export function machineBusySeconds(): { busy: number; total: number } {
   return { busy: busy / clockTicks(), total: (busy + idle + iowait) / clockTicks() };
 }
 
-/** CPU ticks (user + system) of each thread of this process, by thread id (clockTicks() a second). */
-export function threadTicks(): Map<string, number> {
+/**
+ * CPU ticks (user + system) of each thread of a process (this one by default), by thread id
+ * (clockTicks() a second); empty when the process is gone.
+ */
+export function threadTicks(pid: number | 'self' = 'self'): Map<string, number> {
   const ticks = new Map<string, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return ticks;
+  }
+  for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       ticks.set(tid, Number(fields[11]) + Number(fields[12]));
     } catch {
@@ -114,4 +138,23 @@ export function threadTicks(): Map<string, number> {
     }
   }
   return ticks;
+}
+
+/**
+ * What each thread of process `pid` used between two readings of threadTicks: the main thread
+ * first, then the others by CPU used; threads that used nothing, or ended before the second
+ * reading, are left out.
+ */
+export function threadUsage(
+  pid: number,
+  before: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, number>,
+  ticksPerSecond: number,
+): ThreadUsage[] {
+  const used: ThreadUsage[] = [];
+  for (const [tid, ticks] of after) {
+    const delta = ticks - (before.get(tid) ?? 0);
+    if (delta > 0) used.push({ tid: Number(tid), isMain: Number(tid) === pid, cpuSeconds: delta / ticksPerSecond });
+  }
+  return used.sort((a, b) => Number(b.isMain) - Number(a.isMain) || b.cpuSeconds - a.cpuSeconds);
 }

@@ -48,6 +48,13 @@ export function formatPhase(result: PhaseResult): string {
     lines.push(
       `    ${p.name.padEnd(22)} ${p.cores.toFixed(2).padStart(5)}   ${p.cpuMsPerMessage.toFixed(3).padStart(10)}   ${p.peakRssMb.toFixed(0).padStart(11)}`,
     );
+    // the threads that took a share worth reading (Kickstand: owner, front door, V8's GC helpers)
+    const threads = p.threads.filter((t) => t.isMain || t.cpuMsPerMessage >= 0.005);
+    if (threads.length > 1) {
+      lines.push(
+        `      by thread (ms/msg)     ${threads.map((t) => `${t.isMain ? 'main ' : ''}${t.cpuMsPerMessage.toFixed(3)}`).join(', ')}`,
+      );
+    }
   }
   const logLine = Object.entries(result.logs)
     .map(

@@ -49,6 +49,33 @@ describe('the tunnel link', () => {
     expect(messages).toBe(1);
     channel.port1.close();
   });
+
+  test("when a connection's bytes are sent in several writes one after the other, then they arrive as one data op; another op in between keeps them apart", async () => {
+    const channel = new MessageChannel();
+    const seen = collect(channel.port2);
+    const sender = batchedSender(channel.port1);
+    const ops: TunnelOp[] = [
+      // a frame's header and payload, then a second frame to the same connection
+      { kind: 'data', id: 1, bytes: Buffer.from('head1') },
+      { kind: 'data', id: 1, bytes: Buffer.from('body1') },
+      { kind: 'data', id: 1, bytes: Buffer.from('head2body2') },
+      { kind: 'data', id: 2, bytes: Buffer.from('other') },
+      { kind: 'data', id: 1, bytes: Buffer.from('later') },
+      { kind: 'end', id: 1 },
+      { kind: 'data', id: 1, bytes: Buffer.from('after-end') },
+    ];
+    for (const op of ops) sender.send(op);
+    await eventually(() => expect(seen).toHaveLength(5));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([
+      { kind: 'data', id: 1, text: 'head1body1head2body2' },
+      { kind: 'data', id: 2, text: 'other' },
+      { kind: 'data', id: 1, text: 'later' },
+      { kind: 'end', id: 1 },
+      { kind: 'data', id: 1, text: 'after-end' },
+    ]);
+    channel.port1.close();
+  });
 });
 
 describe("the tunnel's front end", () => {
