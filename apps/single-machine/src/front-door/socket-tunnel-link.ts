@@ -52,9 +52,9 @@ const initialCapacity = 16 * 1024;
  * owner thread writes to many sockets. A connection's data ops that follow each other become one
  * (ws writes a frame's header and its payload as two writes, and socket.io's events of one bus
  * message go to a room one after the other): the receiving side writes each op with one socket
- * write, a system call and a TCP segment that wakes the dashboard's process. With `minIntervalMs`, a message follows the one before by at
- * least that long (the ops of the turns between wait for it): fewer, larger messages at a cost of
- * at most that much latency.
+ * write, a system call and a TCP segment that wakes the dashboard's process. With `minIntervalMs`,
+ * a message follows the one before by at least that long (the ops of the turns between wait for
+ * it): fewer, larger messages at a cost of at most that much latency.
  */
 export function batchedSender(port: MessagePort, minIntervalMs = 0): OpSender {
   let buffer = new ArrayBuffer(initialCapacity);
