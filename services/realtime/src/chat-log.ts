@@ -35,7 +35,7 @@ export interface ChatLog {
  */
 export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Logger }): ChatLog {
   /** Writes not settled yet, for flush. */
-  const writing = new Set<Promise<void>>();
+  const writing = new Set<Promise<unknown>>();
 
   const save = (userId: string, id: string, at: Date, line: ChatLine) => {
     const write = repo.saveLine(userId, id, at, line).catch((error: unknown) => {
