@@ -2,10 +2,9 @@ import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { syncDir } from '../files';
 import type { Journal } from './journal';
+// NeDB's lines, so the rewritten file holds what NeDB would write
+import { serializeNedbLine } from './nedb-serialize';
 
-// NeDB's own serialiser, so the rewritten file holds the lines NeDB would (the package has no types for it)
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const nedbModel = require('@seald-io/nedb/lib/model.js') as { serialize(doc: unknown): string };
 
 /** What NeDB keeps of an index in the datafile (a `$$indexCreated` line). */
 export interface IndexDefinition {
@@ -46,7 +45,7 @@ export function serializeChunk(
   let end = start;
   const last = Math.min(docs.length, start + limits.maxDocs);
   while (end < last) {
-    text += `${nedbModel.serialize(docs[end])}\n`;
+    text += `${serializeNedbLine(docs[end])}\n`;
     end += 1;
     if (limits.now() - startedAt >= limits.budgetMs) break;
   }
@@ -96,7 +95,7 @@ export async function rewriteDatafile(options: RewriteOptions): Promise<void> {
       let indexLines = '';
       for (const index of snapshot.indexes) {
         const { fieldName, unique, sparse } = index;
-        indexLines += `${nedbModel.serialize({ $$indexCreated: { fieldName, unique, sparse } })}\n`;
+        indexLines += `${serializeNedbLine({ $$indexCreated: { fieldName, unique, sparse } })}\n`;
       }
       await file.write(indexLines);
       // the bulk goes to disk before the journal waits: inside, only the tail is left to sync

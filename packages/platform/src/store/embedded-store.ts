@@ -30,6 +30,7 @@ import {
 import { checkUpdate, isPlainObject, setPath, upsertSeed } from './update';
 import { createKeyedQueue, type KeyedQueue } from '../keyed-queue';
 import { installInPlaceIndexRemoval } from './nedb-index-removal';
+import { serializeNedbLine } from './nedb-serialize';
 
 // a document leaves a NeDB index key shared by many others without copying the key's array (see there)
 installInPlaceIndexRemoval();
@@ -46,10 +47,6 @@ export interface EmbeddedStoreOptions {
 }
 
 type Raw = Record<string, unknown> & { _id: string };
-
-// NeDB's own serialiser, so the journal writes the lines NeDB would (the package has no types for it)
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const nedbModel = require('@seald-io/nedb/lib/model.js') as { serialize(doc: unknown): string };
 
 interface Applied {
   before: Raw | null;
@@ -124,7 +121,7 @@ function openCollection(dir: string, name: string): CollectionState {
     if (docs.length === 0) return;
     let lines = '';
     for (const doc of docs) {
-      lines += `${nedbModel.serialize(doc)}\n`;
+      lines += `${serializeNedbLine(doc)}\n`; // the line NeDB would write
       if ('$$indexCreated' in doc || '$$indexRemoved' in doc) continue; // index lines are taken from NeDB
       if (doc.$$deleted === true) state.latest.delete(doc._id);
       else state.latest.set(doc._id, doc);
