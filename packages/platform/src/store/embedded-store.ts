@@ -31,9 +31,13 @@ import { checkUpdate, isPlainObject, setPath, upsertSeed } from './update';
 import { createKeyedQueue, type KeyedQueue } from '../keyed-queue';
 import { installInPlaceIndexRemoval } from './nedb-index-removal';
 import { serializeNedbLine } from './nedb-serialize';
+import { installInPlaceReindex } from './nedb-index-update';
+import { nedbSingleUpdates, type SingleUpdates } from './nedb-single-update';
 
 // a document leaves a NeDB index key shared by many others without copying the key's array (see there)
 installInPlaceIndexRemoval();
+// an updated document stays in place in the indexes whose key it did not change (see there)
+installInPlaceReindex();
 
 export interface EmbeddedStoreOptions {
   /** One datafile per collection is kept here (services pass `data/<service>/`). */
@@ -48,11 +52,17 @@ export interface EmbeddedStoreOptions {
 
 type Raw = Record<string, unknown> & { _id: string };
 
+/** A single-document write's documents: NeDB's own objects, not to be changed (nor handed out uncopied). */
 interface Applied {
   before: Raw | null;
   after: Raw | null;
   isUpserted: boolean;
 }
+
+// NeDB's deep copy, as its finds return documents (Dates are shared, as there)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nedbModel = require('@seald-io/nedb/lib/model.js') as { deepCopy<T>(doc: T): T };
+const copyOfNedbDocument = <T>(doc: T): T => nedbModel.deepCopy(doc);
 
 interface CollectionState {
   name: string;
@@ -482,7 +492,9 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
     },
     findOneAndUpdate: async (filter, update, updateOptions) => {
       const { before, after } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
-      return (updateOptions?.returnDocument === 'before' ? before : after) as T | null;
+      const returned = updateOptions?.returnDocument === 'before' ? before : after;
+      // NeDB's own object (applyToOne): the caller gets a copy it may change
+      return (returned && copyOfNedbDocument(returned)) as T | null;
     },
     // expired documents count as gone here too, so the numbers agree with count()
     deleteOne: (filter) => write(name, (datastore) => datastore.removeAsync(live(filter), { multi: false })),
@@ -505,7 +517,19 @@ async function findIn(datastore: Datastore<Raw>, filter: Filter, findOptions?: F
   return cursor;
 }
 
-/** The first document matching `liveFilter` updated (or, with `isUpsert`, one inserted), before and after. */
+/** The single-document updates of each datastore (nedb-single-update.ts); undefined where NeDB differs. */
+const singleUpdatesByDatastore = new WeakMap<Datastore<Raw>, SingleUpdates | undefined>();
+
+function singleUpdatesOf(datastore: Datastore<Raw>): SingleUpdates | undefined {
+  if (!singleUpdatesByDatastore.has(datastore)) singleUpdatesByDatastore.set(datastore, nedbSingleUpdates(datastore));
+  return singleUpdatesByDatastore.get(datastore);
+}
+
+/**
+ * The first document matching `liveFilter` updated (or, with `isUpsert`, one inserted), before and
+ * after: NeDB's own objects where nedb-single-update.ts applies (the caller copies what it hands
+ * on), copies otherwise.
+ */
 async function applyToOne(
   datastore: Datastore<Raw>,
   liveFilter: Filter,
@@ -515,6 +539,14 @@ async function applyToOne(
 ): Promise<Applied> {
   const { $setOnInsert: setOnInsert, ...modifiers } = update;
   const hasModifiers = Object.keys(modifiers).length > 0;
+  const singleUpdates = singleUpdatesOf(datastore);
+  if (singleUpdates && hasModifiers) {
+    const updated = await singleUpdates.updateFirst(liveFilter, modifiers);
+    if (updated) return { before: updated.before as Raw, after: updated.after as Raw, isUpserted: false };
+    if (!isUpsert) return { before: null, after: null, isUpserted: false };
+    const inserted = await singleUpdates.insertModified(upsertSeedOf(filter, setOnInsert), modifiers);
+    return { before: null, after: inserted as Raw, isUpserted: true };
+  }
   const before: Raw | null = await datastore.findOneAsync(liveFilter);
   if (before) {
     if (!hasModifiers) return { before, after: before, isUpserted: false };
@@ -525,9 +557,7 @@ async function applyToOne(
   }
   if (!isUpsert) return { before: null, after: null, isUpserted: false };
 
-  const seed = upsertSeed(filter);
-  for (const [field, value] of Object.entries(setOnInsert ?? {})) setPath(seed, field, value);
-  if (seed._id === undefined) seed._id = randomUUID();
+  const seed = upsertSeedOf(filter, setOnInsert);
   if (!hasModifiers) {
     return { before: null, after: await datastore.insertAsync(seed as Raw), isUpserted: true };
   }
@@ -539,6 +569,14 @@ async function applyToOne(
     returnUpdatedDocs: true,
   });
   return { before: null, after: affectedDocuments, isUpserted: true };
+}
+
+/** The document an upsert inserts before its modifiers: the filter's equalities, $setOnInsert, an _id. */
+function upsertSeedOf(filter: Filter, setOnInsert: Update['$setOnInsert']): Record<string, unknown> {
+  const seed = upsertSeed(filter);
+  for (const [field, value] of Object.entries(setOnInsert ?? {})) setPath(seed, field, value);
+  if (seed._id === undefined) seed._id = randomUUID();
+  return seed;
 }
 
 async function updateManyIn(datastore: Datastore<Raw>, liveFilter: Filter, update: Update): Promise<UpdateResult> {

@@ -1,0 +1,117 @@
+/**
+ * One document updated (or upserted) in NeDB in one step, from NeDB's own parts.
+ *
+ * Why: NeDB has no findOneAndUpdate. The store's read-modify-write was a `findOneAsync` (a query
+ * and a deep copy of the document found) followed by an `updateAsync({ _id })` (a second query,
+ * and a deep copy of the result for `returnUpdatedDocs`); an upsert's insert ran a third query and
+ * copied the new document twice more. The chat's commands do three of these per command
+ * (docs/performance.md, "Hot operations of the embedded store"). Here the first matching document
+ * is found once, modified by NeDB's `model.modify` (the copy NeDB keeps), re-indexed by NeDB's
+ * `_updateIndexes` (its unique checks and rollback) and handed to NeDB's persistence (the journal),
+ * all inside NeDB's executor as its own update runs; no copy is made for the caller, who gets
+ * NeDB's own objects and must copy what it hands on.
+ *
+ * What NeDB's update adds that the store never uses is not replicated, and the store's datastores
+ * are checked for it on every call: NeDB's TTL indexes (the store expires documents itself) and
+ * `timestampData`. Should an upgrade of NeDB change the parts used here, `nedbSingleUpdates`
+ * returns undefined and the store goes NeDB's public way.
+ */
+
+import path from 'node:path';
+
+type Doc = Record<string, unknown> & { _id: unknown };
+type Query = Record<string, unknown>;
+
+interface NedbModel {
+  modify(doc: Doc, update: Query): Doc;
+  match(doc: Doc, query: Query): boolean;
+  deepCopy<T>(value: T, strictKeys?: boolean): T;
+}
+
+/** The parts of a NeDB datastore this uses (private to NeDB, hence checked). */
+interface NedbDatastoreParts {
+  executor: { pushAsync<R>(task: () => Promise<R>): Promise<R> };
+  persistence: { persistNewStateAsync(docs: Doc[]): Promise<void> };
+  ttlIndexes: Record<string, unknown>;
+  timestampData: boolean;
+  _getRawCandidates(query: Query): Doc[];
+  _updateIndexes(oldDoc: Doc, newDoc: Doc): void;
+  _insertInCache(doc: Doc): void;
+}
+
+export interface SingleUpdates {
+  /**
+   * The first document matching `query`, and it modified by `modifiers` (NeDB's modifier object),
+   * both NeDB's own objects (read-only); null when none matches.
+   */
+  updateFirst(query: Query, modifiers: Query): Promise<{ before: Doc; after: Doc } | null>;
+  /** Inserts `seed` (with an _id) modified by `modifiers`, as NeDB's upsert does; NeDB's own object. */
+  insertModified(seed: Query, modifiers: Query): Promise<Doc>;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- untyped internals of NeDB */
+const nedbModelFile = path.join(path.dirname(require.resolve('@seald-io/nedb/lib/datastore.js')), 'model.js');
+const nedbModel = require(nedbModelFile) as Partial<NedbModel>;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+function hasExpectedModel(model: Partial<NedbModel>): model is NedbModel {
+  return typeof model.modify === 'function' && typeof model.match === 'function' && typeof model.deepCopy === 'function';
+}
+
+function hasExpectedParts(datastore: object): datastore is NedbDatastoreParts {
+  const parts = datastore as Partial<NedbDatastoreParts>;
+  return (
+    typeof parts.executor?.pushAsync === 'function' &&
+    typeof parts.persistence?.persistNewStateAsync === 'function' &&
+    typeof parts.ttlIndexes === 'object' &&
+    parts.ttlIndexes !== null &&
+    typeof parts.timestampData === 'boolean' &&
+    typeof parts._getRawCandidates === 'function' &&
+    typeof parts._updateIndexes === 'function' &&
+    typeof parts._insertInCache === 'function'
+  );
+}
+
+/** What NeDB's update would do besides: expire documents by its TTL indexes, or stamp updatedAt. */
+function needsNedbOwnUpdate(datastore: NedbDatastoreParts): boolean {
+  if (datastore.timestampData) return true;
+  for (const field in datastore.ttlIndexes) if (field) return true;
+  return false;
+}
+
+/**
+ * Single-document updates on `datastore`; undefined when NeDB (or this datastore) is not as this
+ * relies on, and the store should use NeDB's public update. `model` is NeDB's unless a test passes another.
+ */
+export function nedbSingleUpdates(datastore: object, model: Partial<NedbModel> = nedbModel): SingleUpdates | undefined {
+  if (!hasExpectedModel(model) || !hasExpectedParts(datastore) || needsNedbOwnUpdate(datastore)) return undefined;
+  return {
+    updateFirst: (query, modifiers) =>
+      datastore.executor.pushAsync(async () => {
+        if (needsNedbOwnUpdate(datastore)) throw new Error('NeDB TTL indexes or timestamps are not supported here');
+        let before: Doc | undefined;
+        for (const candidate of datastore._getRawCandidates(query)) {
+          if (model.match(candidate, query)) {
+            before = candidate;
+            break;
+          }
+        }
+        if (!before) return null;
+        // as NeDB's update: modify (a checked copy), re-index (rolled back on a unique violation), persist
+        const after = model.modify(before, modifiers);
+        datastore._updateIndexes(before, after);
+        await datastore.persistence.persistNewStateAsync([after]);
+        return { before, after };
+      }),
+    insertModified: (seed, modifiers) =>
+      datastore.executor.pushAsync(async () => {
+        // as NeDB's upsert: the query without its operators, modified (and checked), then copied as
+        // NeDB's insert copies it (the modifiers' values are the caller's objects)
+        const doc = model.deepCopy(model.modify(model.deepCopy(seed, true) as Doc, modifiers));
+        if (doc._id === undefined) throw new Error('an upserted document needs an _id');
+        datastore._insertInCache(doc);
+        await datastore.persistence.persistNewStateAsync([doc]);
+        return doc;
+      }),
+  };
+}
