@@ -32,12 +32,15 @@ import { createKeyedQueue, type KeyedQueue } from '../keyed-queue';
 import { installInPlaceIndexRemoval } from './nedb-index-removal';
 import { serializeNedbLine } from './nedb-serialize';
 import { installInPlaceReindex } from './nedb-index-update';
+import { installKeyComparisonShortcut } from './nedb-compare-keys';
 import { nedbSingleUpdates, type SingleUpdates } from './nedb-single-update';
 
 // a document leaves a NeDB index key shared by many others without copying the key's array (see there)
 installInPlaceIndexRemoval();
 // an updated document stays in place in the indexes whose key it did not change (see there)
 installInPlaceReindex();
+// two string or two number keys compare without NeDB's walk of its type hierarchy (see there)
+installKeyComparisonShortcut();
 
 export interface EmbeddedStoreOptions {
   /** One datafile per collection is kept here (services pass `data/<service>/`). */
