@@ -119,7 +119,10 @@ async function ops(): Promise<Record<string, unknown>> {
       counts.updateOne({ _id: `count-${someDoc(i)}`, lastEventId: 'no such event' }, { $set: { count: 0 } }),
     );
     await run('updateOneIndexedFieldChanged', (i) =>
-      counts.updateOne({ _id: `count-${someDoc(i)}` }, { $set: { channelId: `channel-${(i + 1) % channels}-moved${i}` } }),
+      counts.updateOne(
+        { _id: `count-${someDoc(i)}` },
+        { $set: { channelId: `channel-${(i + 1) % channels}-moved${i}` } },
+      ),
     );
     await run('upsertNew', (i) =>
       counts.findOneAndUpdate(

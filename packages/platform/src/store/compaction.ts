@@ -5,7 +5,6 @@ import type { Journal } from './journal';
 // NeDB's lines, so the rewritten file holds what NeDB would write
 import { serializeNedbLine } from './nedb-serialize';
 
-
 /** What NeDB keeps of an index in the datafile (a `$$indexCreated` line). */
 export interface IndexDefinition {
   fieldName: string;

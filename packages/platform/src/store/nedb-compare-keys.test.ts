@@ -8,7 +8,9 @@ describe("NeDB's key comparison with a shortcut for strings, numbers and Dates",
   test('when NeDB is as this version ships, then the shortcut is installed and new indexes use it', () => {
     expect(installKeyComparisonShortcut()).toBe(true);
     const datastore = new Datastore();
-    const { indexes } = datastore as unknown as { indexes: Record<string, { tree: { tree: { compareKeys: unknown } } }> };
+    const { indexes } = datastore as unknown as {
+      indexes: Record<string, { tree: { tree: { compareKeys: unknown } } }>;
+    };
 
     expect(indexes._id?.tree.tree.compareKeys).toBe(nedbModel.compareThings);
   });
@@ -24,14 +26,48 @@ describe("NeDB's key comparison with a shortcut for strings, numbers and Dates",
 
   test('when any two values of NeDB type hierarchy are compared, then the order is NeDB own', () => {
     // a copy of NeDB's model as it ships (the shared one may have the shortcut installed already)
-    let original = nedbModel.compareThings as (a: unknown, b: unknown, compareStrings?: (x: string, y: string) => number) => number;
+    let original = nedbModel.compareThings as (
+      a: unknown,
+      b: unknown,
+      compareStrings?: (x: string, y: string) => number,
+    ) => number;
     jest.isolateModules(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       original = (require('@seald-io/nedb/lib/model.js') as { compareThings: typeof original }).compareThings;
     });
     expect(original).not.toBe(nedbModel.compareThings);
     const shortcut = withPrimitiveShortcut(original);
-    const values = [undefined, null, -Infinity, -1, -0, 0, 0.5, 1, NaN, Infinity, '', 'A', 'a', 'aa', 'é', '10', '9', false, true, new Date(0), new Date(5), new Date(NaN), new Date(-3), [], ['a'], [1, 2], {}, { a: 1 }, { a: '1', b: 2 }];
+    const values = [
+      undefined,
+      null,
+      -Infinity,
+      -1,
+      -0,
+      0,
+      0.5,
+      1,
+      NaN,
+      Infinity,
+      '',
+      'A',
+      'a',
+      'aa',
+      'é',
+      '10',
+      '9',
+      false,
+      true,
+      new Date(0),
+      new Date(5),
+      new Date(NaN),
+      new Date(-3),
+      [],
+      ['a'],
+      [1, 2],
+      {},
+      { a: 1 },
+      { a: '1', b: 2 },
+    ];
     const orders: string[] = [];
     const expected: string[] = [];
     for (const a of values) {

@@ -6,7 +6,10 @@ import { installInPlaceReindex } from './nedb-index-update';
 import { DuplicateKeyError, type Store } from './store';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- NeDB's untyped index, as the store uses it */
-const NedbIndex = require('@seald-io/nedb/lib/indexes.js') as new (options: { fieldName: string; unique?: boolean }) => {
+const NedbIndex = require('@seald-io/nedb/lib/indexes.js') as new (options: {
+  fieldName: string;
+  unique?: boolean;
+}) => {
   insert(doc: object): void;
   update(oldDoc: object, newDoc: object): void;
   getMatching(value: unknown): object[];
@@ -117,27 +120,43 @@ describe('re-indexing an updated document in place', () => {
     await members.findOneAndUpdate({ _id: 'm5' }, { $inc: { score: 1 } });
 
     expect(await members.count({ state: 'active' })).toBe(11);
-    expect((await members.find({ state: 'idle' }, { sort: { _id: 1 } })).map((m) => m._id)).toEqual(
-      ['m11', 'm13', 'm15', 'm17', 'm19', 'm3', 'm5', 'm7', 'm9'],
-    );
+    expect((await members.find({ state: 'idle' }, { sort: { _id: 1 } })).map((m) => m._id)).toEqual([
+      'm11',
+      'm13',
+      'm15',
+      'm17',
+      'm19',
+      'm3',
+      'm5',
+      'm7',
+      'm9',
+    ]);
     expect(await members.findOne({ email: 'two@x' })).toMatchObject({ _id: 'm2', score: 102 });
     expect(await members.findOne({ email: 'm2@x' })).toBeNull();
     expect(await members.findOne({ team: 't3', seat: 99 })).toMatchObject({ _id: 'm3' });
     expect(await members.findOne({ team: 't3', seat: 3 })).toBeNull();
     expect((await members.find({ tags: 'tag9' })).map((m) => m._id)).toEqual(['m4']);
-    expect((await members.find({ tags: 'tag1' }, { sort: { _id: 1 } })).map((m) => m._id)).toEqual(
-      ['m1', 'm10', 'm13', 'm16', 'm19', 'm4', 'm7'],
-    );
+    expect((await members.find({ tags: 'tag1' }, { sort: { _id: 1 } })).map((m) => m._id)).toEqual([
+      'm1',
+      'm10',
+      'm13',
+      'm16',
+      'm19',
+      'm4',
+      'm7',
+    ]);
     expect((await members.find({}, { sort: { score: -1 }, limit: 3 })).map((m) => m.score)).toEqual([119, 118, 117]);
     expect(await members.findOne({ _id: 'm5' })).toMatchObject({ score: 106 });
     // the unique keys still hold, for documents updated in place too
-    await expect(members.updateOne({ _id: 'm6' }, { $set: { email: 'm8@x' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+    await expect(members.updateOne({ _id: 'm6' }, { $set: { email: 'm8@x' } })).rejects.toBeInstanceOf(
+      DuplicateKeyError,
+    );
     await expect(members.updateOne({ _id: 'm6' }, { $set: { team: 't0', seat: 8 } })).rejects.toBeInstanceOf(
       DuplicateKeyError,
     );
-    await expect(members.insertOne({ _id: 'm7', state: 'x', email: 'new@x', team: 'new', seat: 0, score: 0 })).rejects.toBeInstanceOf(
-      DuplicateKeyError,
-    );
+    await expect(
+      members.insertOne({ _id: 'm7', state: 'x', email: 'new@x', team: 'new', seat: 0, score: 0 }),
+    ).rejects.toBeInstanceOf(DuplicateKeyError);
     await store.close();
   });
 

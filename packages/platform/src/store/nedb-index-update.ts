@@ -122,10 +122,7 @@ const installedOn = new WeakSet<object>();
  * when the class or NeDB's model differs from what this relies on. The arguments are NeDB's own
  * unless a test passes others.
  */
-export function installInPlaceReindex(
-  IndexClass: unknown = NedbIndex,
-  model: Partial<NedbModel> = nedbModel,
-): boolean {
+export function installInPlaceReindex(IndexClass: unknown = NedbIndex, model: Partial<NedbModel> = nedbModel): boolean {
   if (!hasExpectedShape(IndexClass, model)) return false;
   if (installedOn.has(IndexClass)) return true;
   const checkedModel = model as NedbModel;

@@ -31,9 +31,35 @@ function randomSource(seed: number): () => number {
   };
 }
 
-const strings = ['', 'a', 'é', '日本語', '😀', '\ud800', 'line\nbreak', 'quote"back\\slash', '\u2028\u2029', '\u0000\u001f', 'x'.repeat(40)];
+const strings = [
+  '',
+  'a',
+  'é',
+  '日本語',
+  '😀',
+  '\ud800',
+  'line\nbreak',
+  'quote"back\\slash',
+  '\u2028\u2029',
+  '\u0000\u001f',
+  'x'.repeat(40),
+];
 const numbers = [0, -0, 1, -1, 1.5, 1e21, 1e-7, Number.MAX_SAFE_INTEGER, Number.MIN_VALUE, NaN, Infinity, -Infinity];
-const keys = ['a', 'b', '_id', 'count', '10', '2', 'ü', 'with space', '$$date', '$$deleted', 'x.y', '$bad', '$$indexCreated'];
+const keys = [
+  'a',
+  'b',
+  '_id',
+  'count',
+  '10',
+  '2',
+  'ü',
+  'with space',
+  '$$date',
+  '$$deleted',
+  'x.y',
+  '$bad',
+  '$$indexCreated',
+];
 
 function randomValue(random: () => number, depth: number): unknown {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -58,7 +84,8 @@ function randomValue(random: () => number, depth: number): unknown {
       const object: Record<string, unknown> = {};
       const size = Math.floor(random() * 5);
       // $-keys and dotted keys now and then, so NeDB's key errors are compared too
-      for (let i = 0; i < size; i += 1) object[random() < 0.9 ? pick(keys.slice(0, 8)) : pick(keys)] = randomValue(random, depth + 1);
+      for (let i = 0; i < size; i += 1)
+        object[random() < 0.9 ? pick(keys.slice(0, 8)) : pick(keys)] = randomValue(random, depth + 1);
       return object;
     }
     default: {
@@ -87,7 +114,12 @@ describe('serializeNedbLine', () => {
   });
 
   test('when a document has dates nested in arrays and objects, then they are written as $$date', () => {
-    const doc = { _id: 'x', at: new Date(1_700_000_000_000), list: [new Date(0), { when: new Date(-5) }], bad: new Date(NaN) };
+    const doc = {
+      _id: 'x',
+      at: new Date(1_700_000_000_000),
+      list: [new Date(0), { when: new Date(-5) }],
+      bad: new Date(NaN),
+    };
 
     expect(serializeNedbLine(doc)).toBe(
       '{"_id":"x","at":{"$$date":1700000000000},"list":[{"$$date":0},{"when":{"$$date":-5}}],"bad":null}',
@@ -122,9 +154,13 @@ describe('serializeNedbLine', () => {
   test('when a key breaks NeDB rules, then the error is NeDB error', () => {
     expect(() => serializeNedbLine({ _id: 'x', $set: 1 })).toThrow('Field names cannot begin with the $ character');
     expect(() => serializeNedbLine({ _id: 'x', deep: [{ 'a.b': 1 }] })).toThrow('Field names cannot contain a .');
-    expect(() => serializeNedbLine({ _id: 'x', $$deleted: false })).toThrow('Field names cannot begin with the $ character');
+    expect(() => serializeNedbLine({ _id: 'x', $$deleted: false })).toThrow(
+      'Field names cannot begin with the $ character',
+    );
     // a $-key with an undefined value is checked too, though the value is left out
-    expect(() => serializeNedbLine({ _id: 'x', $gone: undefined })).toThrow('Field names cannot begin with the $ character');
+    expect(() => serializeNedbLine({ _id: 'x', $gone: undefined })).toThrow(
+      'Field names cannot begin with the $ character',
+    );
   });
 
   test('when a value is no plain data (a class instance, a function, an own toJSON), then NeDB serialiser decides', () => {

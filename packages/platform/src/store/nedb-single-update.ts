@@ -55,7 +55,9 @@ const nedbModel = require(nedbModelFile) as Partial<NedbModel>;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 function hasExpectedModel(model: Partial<NedbModel>): model is NedbModel {
-  return typeof model.modify === 'function' && typeof model.match === 'function' && typeof model.deepCopy === 'function';
+  return (
+    typeof model.modify === 'function' && typeof model.match === 'function' && typeof model.deepCopy === 'function'
+  );
 }
 
 function hasExpectedParts(datastore: object): datastore is NedbDatastoreParts {
