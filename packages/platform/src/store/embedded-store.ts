@@ -39,7 +39,7 @@ import { nedbSingleUpdates, type SingleUpdates } from './nedb-single-update';
 installInPlaceIndexRemoval();
 // an updated document stays in place in the indexes whose key it did not change (see there)
 installInPlaceReindex();
-// two string or two number keys compare without NeDB's walk of its type hierarchy (see there)
+// two string, number or Date keys compare without NeDB's walk of its type hierarchy (see there)
 installKeyComparisonShortcut();
 
 export interface EmbeddedStoreOptions {
@@ -543,7 +543,7 @@ async function applyToOne(
   const { $setOnInsert: setOnInsert, ...modifiers } = update;
   const hasModifiers = Object.keys(modifiers).length > 0;
   const singleUpdates = singleUpdatesOf(datastore);
-  if (singleUpdates && hasModifiers) {
+  if (singleUpdates?.applies() && hasModifiers) {
     const updated = await singleUpdates.updateFirst(liveFilter, modifiers);
     if (updated) return { before: updated.before as Raw, after: updated.after as Raw, isUpserted: false };
     if (!isUpsert) return { before: null, after: null, isUpserted: false };

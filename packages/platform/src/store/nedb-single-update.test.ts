@@ -44,6 +44,16 @@ describe('single-document updates from NeDB parts', () => {
     expect(nedbSingleUpdates(withTtl)).toBeUndefined();
   });
 
+  test('when a datastore gets a NeDB TTL index after, then they no longer apply', async () => {
+    const datastore = new Datastore();
+    const updates = nedbSingleUpdates(datastore);
+    expect(updates?.applies()).toBe(true);
+
+    await datastore.ensureIndexAsync({ fieldName: 'at', expireAfterSeconds: 60 });
+
+    expect(updates?.applies()).toBe(false);
+  });
+
   test('when a store updates and upserts, then its datafile gets the lines NeDB own update would write', async () => {
     const storeDir = await tempDir();
     const store = await createEmbeddedStore({ dir: storeDir, sweepIntervalMs: 0 });

@@ -40,6 +40,8 @@ interface NedbDatastoreParts {
 }
 
 export interface SingleUpdates {
+  /** False once the datastore has a NeDB TTL index (the store never makes one): NeDB's update must expire by it. */
+  applies(): boolean;
   /**
    * The first document matching `query`, and it modified by `modifiers` (NeDB's modifier object),
    * both NeDB's own objects (read-only); null when none matches.
@@ -76,9 +78,7 @@ function hasExpectedParts(datastore: object): datastore is NedbDatastoreParts {
 
 /** What NeDB's update would do besides: expire documents by its TTL indexes, or stamp updatedAt. */
 function needsNedbOwnUpdate(datastore: NedbDatastoreParts): boolean {
-  if (datastore.timestampData) return true;
-  for (const field in datastore.ttlIndexes) if (field) return true;
-  return false;
+  return datastore.timestampData || Object.keys(datastore.ttlIndexes).length > 0;
 }
 
 /**
@@ -88,9 +88,9 @@ function needsNedbOwnUpdate(datastore: NedbDatastoreParts): boolean {
 export function nedbSingleUpdates(datastore: object, model: Partial<NedbModel> = nedbModel): SingleUpdates | undefined {
   if (!hasExpectedModel(model) || !hasExpectedParts(datastore) || needsNedbOwnUpdate(datastore)) return undefined;
   return {
+    applies: () => !needsNedbOwnUpdate(datastore),
     updateFirst: (query, modifiers) =>
       datastore.executor.pushAsync(async () => {
-        if (needsNedbOwnUpdate(datastore)) throw new Error('NeDB TTL indexes or timestamps are not supported here');
         let before: Doc | undefined;
         for (const candidate of datastore._getRawCandidates(query)) {
           if (model.match(candidate, query)) {
