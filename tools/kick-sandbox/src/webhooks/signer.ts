@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, createSign, generateKeyPair, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Repository } from '../repository';
@@ -11,13 +11,18 @@ const keyDocId = 'signing-key';
  * product cached stays valid across restarts; or the configured key (`signingKeyPem`), which is
  * used as it is and not stored. Signing follows kick-api.md §8.6: RSA-SHA256,
  * PKCS#1 v1.5, base64, over `messageId + "." + timestamp + "." + rawBody`.
+ *
+ * A signature is made in libuv's thread pool (crypto.sign with a callback), not on the main
+ * thread: ~0.7–1 ms of CPU each, which on the main thread delayed the answers to the product's
+ * POST /public/v1/chat and the recording of its replies (docs/performance.md, "Signing off the main
+ * thread"). The bytes are the same as createSign('RSA-SHA256') makes: PKCS#1 v1.5 is deterministic.
  */
 export interface Signer {
   init(): Promise<void>;
   publicKeyPem(): string;
-  sign(messageId: string, timestamp: string, body: string): string;
+  sign(messageId: string, timestamp: string, body: string): Promise<string>;
   /** A signature of the same length that does not verify (the bad-signature fault). */
-  signWrongly(messageId: string, timestamp: string, body: string): string;
+  signWrongly(messageId: string, timestamp: string, body: string): Promise<string>;
   /** A new key pair from now on; returns the new public key. */
   rotate(): Promise<string>;
 }
@@ -57,8 +62,13 @@ export function createSigner({
     return current;
   }
 
-  function signText(text: string): string {
-    return createSign('RSA-SHA256').update(text).sign(key().privateKey, 'base64');
+  async function signText(text: string): Promise<string> {
+    const { privateKey } = key();
+    return new Promise((resolve, reject) =>
+      sign('sha256', Buffer.from(text, 'utf8'), privateKey, (error, signature) =>
+        error ? reject(error) : resolve(signature.toString('base64')),
+      ),
+    );
   }
 
   return {
