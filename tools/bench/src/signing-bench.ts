@@ -15,6 +15,7 @@ import { summarize } from './stats';
  * `--concurrency` at once (the deliverer's slots), in one of four modes:
  *   sync    createSign on the main thread (what the sandbox did)
  *   async   crypto.sign with a callback: libuv's thread pool signs, the main thread only hands over
+ *   async1  the same, one signature at a time (the others wait their turn on the main thread)
  *   worker  a pool of `--workers` worker threads, one postMessage each way per signature
  *   idle    the same pacing, nothing signed: the timers' and the probe's own cost, to subtract
  * Each run is a fresh child process; modes alternate, `--rounds` times. Per run: total process CPU
@@ -24,8 +25,8 @@ import { summarize } from './stats';
  *   npm run bench:signing -- --rate 300 --count 3000 --rounds 3 [--modes sync,async,worker,idle] [--burst 1] [--workers 1] [--threadpool 4]
  */
 
-type Mode = 'sync' | 'async' | 'worker' | 'idle';
-const modes: readonly Mode[] = ['sync', 'async', 'worker', 'idle'];
+type Mode = 'sync' | 'async' | 'async1' | 'worker' | 'idle';
+const modes: readonly Mode[] = ['sync', 'async', 'async1', 'worker', 'idle'];
 
 interface RunOptions {
   mode: Mode;
@@ -57,13 +58,24 @@ function signSync(key: KeyObject): SignFn {
   return (text) => createSign('RSA-SHA256').update(text).sign(key, 'base64');
 }
 
-function signAsync(key: KeyObject): SignFn {
+function signAsync(key: KeyObject): (text: string) => Promise<string> {
   return (text) =>
     new Promise((resolve, reject) =>
       sign('sha256', Buffer.from(text, 'utf8'), key, (error, signature) =>
         error ? reject(error) : resolve(signature.toString('base64')),
       ),
     );
+}
+
+/** Signs in the thread pool one at a time: at most one pool thread busy signing. */
+function signAsyncOneAtATime(key: KeyObject): SignFn {
+  const signInPool = signAsync(key);
+  let last: Promise<unknown> = Promise.resolve();
+  return (text) => {
+    const signed = last.then(() => signInPool(text));
+    last = signed.catch(() => undefined);
+    return signed;
+  };
 }
 
 /** A pool of signing threads: each request goes to the thread with the fewest outstanding. */
@@ -168,8 +180,14 @@ async function runChild(options: RunOptions): Promise<RunResult> {
   });
   const key = createPrivateKey(privateKeyPem);
   const pool = options.mode === 'worker' ? signOnWorkers(privateKeyPem, options.workers) : undefined;
-  const signFn: SignFn | null =
-    options.mode === 'sync' ? signSync(key) : options.mode === 'async' ? signAsync(key) : (pool?.sign ?? null);
+  const signers: Record<Mode, SignFn | null> = {
+    sync: signSync(key),
+    async: signAsync(key),
+    async1: signAsyncOneAtATime(key),
+    worker: pool?.sign ?? null,
+    idle: null,
+  };
+  const signFn = signers[options.mode];
   const all = texts(options.warmup + options.count);
 
   if (signFn) {

@@ -192,9 +192,8 @@ export function createDeliverer(deps: Deps): Deliverer {
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       if (stopping.signal.aborted) return;
       // a free slot first, then the signature: a burst of deliveries (a turn's bot lines, every
-      // channel at once) is signed as requests go out, no more signatures under way than slots
-      // (the thread pool's queue stays short: fs calls wait in it too), and does not open a
-      // connection per channel
+      // channel at once) is signed as requests go out, with no more signatures waiting (the signer
+      // makes them one at a time) than slots, and does not open a connection per channel
       const sent = await inSlot(async () => {
         const headers = await headersFor(item);
         // stop() came while the signature was made: it already aborted what was in flight

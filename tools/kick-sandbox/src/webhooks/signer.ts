@@ -12,10 +12,13 @@ const keyDocId = 'signing-key';
  * used as it is and not stored. Signing follows kick-api.md §8.6: RSA-SHA256,
  * PKCS#1 v1.5, base64, over `messageId + "." + timestamp + "." + rawBody`.
  *
- * A signature is made in libuv's thread pool (crypto.sign with a callback), not on the main
- * thread: ~0.7–1 ms of CPU each, which on the main thread delayed the answers to the product's
- * POST /public/v1/chat and the recording of its replies (docs/performance.md, "Signing off the main
- * thread"). The bytes are the same as createSign('RSA-SHA256') makes: PKCS#1 v1.5 is deterministic.
+ * Signatures are made in libuv's thread pool (crypto.sign with a callback), not on the main
+ * thread: ~0.9 ms of CPU each, which on the main thread delayed the answers to the product's
+ * POST /public/v1/chat and the recording of its replies. One at a time: a burst signed on the
+ * pool's four threads at once took the 2 cores from this process's own main thread (and from the
+ * Kickstand it shares them with); the wait is bounded by the callers (the deliverer's slots).
+ * Measured against synchronous signing and worker threads: docs/performance.md, "Signing off the
+ * main thread". The bytes are those createSign('RSA-SHA256') makes: PKCS#1 v1.5 is deterministic.
  */
 export interface Signer {
   init(): Promise<void>;
@@ -62,13 +65,22 @@ export function createSigner({
     return current;
   }
 
-  async function signText(text: string): Promise<string> {
-    const { privateKey } = key();
+  async function signInPool(text: string, privateKey: KeyObject): Promise<string> {
     return new Promise((resolve, reject) =>
       sign('sha256', Buffer.from(text, 'utf8'), privateKey, (error, signature) =>
         error ? reject(error) : resolve(signature.toString('base64')),
       ),
     );
+  }
+
+  /** The last signature asked for: the next one starts when it is done. */
+  let previous: Promise<unknown> = Promise.resolve();
+
+  async function signText(text: string): Promise<string> {
+    const { privateKey } = key();
+    const signed = previous.then(() => signInPool(text, privateKey));
+    previous = signed.catch(() => undefined);
+    return signed;
   }
 
   return {
