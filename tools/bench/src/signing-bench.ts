@@ -95,7 +95,9 @@ function signOnWorkers(privateKeyPem: string, size: number): { sign: SignFn; clo
   }
   return {
     sign(text) {
-      const thread = threads.reduce((least, candidate) => (candidate.outstanding < least.outstanding ? candidate : least));
+      const thread = threads.reduce((least, candidate) =>
+        candidate.outstanding < least.outstanding ? candidate : least,
+      );
       const id = nextId++;
       thread.outstanding += 1;
       const request: SignRequest = { id, text };
@@ -276,7 +278,9 @@ async function main(): Promise<void> {
     `${common.count} signatures at ${common.rate}/s (bursts of ${common.burst}, ≤ ${common.concurrency} at once), ` +
       `${values.rounds} rounds; workers ${common.workers}, UV_THREADPOOL_SIZE ${values.threadpool ?? 'default (4)'}`,
   );
-  console.log('mode    total CPU µs/sig  main CPU µs/sig  main active µs/sig  loop delay p50/p99/max ms  ready p50/p99/max ms');
+  console.log(
+    'mode    total CPU µs/sig  main CPU µs/sig  main active µs/sig  loop delay p50/p99/max ms  ready p50/p99/max ms',
+  );
   const results: RunResult[] = [];
   for (let round = 0; round < Number(values.rounds); round += 1) {
     for (const mode of chosen) {
@@ -301,7 +305,8 @@ async function main(): Promise<void> {
       runs.map((result) => ((pick(result) - base) * 1000) / result.signatures);
     const cpu = net((result) => result.cpuMs, idleCpu);
     const main = net((result) => result.mainCpuMs, idleMain);
-    const spread = (values: number[]) => `${fixed(median(values))} (${fixed(Math.min(...values))}–${fixed(Math.max(...values))})`;
+    const spread = (values: number[]) =>
+      `${fixed(median(values))} (${fixed(Math.min(...values))}–${fixed(Math.max(...values))})`;
     console.log(`${mode.padEnd(7)} total ${spread(cpu)} µs/sig, main thread ${spread(main)} µs/sig`);
   }
 }

@@ -227,7 +227,12 @@ async function startDeliverer(
   signer: Signer,
   webhookUrl: string,
   delivery: KickSandboxDeliveryOptions = {},
-): Promise<{ deliverer: Deliverer; repo: Repository; testStore: TestStore; due(channel: number, faults?: string[]): DeliveryDoc }> {
+): Promise<{
+  deliverer: Deliverer;
+  repo: Repository;
+  testStore: TestStore;
+  due(channel: number, faults?: string[]): DeliveryDoc;
+}> {
   const testStore = await createTestStore('deliverer');
   const repo = createRepository(testStore.store);
   await repo.init();
