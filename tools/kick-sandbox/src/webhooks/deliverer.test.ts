@@ -1,7 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSilentLogger } from '@kickstand/platform/log';
+import { createFakeClock, createTestStore, eventually, type TestStore } from '@kickstand/platform/testing';
+import { createApp } from '../app-settings';
+import { createNotifier } from '../notifier';
+import { resolveOptions, type KickSandboxDeliveryOptions } from '../options';
+import { createRepository, type DeliveryDoc, type Repository } from '../repository';
 import { seedUserIds } from '../seed';
 import { startSandboxForTest, type SandboxHarness } from '../testing/sandbox-harness';
+import { createDeliverer, type Deliverer } from './deliverer';
+import { createFaults } from './faults';
+import type { Signer } from './signer';
 
 const streamer = seedUserIds.sandbox_streamer;
 
@@ -188,5 +197,188 @@ describe('a subscription’s failure count', () => {
     await chatAs(sandbox, 'and again');
     await settled(sandbox, 4);
     expect(await failures()).toEqual([0]);
+  });
+});
+
+/** A signature the test has been asked for and hands out when it chooses. */
+interface AskedSignature {
+  messageId: string;
+  isWrong: boolean;
+  give(signature: string): void;
+}
+
+/** A signer whose signatures are ready only when the test gives them. */
+function createHeldSigner(): Signer & { asked: AskedSignature[] } {
+  const asked: AskedSignature[] = [];
+  const ask = (messageId: string, isWrong: boolean) =>
+    new Promise<string>((resolve) => asked.push({ messageId, isWrong, give: resolve }));
+  return {
+    asked,
+    init: () => Promise.resolve(),
+    publicKeyPem: () => '',
+    sign: (messageId) => ask(messageId, false),
+    signWrongly: (messageId) => ask(messageId, true),
+    rotate: () => Promise.reject(new Error('not in these tests')),
+  };
+}
+
+/** The deliverer on its own, with the test's signer and webhook. */
+async function startDeliverer(
+  signer: Signer,
+  webhookUrl: string,
+  delivery: KickSandboxDeliveryOptions = {},
+): Promise<{
+  deliverer: Deliverer;
+  repo: Repository;
+  testStore: TestStore;
+  due(channel: number, faults?: string[]): DeliveryDoc;
+}> {
+  const testStore = await createTestStore('deliverer');
+  const repo = createRepository(testStore.store);
+  await repo.init();
+  const clock = createFakeClock();
+  const options = resolveOptions({
+    publicUrl: 'http://127.0.0.1:3100',
+    app: { clientId: 'app', clientSecret: 'secret', name: 'Kickstand', redirectUris: [], webhookUrl },
+    delivery,
+  });
+  const deliverer = createDeliverer({
+    repo,
+    app: createApp({ options, repo, clock }),
+    signer,
+    faults: createFaults({}),
+    clock,
+    log: createSilentLogger(),
+    notifier: createNotifier(),
+    delivery: options.delivery,
+  });
+  let made = 0;
+  return {
+    deliverer,
+    repo,
+    testStore,
+    due(channel, faults = []) {
+      made += 1;
+      const item = repo.deliveries.add({
+        _id: `delivery-${made}`,
+        messageId: `message-${made}`,
+        subscriptionId: `subscription-${channel}`,
+        broadcasterUserId: channel,
+        eventType: 'chat.message.sent',
+        eventVersion: 1,
+        body: JSON.stringify({ content: `line ${made}` }),
+        createdAt: clock.now(),
+        faults,
+        state: 'pending',
+        attempts: [],
+      });
+      deliverer.enqueue(item);
+      return item;
+    },
+  };
+}
+
+/** Lets every callback and timer already due run (a few turns of the event loop). */
+const settle = async () => {
+  for (let turn = 0; turn < 10; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('the deliverer’s signatures', () => {
+  const signatureOf = (req: IncomingMessage) => req.headers['kick-event-signature'];
+
+  test('when a delivery is due, then it is sent once its signature is ready, carrying that signature', async () => {
+    const signatures: unknown[] = [];
+    const webhook = await startWebhook((req, res) => {
+      signatures.push(signatureOf(req));
+      res.writeHead(200, { 'content-length': '0' }).end();
+    });
+    const signer = createHeldSigner();
+    const { deliverer, repo, testStore, due } = await startDeliverer(signer, webhook.url);
+    try {
+      const item = due(1);
+      await eventually(() => expect(signer.asked).toHaveLength(1));
+      expect(signer.asked[0]).toMatchObject({ messageId: 'message-1', isWrong: false });
+      expect(webhook.requests()).toBe(0);
+      signer.asked[0]?.give('c2lnbmF0dXJlLTE=');
+      await eventually(() => expect(repo.deliveries.byId(item._id)?.state).toBe('delivered'));
+      expect(signatures).toEqual(['c2lnbmF0dXJlLTE=']);
+    } finally {
+      await deliverer.stop();
+      await testStore.close();
+      await webhook.close();
+    }
+  });
+
+  test('when a delivery carries the bad-signature fault, then its signature is the signer’s wrong one', async () => {
+    const signatures: unknown[] = [];
+    const webhook = await startWebhook((req, res) => {
+      signatures.push(signatureOf(req));
+      res.writeHead(200, { 'content-length': '0' }).end();
+    });
+    const signer = createHeldSigner();
+    const { deliverer, repo, testStore, due } = await startDeliverer(signer, webhook.url);
+    try {
+      const item = due(1, ['badSignature']);
+      await eventually(() => expect(signer.asked).toHaveLength(1));
+      expect(signer.asked[0]).toMatchObject({ messageId: 'message-1', isWrong: true });
+      signer.asked[0]?.give('d3Jvbmc=');
+      await eventually(() => expect(repo.deliveries.byId(item._id)?.state).toBe('delivered'));
+      expect(signatures).toEqual(['d3Jvbmc=']);
+    } finally {
+      await deliverer.stop();
+      await testStore.close();
+      await webhook.close();
+    }
+  });
+
+  test('when more channels have deliveries due than there are slots, then no more signatures are asked for than slots, and the next once a slot is free', async () => {
+    const held: ServerResponse[] = [];
+    const webhook = await startWebhook((_req, res) => held.push(res));
+    const signer = createHeldSigner();
+    const { deliverer, testStore, due } = await startDeliverer(signer, webhook.url, { maxInFlight: 2 });
+    try {
+      due(1);
+      due(2);
+      due(3);
+      await eventually(() => expect(signer.asked).toHaveLength(2));
+      for (const asked of signer.asked) asked.give('c2ln');
+      await eventually(() => expect(held).toHaveLength(2));
+      await settle();
+      // both slots hold a request waiting for its answer: the third delivery is not signed yet
+      expect(signer.asked.map((asked) => asked.messageId)).toEqual(['message-1', 'message-2']);
+      held[0]?.writeHead(200, { 'content-length': '0' }).end();
+      await eventually(() => expect(signer.asked).toHaveLength(3));
+      expect(signer.asked[2]?.messageId).toBe('message-3');
+      signer.asked[2]?.give('c2ln');
+      await eventually(() => expect(held).toHaveLength(3));
+      for (const res of held.slice(1)) res.writeHead(200, { 'content-length': '0' }).end();
+    } finally {
+      await deliverer.stop();
+      await testStore.close();
+      await webhook.close();
+    }
+  });
+
+  test('when the deliverer stops while a signature is under way, then stop waits for it and the delivery is not sent', async () => {
+    const webhook = await startWebhook((_req, res) => res.writeHead(200, { 'content-length': '0' }).end());
+    const signer = createHeldSigner();
+    const { deliverer, repo, testStore, due } = await startDeliverer(signer, webhook.url);
+    try {
+      const item = due(1);
+      await eventually(() => expect(signer.asked).toHaveLength(1));
+      let isStopped = false;
+      const stopped = deliverer.stop().then(() => {
+        isStopped = true;
+      });
+      await settle();
+      expect(isStopped).toBe(false);
+      signer.asked[0]?.give('c2ln');
+      await stopped;
+      expect(webhook.requests()).toBe(0);
+      expect(repo.deliveries.byId(item._id)).toMatchObject({ state: 'pending', attempts: [] });
+    } finally {
+      await testStore.close();
+      await webhook.close();
+    }
   });
 });

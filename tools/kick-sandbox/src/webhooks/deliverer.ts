@@ -73,7 +73,8 @@ export function createDeliverer(deps: Deps): Deliverer {
 
   async function drain(queue: ChannelQueue): Promise<void> {
     // signing and sending start on the next turn of the event loop: the request that caused the
-    // delivery (a bot line's POST /chat) is answered first, not after ~0.3 ms of RSA and a request
+    // delivery (a bot line's POST /chat) is answered first, not after handing the signature over
+    // and writing a request
     await new Promise<void>((resolve) => setImmediate(resolve));
     for (let item = queue.items.shift(); item; item = queue.items.shift()) {
       if (stopping.signal.aborted) return;
@@ -148,14 +149,14 @@ export function createDeliverer(deps: Deps): Deliverer {
     }
   }
 
-  function headersFor(item: DeliveryDoc): Record<string, string> {
+  async function headersFor(item: DeliveryDoc): Promise<Record<string, string>> {
     const sentAt = item.faults.includes('staleTimestamp')
       ? new Date(clock.now().getTime() - delivery.staleTimestampSeconds * 1000)
       : clock.now();
     const timestamp = rfc3339Seconds(sentAt);
-    const signature = item.faults.includes('badSignature')
+    const signature = await (item.faults.includes('badSignature')
       ? signer.signWrongly(item.messageId, timestamp, item.body)
-      : signer.sign(item.messageId, timestamp, item.body);
+      : signer.sign(item.messageId, timestamp, item.body));
     return {
       'Content-Type': 'application/json',
       'Kick-Event-Message-Id': item.messageId,
@@ -191,10 +192,12 @@ export function createDeliverer(deps: Deps): Deliverer {
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       if (stopping.signal.aborted) return;
       // a free slot first, then the signature: a burst of deliveries (a turn's bot lines, every
-      // channel at once) is signed as requests go out, between the answers to Kickstand, not all
-      // in one stretch, and does not open a connection per channel
+      // channel at once) is signed as requests go out, with no more signatures waiting (the signer
+      // makes them one at a time) than slots, and does not open a connection per channel
       const sent = await inSlot(async () => {
-        const headers = headersFor(item);
+        const headers = await headersFor(item);
+        // stop() came while the signature was made: it already aborted what was in flight
+        if (stopping.signal.aborted) return undefined;
         return { headers, result: await post(item, headers) };
       });
       if (!sent) return;

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, createSign, generateKeyPair, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Clock } from '@kickstand/platform/clock';
 import type { Repository } from '../repository';
@@ -11,13 +11,21 @@ const keyDocId = 'signing-key';
  * product cached stays valid across restarts; or the configured key (`signingKeyPem`), which is
  * used as it is and not stored. Signing follows kick-api.md §8.6: RSA-SHA256,
  * PKCS#1 v1.5, base64, over `messageId + "." + timestamp + "." + rawBody`.
+ *
+ * Signatures are made in libuv's thread pool (crypto.sign with a callback), not on the main
+ * thread: ~0.9 ms of CPU each, which on the main thread delayed the answers to the product's
+ * POST /public/v1/chat and the recording of its replies. One at a time: a burst signed on the
+ * pool's four threads at once took the 2 cores from this process's own main thread (and from the
+ * Kickstand it shares them with); the wait is bounded by the callers (the deliverer's slots).
+ * Measured against synchronous signing and worker threads: docs/performance.md, "Signing off the
+ * main thread". The bytes are those createSign('RSA-SHA256') makes: PKCS#1 v1.5 is deterministic.
  */
 export interface Signer {
   init(): Promise<void>;
   publicKeyPem(): string;
-  sign(messageId: string, timestamp: string, body: string): string;
+  sign(messageId: string, timestamp: string, body: string): Promise<string>;
   /** A signature of the same length that does not verify (the bad-signature fault). */
-  signWrongly(messageId: string, timestamp: string, body: string): string;
+  signWrongly(messageId: string, timestamp: string, body: string): Promise<string>;
   /** A new key pair from now on; returns the new public key. */
   rotate(): Promise<string>;
 }
@@ -57,8 +65,22 @@ export function createSigner({
     return current;
   }
 
-  function signText(text: string): string {
-    return createSign('RSA-SHA256').update(text).sign(key().privateKey, 'base64');
+  async function signInPool(text: string, privateKey: KeyObject): Promise<string> {
+    return new Promise((resolve, reject) =>
+      sign('sha256', Buffer.from(text, 'utf8'), privateKey, (error, signature) =>
+        error ? reject(error) : resolve(signature.toString('base64')),
+      ),
+    );
+  }
+
+  /** The last signature asked for: the next one starts when it is done. */
+  let previous: Promise<unknown> = Promise.resolve();
+
+  async function signText(text: string): Promise<string> {
+    const { privateKey } = key();
+    const signed = previous.then(() => signInPool(text, privateKey));
+    previous = signed.catch(() => undefined);
+    return signed;
   }
 
   return {
