@@ -34,7 +34,11 @@ describe('inSlices', () => {
         setTimeout(() => order.push('timer'), 0);
       }
     });
-    expect(order).toEqual(['slice 1', 'immediate', 'timer', 'slice 2']);
+    // Node does not order an immediate against a 0 ms timer queued in the same task (that depends
+    // on whether a millisecond passed before the loop's timers phase); both must come before slice 2
+    expect(order[0]).toBe('slice 1');
+    expect(order.slice(1, 3).sort()).toEqual(['immediate', 'timer']);
+    expect(order[3]).toBe('slice 2');
   });
 
   test('when a slice takes no time, then the next one starts after a pause of 1 ms', async () => {
