@@ -20,7 +20,8 @@
 
 import path from 'node:path';
 
-interface TreeNode {
+/** A node of NeDB's AVL tree (@seald-io/binary-search-tree), as the index patches read it. */
+export interface TreeNode {
   key?: unknown;
   left: TreeNode | null;
   right: TreeNode | null;
@@ -44,15 +45,21 @@ const { AVLTree } = require(
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** True when it removed `value` from the node of `key` (which holds other documents too). */
-export function removeFromSharedKey(root: TreeNode, key: unknown, value: unknown, equality: unknown): boolean {
+/** The node of `key`, or undefined (an empty tree, or no such key). */
+export function nodeOf(root: TreeNode, key: unknown): TreeNode | undefined {
   let node: TreeNode | null = root;
   while (node && Object.prototype.hasOwnProperty.call(node, 'key')) {
     const order = node.compareKeys(key, node.key);
-    if (order === 0) break;
+    if (order === 0) return node;
     node = order < 0 ? node.left : node.right;
   }
-  if (!node || !Object.prototype.hasOwnProperty.call(node, 'key')) return false;
+  return undefined;
+}
+
+/** True when it removed `value` from the node of `key` (which holds other documents too). */
+export function removeFromSharedKey(root: TreeNode, key: unknown, value: unknown, equality: unknown): boolean {
+  const node = nodeOf(root, key);
+  if (!node) return false;
   if (node.data.length <= 1 || node.checkValueEquality !== equality) return false;
   // from both ends: writes mostly touch the newest documents of a key (an update right after the
   // insert) or its oldest (the TTL sweep), which sit at its end and its start. A document is in a

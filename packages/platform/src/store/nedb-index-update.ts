@@ -25,14 +25,7 @@
  */
 
 import path from 'node:path';
-
-interface TreeNode {
-  key?: unknown;
-  left: TreeNode | null;
-  right: TreeNode | null;
-  data: unknown[];
-  compareKeys(a: unknown, b: unknown): number;
-}
+import { nodeOf, type TreeNode } from './nedb-index-removal';
 
 /** What this needs of an instance of NeDB's Index. */
 interface NedbIndex {
@@ -54,17 +47,6 @@ const nedbIndexes = require.resolve('@seald-io/nedb/lib/indexes.js');
 const NedbIndex = require(nedbIndexes) as unknown;
 const nedbModel = require(path.join(path.dirname(nedbIndexes), 'model.js')) as Partial<NedbModel>;
 /* eslint-enable @typescript-eslint/no-require-imports */
-
-/** The node of `key`, or undefined (an empty tree, or no such key). */
-function nodeOf(root: TreeNode, key: unknown): TreeNode | undefined {
-  let node: TreeNode | null = root;
-  while (node && Object.prototype.hasOwnProperty.call(node, 'key')) {
-    const order = node.compareKeys(key, node.key);
-    if (order === 0) return node;
-    node = order < 0 ? node.left : node.right;
-  }
-  return undefined;
-}
 
 /** True when `newDoc` took `oldDoc`'s place in `index` (their keys are the same). */
 export function replaceInPlace(index: NedbIndex, oldDoc: unknown, newDoc: unknown, model: NedbModel): boolean {
