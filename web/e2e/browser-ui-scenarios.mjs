@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
+import { expireSessionAndPress } from './streamer-session.mjs';
 
 const timeout = 20_000;
 const run = Date.now().toString(36);
@@ -247,11 +248,7 @@ export const browserUiScenarios = [
       await page.getByRole('button', { name: 'Add Command' }).click();
       await page.getByLabel('Command name').fill('uikept');
       await page.getByLabel('Response').fill('typed before the session expired');
-      // the tab's lazy sections (timers, counters, event messages) load their lists first: a list
-      // still loading when the token goes bad would open "Sign in again" before Save is pressed
-      await page.waitForLoadState('networkidle');
-      await page.evaluate(() => localStorage.setItem('token', 'corrupted.token.value'));
-      await page.getByRole('button', { name: 'Save Command' }).click();
+      await expireSessionAndPress(page, page.getByRole('button', { name: 'Save Command' }));
 
       const again = page.getByRole('dialog', { name: 'Sign in again' });
       await again.waitFor();

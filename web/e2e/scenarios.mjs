@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expireSessionAndPress } from './streamer-session.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const timeout = 20_000;
@@ -528,8 +529,7 @@ export const scenarios = [
       await page.getByLabel('Command name').fill('expired');
       await page.getByLabel('Response').fill('never saved');
       // the session ends while the form is filled in: the save meets the 401
-      await page.evaluate(() => localStorage.setItem('token', 'corrupted.token.value'));
-      await page.getByRole('button', { name: 'Save Command' }).click();
+      await expireSessionAndPress(page, page.getByRole('button', { name: 'Save Command' }));
       await toast(page, 'Your session has expired. Please log in again.').waitFor();
       // the page stays with what was typed, a sign-in dialog over it; signing out leaves
       const again = page.getByRole('dialog', { name: 'Sign in again' });

@@ -19,6 +19,21 @@ export async function api(state, method, url, body) {
   return { status: response.status, json: await response.json().catch(() => undefined) };
 }
 
+/**
+ * The session ends as `button` is pressed: the token goes bad and the button is clicked in one task
+ * of the page. Any request the page sent between the two (a lazy section's list, the stream poll
+ * every 15 s) would meet the bad token first and cover the button with "Sign in again"; requests
+ * after the click may 401 as well, which the page must handle the same way.
+ */
+export async function expireSessionAndPress(page, button) {
+  await button.waitFor();
+  await page.waitForLoadState('networkidle');
+  await button.evaluate((element) => {
+    localStorage.setItem('token', 'corrupted.token.value');
+    element.click();
+  });
+}
+
 /** Registers `streamer` and opens the dashboard signed in as them in a page of its own. */
 export async function signedInStreamerPage(state, streamer, viewport = { width: 1280, height: 860 }) {
   const registered = await api(state, 'POST', '/api/platform/register', streamer);
