@@ -494,6 +494,27 @@ describe('the connection to Kick', () => {
     expect(kick.seen).toHaveLength(2);
   });
 
+  test('when more replies are posted at once than the connection cap, then the rest wait for a free connection', async () => {
+    const held: ServerResponse[] = [];
+    kick.script((req, res, index) => {
+      if (index >= 3) return sentOk(req, res, index);
+      // the first three are answered once all three are in: with no cap the other five would have
+      // opened connections of their own by then
+      held.push(res);
+      if (held.length === 3) for (const waiting of held) sentOk(req, waiting, index);
+    });
+    // the default agent (none given): one per cap, shared by the process
+    const kickClient = createKickClient(clientDeps({ maxConnections: 3 }));
+
+    const sends = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((content) =>
+      kickClient.sendChat('t', { type: 'bot', content }),
+    );
+
+    await expect(Promise.all(sends)).resolves.toHaveLength(8);
+    expect(kick.seen).toHaveLength(8);
+    expect(new Set(kick.seen.map((seen) => seen.remotePort)).size).toBeLessThanOrEqual(3);
+  });
+
   test('when a reply is posted, then it carries the JSON accept and content types, the bearer token and the user agent', async () => {
     kick.script(sentOk);
 

@@ -254,17 +254,28 @@ export interface KickClientDeps {
   random?: () => number;
   /** For waiting between attempts; setTimeout by default. */
   sleep?: (ms: number) => Promise<void>;
-  /** The connections to Kick; one keep-alive Agent shared by the process by default (as fetch's was). */
+  /**
+   * The connections to Kick; by default one keep-alive Agent shared by the process (as fetch's was),
+   * at most `tuning.maxConnections` to a host.
+   */
   agent?: Dispatcher;
 }
 
 /**
  * Made on first use and shared, like the global dispatcher fetch used: idle sockets are unref'ed,
  * so they never hold the process open, and undici closes them before the server's keep-alive
- * timeout (it reads the server's `Keep-Alive: timeout=…`).
+ * timeout (it reads the server's `Keep-Alive: timeout=…`). One per connection cap (tuning's
+ * maxConnections), which a process sets once.
  */
-let sharedAgent: Agent | undefined;
-const defaultAgent = () => (sharedAgent ??= new Agent());
+const sharedAgents = new Map<number, Agent>();
+function defaultAgent(maxConnections: number): Agent {
+  let agent = sharedAgents.get(maxConnections);
+  if (!agent) {
+    agent = new Agent({ connections: maxConnections });
+    sharedAgents.set(maxConnections, agent);
+  }
+  return agent;
+}
 
 /**
  * Sent with every request as fetch sent them; fetch's browser headers (`sec-fetch-mode`,
@@ -311,7 +322,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
   const { connection, tuning } = deps;
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? defaultSleep;
-  const agent = deps.agent ?? defaultAgent();
+  const agent = deps.agent ?? defaultAgent(tuning.maxConnections);
   /** POST /chat sent → Kick's answer, retries included (docs/performance.md, "Where the reply latency goes"). */
   const kickPostStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'kick-post' });
 

@@ -30,6 +30,12 @@ export interface KickHttpTuning {
   maxBackoffMs: number;
   /** A Retry-After longer than this is not waited for: the call fails instead. Default 10000. */
   maxRetryAfterMs: number;
+  /**
+   * Connections open to one Kick host at most; a request beyond them waits for a free one. Default
+   * 32. Without a cap a burst of replies (after a pause of the process) opened one connection each,
+   * ~300 at 1,000 msg/s, a TLS handshake apiece on real Kick (docs/performance.md, "Connections to Kick").
+   */
+  maxConnections: number;
 }
 
 export interface KickLinkOptions {
@@ -122,6 +128,7 @@ export const defaultHttpTuning: KickHttpTuning = {
   initialBackoffMs: 250,
   maxBackoffMs: 5000,
   maxRetryAfterMs: 10_000,
+  maxConnections: 32,
 };
 
 export function resolveOptions(options: KickLinkOptions): ResolvedOptions {

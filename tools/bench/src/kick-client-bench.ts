@@ -96,7 +96,14 @@ async function main(): Promise<void> {
       oauthUrl: origin,
       apiUrl: `${origin}/public/v1`,
     },
-    tuning: { timeoutMs: 5000, maxAttempts: 3, initialBackoffMs: 250, maxBackoffMs: 5000, maxRetryAfterMs: 10_000 },
+    tuning: {
+      timeoutMs: 5000,
+      maxAttempts: 3,
+      initialBackoffMs: 250,
+      maxBackoffMs: 5000,
+      maxRetryAfterMs: 10_000,
+      maxConnections: 32,
+    },
   });
   // a reply as chat-sender posts it: as the bot (type bot), in reply to the command's message
   const token = 'eyJhbGciOiJIUzI1NiJ9.bench-access-token.0123456789abcdef';

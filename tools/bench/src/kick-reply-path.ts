@@ -78,7 +78,14 @@ export async function createReplyPath(options: {
       oauthUrl: options.origin,
       apiUrl: `${options.origin}/public/v1`,
     },
-    tuning: { timeoutMs: 5000, maxAttempts: 3, initialBackoffMs: 250, maxBackoffMs: 5000, maxRetryAfterMs: 10_000 },
+    tuning: {
+      timeoutMs: 5000,
+      maxAttempts: 3,
+      initialBackoffMs: 250,
+      maxBackoffMs: 5000,
+      maxRetryAfterMs: 10_000,
+      maxConnections: 32,
+    },
   });
   const tokenDeps = { repo, kick, cipher: () => cipher, clock, log, refreshAheadSeconds: 300 };
   const userTokens = createUserTokens({ ...tokenDeps, onNeedsRelink: async () => undefined });
