@@ -25,7 +25,7 @@ import { createEmbeddedStore } from '@kickstand/platform/store';
 import { createFakeClock } from '@kickstand/platform/testing';
 import { createAnalyticsRepository, hashName } from '@kickstand/realtime';
 import { heapAfterGc } from './heap';
-import { seededRandom } from './workload';
+import { seededRandom } from '@kickstand/platform/random';
 
 const channels = Number(process.argv[2] ?? 1000);
 const namesPerDay = Number(process.argv[3] ?? 5000);

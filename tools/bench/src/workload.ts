@@ -8,6 +8,7 @@
  * whose previous use in that channel lies less than `cooldownGuardMs` back is still sent but
  * counted as "expected to be ignored (cooldown)" and left out of the reply figures.
  */
+import { seededRandom } from '@kickstand/platform/random';
 
 export interface BenchChannel {
   /** The Kickstand user who linked the channel. */
@@ -46,18 +47,6 @@ export interface PhasePlanOptions {
   seed: number;
   cooldownGuardMs?: number;
   viewers?: number;
-}
-
-/** mulberry32: a small seeded generator, so a phase is the same every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const chatter = [

@@ -1,3 +1,4 @@
+import { seededRandom } from '@kickstand/platform/random';
 import { z } from 'zod';
 
 const rate = z.number().min(0).max(1);
@@ -124,18 +125,6 @@ export interface RealKick {
   nextChatCall(): ChatCallOutcome;
   /** Which drifts hit one delivery. */
   drawDrift(): DriftName[];
-}
-
-/** mulberry32: small, fast and good enough to make rates repeatable; not for anything secret. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Kept in memory, like the delivery faults: a restart brings back what the options said. */

@@ -1,18 +1,8 @@
+import { seededRandom } from '../random';
 import { createClaimTable } from './claim-table';
 
 const ulidAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const hexAlphabet = '0123456789abcdef';
-
-/** A deterministic pseudo-random source (mulberry32), so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function ulidOf(random: () => number): string {
   let id = String(Math.floor(random() * 8));
@@ -60,7 +50,7 @@ describe('the claim table (claim-table.ts)', () => {
   });
 
   test('when any one character of a held ULID or UUID is changed, then the changed id is not held', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     const table = createClaimTable();
     const ulid = ulidOf(random);
     const uuid = `event:${uuidOf(random)}`;
@@ -83,7 +73,7 @@ describe('the claim table (claim-table.ts)', () => {
   });
 
   test('when claims are removed and dropped from the front, then the table agrees with a Map at every step', () => {
-    const random = seeded(42);
+    const random = seededRandom(42);
     const table = createClaimTable();
     const reference = new Map<string, number>();
     const order: Array<{ id: string; atMs: number }> = []; // claim order, as the table's queue (holes too)
@@ -154,7 +144,7 @@ describe('the claim table (claim-table.ts)', () => {
   });
 
   test('when more prefixes come than it encodes, then ids with new prefixes are kept as strings, still exact', () => {
-    const random = seeded(3);
+    const random = seededRandom(3);
     const table = createClaimTable();
     const uuid = uuidOf(random);
     const ids = Array.from({ length: 150 }, (_, n) => `p${n}:${uuid}`);

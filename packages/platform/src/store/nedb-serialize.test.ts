@@ -1,3 +1,4 @@
+import { seededRandom } from '../random';
 import { serializeNedbLine } from './nedb-serialize';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- NeDB's untyped serialiser, the reference
@@ -18,17 +19,6 @@ function outcome(doc: unknown): string {
   } catch (error) {
     return `error ${(error as Error).message}`;
   }
-}
-
-/** A small seeded generator (mulberry32), so every run checks the same documents. */
-function randomSource(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const strings = [
@@ -99,7 +89,7 @@ function randomValue(random: () => number, depth: number): unknown {
 
 describe('serializeNedbLine', () => {
   test('when given 5,000 varied documents, then each line (or error) is the one NeDB makes', () => {
-    const random = randomSource(22);
+    const random = seededRandom(22);
     const mismatches: string[] = [];
     let errors = 0;
     for (let i = 0; i < 5000; i += 1) {

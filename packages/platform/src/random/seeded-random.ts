@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a small, fast generator whose whole sequence follows from its seed, for what must be
+ * the same every run (the bench's workload, the sandbox's drawn faults, seeded test data). Not for
+ * anything secret. Numbers in [0, 1), like Math.random.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
