@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type * as KickClientModule from '@kickstand/kick-link/kick-client';
-import { createReplyPath } from './kick-reply-path';
+import { benchKickTuning, createReplyPath } from './kick-reply-path';
 
 /**
  * The reply path's HTTP client (issue 22 item 2): N chat lines posted with kick-link's KickClient
@@ -96,14 +96,7 @@ async function main(): Promise<void> {
       oauthUrl: origin,
       apiUrl: `${origin}/public/v1`,
     },
-    tuning: {
-      timeoutMs: 5000,
-      maxAttempts: 3,
-      initialBackoffMs: 250,
-      maxBackoffMs: 5000,
-      maxRetryAfterMs: 10_000,
-      maxConnections: 32,
-    },
+    tuning: benchKickTuning,
   });
   // a reply as chat-sender posts it: as the bot (type bot), in reply to the command's message
   const token = 'eyJhbGciOiJIUzI1NiJ9.bench-access-token.0123456789abcdef';

@@ -13,6 +13,20 @@ import type * as StoreModule from '@kickstand/platform/store';
 import type * as ProtoModule from '@kickstand/proto';
 
 /**
+ * kick-client's tuning in both paths of `npm run bench:kick-client`, spelled out rather than taken
+ * from the build under test, so that two builds compared run with the same (kick-link's defaults
+ * at c574b60).
+ */
+export const benchKickTuning = {
+  timeoutMs: 5000,
+  maxAttempts: 3,
+  initialBackoffMs: 250,
+  maxBackoffMs: 5000,
+  maxRetryAfterMs: 10_000,
+  maxConnections: 32,
+};
+
+/**
  * kick-link's whole reply path as the owner thread runs it, for `--path reply` of the
  * kick-client bench: chat-sender's claim (embedded store), its channel queue, the link read, the
  * sender state, the user's token (kick-tokens, AES-GCM at rest), POST /chat (kick-client), the
@@ -78,14 +92,7 @@ export async function createReplyPath(options: {
       oauthUrl: options.origin,
       apiUrl: `${options.origin}/public/v1`,
     },
-    tuning: {
-      timeoutMs: 5000,
-      maxAttempts: 3,
-      initialBackoffMs: 250,
-      maxBackoffMs: 5000,
-      maxRetryAfterMs: 10_000,
-      maxConnections: 32,
-    },
+    tuning: benchKickTuning,
   });
   const tokenDeps = { repo, kick, cipher: () => cipher, clock, log, refreshAheadSeconds: 300 };
   const userTokens = createUserTokens({ ...tokenDeps, onNeedsRelink: async () => undefined });
