@@ -20,6 +20,7 @@ import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery
 import type { ChatSentInit, KickLinkPublisher } from './publisher';
 import {
   KickApiError,
+  KickNotSentError,
   KickUnreachableError,
   type KickChatMessage,
   type KickClient,
@@ -40,7 +41,7 @@ const ownerUserId = 'u-streamer';
 const botKickUserId = '9000001';
 
 /** What POST /chat is answered with, one entry per call, in order; afterwards: posted. */
-type Answer = KickSentChat | KickApiError | KickUnreachableError;
+type Answer = KickSentChat | KickApiError | KickUnreachableError | KickNotSentError;
 
 interface Posted {
   token: string;
@@ -53,6 +54,8 @@ interface World {
   sender: ChatSender;
   ownLines: OwnLines;
   posted: Posted[];
+  /** Each POST /chat's longest wait for a connection to Kick (sendChat's maxQueueWaitMs), in order. */
+  queueWaits: (number | undefined)[];
   answers: Answer[];
   published: ChatSentInit[];
   replies: { channel: string; kind: SenderKind; result: ReplyResult; error?: string }[];
@@ -100,6 +103,7 @@ async function aWorld(
     tokensUpdatedAt: clock.now(),
   });
   const posted: Posted[] = [];
+  const queueWaits: (number | undefined)[] = [];
   const answers: Answer[] = [];
   const published: ChatSentInit[] = [];
   const replies: World['replies'] = [];
@@ -108,8 +112,9 @@ async function aWorld(
   const botAccount = { view: options.botAccount ?? null };
   let nextId = 1;
   const kick = {
-    async sendChat(token: string, message: KickChatMessage) {
+    async sendChat(token: string, message: KickChatMessage, sendOptions?: { maxQueueWaitMs?: number }) {
       posted.push({ token, message });
+      queueWaits.push(sendOptions?.maxQueueWaitMs);
       const answer = answers.shift() ?? { isSent: true, messageId: `msg-${nextId++}` };
       if (answer instanceof Error) throw answer;
       return answer;
@@ -167,6 +172,7 @@ async function aWorld(
     sender,
     ownLines,
     posted,
+    queueWaits,
     answers,
     published,
     replies,
@@ -485,6 +491,30 @@ describe('retries and refusals', () => {
     expect(world.posted).toEqual([]);
     expect(world.published[0]).toMatchObject({ isSent: false, error: tooOldMessage });
     expect(world.replies).toEqual([{ channel, kind: 'streamer-user', result: 'dropped', error: tooOldMessage }]);
+  });
+
+  test('when the reply is posted, then it may wait for a connection to Kick only until it is 2 minutes old', async () => {
+    const world = await aWorld({ mode: 'user' });
+    const receivedAt = new Date(world.clock.now().getTime() - 90_000);
+
+    await world.send('in time', { sourceReceivedAt: timestampFromDate(receivedAt) });
+
+    expect(world.queueWaits).toEqual([30_000]);
+    expect(world.published[0]).toMatchObject({ isSent: true });
+  });
+
+  test('when Kick is so slow that the reply grows 2 minutes old waiting for a connection, then it is dropped, not failed', async () => {
+    const world = await aWorld({ mode: 'user' });
+    world.answers.push(
+      new KickNotSentError('POST /chat was not sent: it waited 30001 ms for a free connection to Kick'),
+    );
+
+    await world.send('never sent');
+
+    expect(world.posted).toHaveLength(1);
+    expect(world.published[0]).toMatchObject({ isSent: false, error: tooOldMessage });
+    expect(world.replies).toEqual([{ channel, kind: 'streamer-user', result: 'dropped', error: tooOldMessage }]);
+    expect(world.kickErrors).toEqual([]);
   });
 
   test('when retrying would take the reply past 2 minutes, then it is dropped instead of posted late', async () => {

@@ -10,6 +10,7 @@ import type { DeliveryHealthReporter, ReplyResult, SenderKind } from './delivery
 import type { KickLinkPublisher } from './publisher';
 import {
   KickApiError,
+  KickNotSentError,
   KickUnreachableError,
   kickProblem,
   type KickChatMessage,
@@ -464,24 +465,38 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     reply.sourceSentAt ?? reply.sourceReceivedAt ?? reply.occurredAt ?? claimedAt;
   /** When kick-link received the reply's line (else asked for, else claimed): our own clock. */
   const receivedAtOf = (reply: Reply, claimedAt: Date) => reply.sourceReceivedAt ?? reply.occurredAt ?? claimedAt;
-  /** Past either age limit (ReplyPolicy): never posted. */
-  const isTooOld = (reply: Reply, claimedAt: Date, atMs: number) =>
-    atMs - receivedAtOf(reply, claimedAt).getTime() > policy.maxAgeMs ||
-    atMs - sourceAtOf(reply, claimedAt).getTime() > policy.maxLineAgeMs;
+  /** How long from `atMs` until the reply is past either age limit (ReplyPolicy); negative once it is. */
+  const msUntilTooOld = (reply: Reply, claimedAt: Date, atMs: number) =>
+    Math.min(
+      policy.maxAgeMs - (atMs - receivedAtOf(reply, claimedAt).getTime()),
+      policy.maxLineAgeMs - (atMs - sourceAtOf(reply, claimedAt).getTime()),
+    );
+  /** Past either age limit: never posted. */
+  const isTooOld = (reply: Reply, claimedAt: Date, atMs: number) => msUntilTooOld(reply, claimedAt, atMs) < 0;
 
   async function senderKindOf(state: SenderStateDoc | null): Promise<SenderKind> {
     if (mode === 'auto' && (await botAccounts.current())) return 'bot-account';
     return streamerSenderKind(mode, state, clock.now());
   }
 
-  function postAs(kind: SenderKind, link: LinkDoc, content: string, replyToMessageId?: string): Promise<KickSentChat> {
+  /**
+   * `maxQueueWaitMs`: the reply's time left before it is too old. A reply still waiting for a free
+   * connection to Kick then is not sent at all (KickNotSentError), as if it had been dropped before.
+   */
+  function postAs(
+    kind: SenderKind,
+    link: LinkDoc,
+    content: string,
+    replyToMessageId: string | undefined,
+    maxQueueWaitMs: number,
+  ): Promise<KickSentChat> {
     const body: KickChatMessage =
       kind === 'streamer-bot'
         ? { type: 'bot', content, replyToMessageId }
         : { type: 'user', broadcasterUserId: link.kickUserId, content, replyToMessageId };
     return kind === 'bot-account'
-      ? botTokens.withUserToken(botAccountId, (token) => kick.sendChat(token, body))
-      : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body), link);
+      ? botTokens.withUserToken(botAccountId, (token) => kick.sendChat(token, body, { maxQueueWaitMs }))
+      : userTokens.withUserToken(link._id, (token) => kick.sendChat(token, body, { maxQueueWaitMs }), link);
   }
 
   async function attempt(reply: Reply, link: LinkDoc, content: string): Promise<Attempted> {
@@ -498,10 +513,11 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
     });
 
     for (let tries = 1; ; tries += 1) {
-      if (isTooOldAt(clock.now().getTime())) return end('dropped', tooOldMessage);
+      const msLeft = msUntilTooOld(reply, startedAt, clock.now().getTime());
+      if (msLeft < 0) return end('dropped', tooOldMessage);
       const handle = ownLines.sending(channel, content);
       try {
-        const sent = await postAs(kind, link, content, replyTo);
+        const sent = await postAs(kind, link, content, replyTo, msLeft);
         observePosted(reply);
         if (!sent.isSent) {
           log.warn({ broadcasterUserId: channel, sender: kind }, 'POST /chat answered is_sent: false');
@@ -527,6 +543,11 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         }
         if (error instanceof NeedsRelinkError) return end('failed', needsRelinkMessage);
         if (error instanceof NotLinkedError) return end('failed', notLinkedMessage);
+        if (error instanceof KickNotSentError) {
+          // it never left kick-link: Kick was so slow that the reply grew too old in the queue
+          log.warn({ broadcasterUserId: channel, sender: kind }, error.message);
+          return end('dropped', tooOldMessage);
+        }
         if (error instanceof KickUnreachableError) {
           // not retried: Kick may have posted it, and a second post could make the bot speak twice
           log.warn({ err: error, broadcasterUserId: channel, sender: kind }, 'POST /chat did not answer');

@@ -35,6 +35,7 @@ describe('kick-link configuration', () => {
       chatSender: 'auto',
       botUsername: undefined,
       deliveryHealth: { reconcileIntervalMs: 600_000 },
+      http: { maxConnections: 32 },
     });
   });
 
@@ -131,6 +132,18 @@ describe('kick-link configuration', () => {
           KICK_SUBSCRIPTION_CHECK_MINUTES: bad,
         }),
       ).toThrow(/KICK_SUBSCRIPTION_CHECK_MINUTES/);
+    }
+  });
+
+  test('when KICK_MAX_CONNECTIONS is set, then Kick gets at most that many connections; unset, 32; when it is not a whole number from 1 to 1024, then the error names it', () => {
+    const base = { KICK_CLIENT_ID: 'id', KICK_CLIENT_SECRET: 's' };
+    expect(kickLinkOptionsFromSettings(loadConfig(kickLinkConfigSchema, base)).http).toEqual({ maxConnections: 32 });
+    const config = loadConfig(kickLinkConfigSchema, { ...base, KICK_MAX_CONNECTIONS: '8' });
+    expect(kickLinkOptionsFromSettings(config).http).toEqual({ maxConnections: 8 });
+    for (const bad of ['0', '1025', '2.5', 'many']) {
+      expect(() => loadConfig(kickLinkConfigSchema, { ...base, KICK_MAX_CONNECTIONS: bad })).toThrow(
+        /KICK_MAX_CONNECTIONS: a whole number from 1 to 1024/,
+      );
     }
   });
 

@@ -70,6 +70,16 @@ export const kickLinkSettingsSchema = z.object({
     .min(1, 'a whole number of minutes from 1 to 1440')
     .max(1440, 'a whole number of minutes from 1 to 1440')
     .default(10),
+  /**
+   * Connections open to one Kick host at most (replies beyond them wait for a free one). Default 32
+   * (docs/performance.md, "Connections to Kick").
+   */
+  KICK_MAX_CONNECTIONS: z.coerce
+    .number({ error: 'a whole number from 1 to 1024' })
+    .int('a whole number from 1 to 1024')
+    .min(1, 'a whole number from 1 to 1024')
+    .max(1024, 'a whole number from 1 to 1024')
+    .default(32),
 });
 
 export type KickLinkSettings = z.infer<typeof kickLinkSettingsSchema>;
@@ -170,6 +180,7 @@ export function kickLinkOptionsFromSettings(
     chatSender: settings.KICK_CHAT_SENDER satisfies ChatSenderMode,
     botUsername: settings.KICK_BOT_USERNAME,
     deliveryHealth: { reconcileIntervalMs: settings.KICK_SUBSCRIPTION_CHECK_MINUTES * 60_000 },
+    http: { maxConnections: settings.KICK_MAX_CONNECTIONS },
   };
 }
 

@@ -5,6 +5,7 @@ import { listenLocally } from '@kickstand/platform/testing';
 import {
   createKickClient,
   KickApiError,
+  KickNotSentError,
   KickResponseError,
   KickUnreachableError,
   reasonOf,
@@ -513,6 +514,42 @@ describe('the connection to Kick', () => {
     await expect(Promise.all(sends)).resolves.toHaveLength(8);
     expect(kick.seen).toHaveLength(8);
     expect(new Set(kick.seen.map((seen) => seen.remotePort)).size).toBeLessThanOrEqual(3);
+  });
+
+  /** Answers after `ms`, so a second request on a cap of one waits that long for the connection. */
+  const sentAfter =
+    (ms: number): Reply =>
+    (req, res, index) => {
+      setTimeout(() => sentOk(req, res, index), ms).unref();
+    };
+
+  test('when a reply waits for a free connection longer than its timeout, then the wait does not count and it is answered', async () => {
+    kick.script(sentAfter(200));
+    const kickClient = createKickClient(clientDeps({ maxConnections: 1, timeoutMs: 300 }));
+
+    // the second waits ~200 ms for the connection, then ~200 ms for its answer: 400 ms in all
+    const sends = ['one', 'two'].map((content) => kickClient.sendChat('t', { type: 'bot', content }));
+
+    await expect(Promise.all(sends)).resolves.toEqual([
+      { isSent: true, messageId: 'm-1' },
+      { isSent: true, messageId: 'm-1' },
+    ]);
+    expect(kick.seen).toHaveLength(2);
+  });
+
+  test('when a reply waits for a free connection longer than its caller allows, then it fails as not sent and Kick never sees it', async () => {
+    kick.script(sentAfter(200));
+    const kickClient = createKickClient(clientDeps({ maxConnections: 1, timeoutMs: 1000 }));
+
+    const first = kickClient.sendChat('t', { type: 'bot', content: 'one' });
+    const second = kickClient.sendChat('t', { type: 'bot', content: 'two' }, { maxQueueWaitMs: 50 });
+
+    await expect(second).rejects.toThrow(KickNotSentError);
+    await expect(second).rejects.toThrow(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/public\/v1\/chat was not sent: it waited \d+ ms for a free connection to Kick$/,
+    );
+    await expect(first).resolves.toEqual({ isSent: true, messageId: 'm-1' });
+    expect(kick.seen.map((seen) => JSON.parse(seen.body) as unknown)).toEqual([{ type: 'bot', content: 'one' }]);
   });
 
   test('when a reply is posted, then it carries the JSON accept and content types, the bearer token and the user agent', async () => {

@@ -1,8 +1,15 @@
-import { EventEmitter } from 'node:events';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { processMetrics } from '@kickstand/platform/metrics';
+import {
+  AnswerCutOffError,
+  AttemptTimedOutError,
+  type CollectedAnswer,
+  decodeText,
+  exchange,
+  headerOf,
+  QueuedTooLongError,
+} from './kick-exchange';
 import type { KickConnection, KickHttpTuning } from './options';
 
 /**
@@ -11,9 +18,9 @@ import type { KickConnection, KickHttpTuning } from './options';
  * parsed with zod. Idempotent calls (GET, DELETE, and the token revoke and client-credentials
  * grants) are retried (p-retry) on 429, 408, 5xx, timeouts and network errors with jittered exponential
  * backoff, honouring Retry-After; everything else — POST /chat above all — is tried exactly once.
- * The transport is undici's `request` on a keep-alive Agent (no redirects followed, one deadline per
- * attempt), not the global `fetch`: its WHATWG machinery (Request/Response, AbortSignal, web
- * streams) cost ~10 times the request itself on the reply path (docs/performance.md, "The reply
+ * The transport is undici's `dispatch` on a keep-alive Agent with capped connections (kick-exchange.ts:
+ * no redirects followed, one deadline per attempt from the moment it is written), not the global
+ * `fetch`: its WHATWG machinery (Request/Response, AbortSignal, web streams) cost ~10 times the request itself on the reply path (docs/performance.md, "The reply
  * path: Kick's HTTP client").
  */
 export interface KickClient {
@@ -27,8 +34,15 @@ export interface KickClient {
   listSubscriptions(token: string, broadcasterUserId: string): Promise<KickSubscription[]>;
   subscribe(token: string, broadcasterUserId: string, events: readonly string[]): Promise<KickSubscribeResult[]>;
   unsubscribe(token: string, subscriptionIds: readonly string[]): Promise<void>;
-  /** Never retried: a retry could post the line twice. */
-  sendChat(userAccessToken: string, message: KickChatMessage): Promise<KickSentChat>;
+  /**
+   * Never retried: a retry could post the line twice. With `maxQueueWaitMs`, a line that waited
+   * longer than that for a free connection to Kick is not sent at all (KickNotSentError).
+   */
+  sendChat(
+    userAccessToken: string,
+    message: KickChatMessage,
+    options?: { maxQueueWaitMs?: number },
+  ): Promise<KickSentChat>;
   /** DELETE /chat/{message_id} (§5.2, scope moderation:chat_message:manage). */
   deleteChatMessage(userAccessToken: string, messageId: string): Promise<void>;
   /** POST /moderation/bans (§6.1, scope moderation:ban): a timeout with `durationMinutes`, else a ban. */
@@ -114,6 +128,17 @@ export class KickUnreachableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'KickUnreachableError';
+  }
+}
+
+/**
+ * The request was never sent: it waited for one of the capped connections to Kick (tuning's
+ * maxConnections) longer than its caller allowed. Unlike a timeout, Kick surely did not take it.
+ */
+export class KickNotSentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KickNotSentError';
   }
 }
 
@@ -240,6 +265,8 @@ interface RequestSpec extends Target {
   form?: Record<string, string>;
   /** Safe to send again: retried on 429, 408, 5xx, timeouts and network errors. */
   isIdempotent: boolean;
+  /** Given up unsent after waiting this long for a free connection (KickNotSentError); no limit when absent. */
+  maxQueueWaitMs?: number;
 }
 
 interface RawAnswer {
@@ -264,15 +291,17 @@ export interface KickClientDeps {
 /**
  * Made on first use and shared, like the global dispatcher fetch used: idle sockets are unref'ed,
  * so they never hold the process open, and undici closes them before the server's keep-alive
- * timeout (it reads the server's `Keep-Alive: timeout=…`). One per connection cap (tuning's
- * maxConnections), which a process sets once.
+ * timeout (it reads the server's `Keep-Alive: timeout=…`). One per connection cap and timeout
+ * (tuning's maxConnections and timeoutMs), which a process sets once.
  */
-const sharedAgents = new Map<number, Agent>();
-function defaultAgent(maxConnections: number): Agent {
-  let agent = sharedAgents.get(maxConnections);
+const sharedAgents = new Map<string, Agent>();
+function defaultAgent(tuning: KickHttpTuning): Agent {
+  const key = `${tuning.maxConnections}/${tuning.timeoutMs}`;
+  let agent = sharedAgents.get(key);
   if (!agent) {
-    agent = new Agent({ connections: maxConnections });
-    sharedAgents.set(maxConnections, agent);
+    // the attempt's deadline starts once the request is written (kick-exchange.ts): connecting has its own
+    agent = new Agent({ connections: tuning.maxConnections, connect: { timeout: tuning.timeoutMs } });
+    sharedAgents.set(key, agent);
   }
   return agent;
 }
@@ -280,7 +309,7 @@ function defaultAgent(maxConnections: number): Agent {
 /**
  * Sent with every request as fetch sent them; fetch's browser headers (`sec-fetch-mode`,
  * `accept-language`) and `accept-encoding` are left out, so answers come uncompressed (a compressed
- * one is still decoded, see readText). The user agent stays fetch's: what real Kick's edge has seen.
+ * one is still decoded, see decodeText). The user agent stays fetch's: what real Kick's edge has seen.
  */
 const baseHeaders = { accept: 'application/json', 'user-agent': 'node' } as const;
 
@@ -293,17 +322,6 @@ function splitBase(base: string): { origin: string; prefix: string } {
     throw new KickUnreachableError(`${base} is not a URL`, { cause: error });
   }
   return { origin: url.origin, prefix: url.pathname.replace(/\/$/, '') };
-}
-
-/** The answer's text, decoded when an edge compressed it anyway (fetch decoded it by itself). */
-async function readText(response: Dispatcher.ResponseData): Promise<string> {
-  const encoding = response.headers['content-encoding'];
-  if (encoding === undefined || encoding === 'identity') return response.body.text();
-  const raw = Buffer.from(await response.body.arrayBuffer());
-  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(raw).toString('utf8');
-  if (encoding === 'deflate') return inflateSync(raw).toString('utf8');
-  if (encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
-  throw new Error(`unknown content-encoding ${String(encoding)}`);
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -322,7 +340,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
   const { connection, tuning } = deps;
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? defaultSleep;
-  const agent = deps.agent ?? defaultAgent(tuning.maxConnections);
+  const agent = deps.agent ?? defaultAgent(tuning);
   /** POST /chat sent → Kick's answer, retries included (docs/performance.md, "Where the reply latency goes"). */
   const kickPostStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'kick-post' });
 
@@ -349,46 +367,37 @@ export function createKickClient(deps: KickClientDeps): KickClient {
     }
     const url = redact(`${spec.origin}${spec.path}`);
     const once = async (): Promise<RawAnswer> => {
-      // One deadline for the whole attempt (connect, answer, body), as fetch's AbortSignal.timeout
-      // was: undici takes an EventEmitter as the abort signal, far cheaper than an AbortSignal.
-      const deadline = new EventEmitter();
-      let isTimedOut = false;
-      const timer = setTimeout(() => {
-        isTimedOut = true;
-        deadline.emit('abort');
-      }, tuning.timeoutMs);
+      let answer: CollectedAnswer;
       try {
-        let response: Dispatcher.ResponseData;
-        try {
-          // redirects are not followed (undici's request never does), as fetch's `redirect: 'manual'`
-          response = await agent.request({
-            origin: spec.origin,
-            path: spec.path,
-            method: spec.method,
-            headers,
-            body,
-            signal: deadline,
-          });
-        } catch (error) {
-          const why = isTimedOut ? 'timed out' : describeError(error);
-          throw new KickUnreachableError(`${spec.method} ${url} failed: ${why}`, { cause: error });
+        // redirects are not followed (undici's dispatch never does), as fetch's `redirect: 'manual'`
+        answer = await exchange(
+          agent,
+          { origin: spec.origin, path: spec.path, method: spec.method, headers, body },
+          { timeoutMs: tuning.timeoutMs, maxQueueWaitMs: spec.maxQueueWaitMs },
+        );
+      } catch (error) {
+        if (error instanceof QueuedTooLongError) {
+          throw new KickNotSentError(`${spec.method} ${url} was not sent: ${error.message}`);
         }
-        let text: string;
-        try {
-          text = await readText(response);
-        } catch (error) {
-          throw new KickUnreachableError(`${spec.method} ${url}: the answer was cut off`, { cause: error });
+        if (error instanceof AnswerCutOffError) {
+          throw new KickUnreachableError(`${spec.method} ${url}: the answer was cut off`, { cause: error.cause });
         }
-        const status = response.statusCode;
-        if (status < 200 || status >= 300) {
-          const { reason, oauthError } = reasonOf(status, text);
-          const retryAfter = retryAfterMs(headerOf(response, 'retry-after'), Date.now());
-          throw new KickApiError(status, reason, oauthError, retryAfter);
-        }
-        return { status, text };
-      } finally {
-        clearTimeout(timer);
+        const why = error instanceof AttemptTimedOutError ? 'timed out' : describeError(error);
+        throw new KickUnreachableError(`${spec.method} ${url} failed: ${why}`, { cause: error });
       }
+      let text: string;
+      try {
+        text = decodeText(answer);
+      } catch (error) {
+        throw new KickUnreachableError(`${spec.method} ${url}: the answer was cut off`, { cause: error });
+      }
+      const status = answer.statusCode;
+      if (status < 200 || status >= 300) {
+        const { reason, oauthError } = reasonOf(status, text);
+        const retryAfter = retryAfterMs(headerOf(answer.headers, 'retry-after'), Date.now());
+        throw new KickApiError(status, reason, oauthError, retryAfter);
+      }
+      return { status, text };
     };
     if (!spec.isIdempotent) return once();
     const { default: pRetry } = await loadPRetry();
@@ -585,7 +594,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
       }
     },
 
-    async sendChat(userAccessToken, message) {
+    async sendChat(userAccessToken, message, options) {
       const body: Record<string, unknown> = { type: message.type, content: message.content };
       if (message.type === 'user') body.broadcaster_user_id = Number(message.broadcasterUserId);
       if (message.replyToMessageId) body.reply_to_message_id = message.replyToMessageId;
@@ -596,6 +605,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
         token: userAccessToken,
         json: body,
         isIdempotent: false,
+        maxQueueWaitMs: options?.maxQueueWaitMs,
       });
       kickPostStage.observe((performance.now() - startedAt) / 1000);
       const data = parse(sentChatSchema, answer, 'POST /chat').data;
@@ -670,11 +680,6 @@ function redact(url: string): string {
 }
 
 /** A header's value as one string (Retry-After comes once; a repeated one counts by its first). */
-function headerOf(response: Dispatcher.ResponseData, name: string): string | null {
-  const value = response.headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -683,6 +688,7 @@ function describeError(error: unknown): string {
 export function kickProblem(error: unknown): string {
   if (error instanceof KickApiError) return error.reason;
   if (error instanceof KickUnreachableError) return 'Kick could not be reached';
+  if (error instanceof KickNotSentError) return 'Kick was too slow to take it';
   if (error instanceof KickResponseError) return 'Kick answered in an unexpected way';
   return 'something went wrong';
 }
