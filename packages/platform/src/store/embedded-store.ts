@@ -472,7 +472,12 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
       const { before, after, isUpserted } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
       const result: UpdateResult = {
         matchedCount: before ? 1 : 0,
-        modifiedCount: before && !isDeepStrictEqual(before, after) ? 1 : 0,
+        // compared when read: on the hot path (claims, counts) no caller reads it, and the deep
+        // comparison of every updated document showed in the owner's profile. NeDB replaces a
+        // document on update, so `before` and `after` stay as they were until then.
+        get modifiedCount() {
+          return before && !isDeepStrictEqual(before, after) ? 1 : 0;
+        },
       };
       if (isUpserted && after) result.upsertedId = after._id;
       return result;
