@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '@kickstand/platform/config';
 import { createSilentLogger } from '@kickstand/platform/log';
-import { createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
+import { createTempDirs, createTestPlatform, type TestPlatform } from '@kickstand/platform/testing';
 import { createKickLinkRepository, type KickLinkRepository, type MetaDoc } from './repository';
 import { createTokenCipher, generateEncryptionKey } from './token-crypto';
 import { loadTokenKey, storedKeyId, tokenKeyFileIn } from './token-key';
@@ -11,6 +10,7 @@ import { loadTokenKey, storedKeyId, tokenKeyFileIn } from './token-key';
 const modeOf = async (target: string) => (await stat(target)).mode & 0o777;
 
 describe('the Kick token encryption key', () => {
+  const dirs = createTempDirs('token-key');
   let platform: TestPlatform;
   let repo: KickLinkRepository;
   let dataDir: string;
@@ -20,13 +20,13 @@ describe('the Kick token encryption key', () => {
   beforeEach(async () => {
     platform = await createTestPlatform('kick-link');
     repo = createKickLinkRepository(platform.store, { oauthStateSeconds: 600 });
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-token-key-'));
+    dataDir = await dirs.make();
     keyFile = tokenKeyFileIn(dataDir);
   });
 
   afterEach(async () => {
     await platform.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await dirs.removeAll();
   });
 
   const load = (overrides: { key?: Buffer; isProduction?: boolean } = {}) =>

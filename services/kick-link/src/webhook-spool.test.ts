@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { kickstandTopics, nodeSpoolDisk, type KickstandBus, type SpoolDisk } from '@kickstand/platform/bus';
 import { startHttpService, type RunningService } from '@kickstand/platform/lifecycle';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
 import {
   createFakeClock,
+  createTempDirs,
   createTestPlatform,
   eventually,
   recordPublished,
@@ -30,6 +28,7 @@ const clock = createFakeClock(new Date('2026-03-02T18:04:11Z'));
 const broadcasterId = 4377088;
 const ownerUserId = 'u-streamer';
 const log = createSilentLogger();
+const dirs = createTempDirs('webhook-spool');
 
 let platform: TestPlatform;
 let recorded: RecordedBus<KickstandTopics>;
@@ -113,8 +112,8 @@ beforeEach(async () => {
   diskState.isFailing = false;
   platform = await createTestPlatform('kick-link', { clock });
   recorded = recordPublished(platform.bus, kickstandTopics);
-  storeDir = await mkdtemp(path.join(tmpdir(), 'kick-link-store-'));
-  spoolDir = await mkdtemp(path.join(tmpdir(), 'kick-link-spool-'));
+  storeDir = await dirs.make('store');
+  spoolDir = await dirs.make('spool');
   store = await createEmbeddedStore({ dir: storeDir, clock, log });
   const link: LinkDoc = {
     _id: ownerUserId,
@@ -138,8 +137,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await stopDoor();
   await platform.close();
-  await rm(storeDir, { recursive: true, force: true });
-  await rm(spoolDir, { recursive: true, force: true });
+  await dirs.removeAll();
 });
 
 let sequence = 0;

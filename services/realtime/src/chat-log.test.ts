@@ -1,20 +1,18 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@kickstand/platform/log';
 import type { ChannelEventPayload, ChatMessagePayload } from '@kickstand/platform/socket-events';
 import { createEmbeddedStore, type Document } from '@kickstand/platform/store';
+import { createTempDirs } from '@kickstand/platform/testing';
 import { createChatLog } from './chat-log';
 import { createRealtimeRepository } from './repository';
 
+const dirs = createTempDirs('chat-log');
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-chat-log-'));
+  dir = await dirs.make();
 });
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => dirs.removeAll());
 
 const base = Date.UTC(2026, 2, 1, 20, 0, 0);
 const message = (n: number): ChatMessagePayload => ({

@@ -1,21 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createTempDirs } from '../testing/temp-dirs';
 import { lockSpoolDir, spoolLockFileName } from './spool-lock';
 
 describe('spool lock', () => {
+  const dirs = createTempDirs('spool-lock');
   let dir: string;
   const host = 'kick-link-0';
   const nowMs = 1_000_000;
   const now = () => nowMs;
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'kickstand-spool-lock-'));
+    dir = await dirs.make();
   });
 
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => dirs.removeAll());
 
   const holdBy = (holder: { host: string; pid: number; at: number }) =>
     writeFile(path.join(dir, spoolLockFileName), JSON.stringify(holder));

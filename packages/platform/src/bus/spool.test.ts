@@ -1,6 +1,6 @@
-import { appendFile, mkdtemp, readdir, rm, stat, truncate } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readdir, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createSpool, encodeSpoolRecord, SpoolFullError, type Spool, type SpoolRecord } from './spool';
 import { nodeSpoolDisk, type SpoolDisk } from './spool-disk';
 
@@ -34,16 +34,17 @@ const record = (n: number, key = 'channel-1'): SpoolRecord => ({
 const plain = (records: SpoolRecord[]) => records.map(({ topic, key, value }) => ({ topic, key, value: [...value] }));
 
 describe('spool', () => {
+  const dirs = createTempDirs('spool');
   let dir: string;
   const opened: Spool[] = [];
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'kickstand-spool-'));
+    dir = await dirs.make();
   });
 
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((spool) => spool.close()));
-    await rm(dir, { recursive: true, force: true });
+    await dirs.removeAll();
   });
 
   async function openSpool(options: Partial<Parameters<typeof createSpool>[0]> = {}): Promise<Spool> {

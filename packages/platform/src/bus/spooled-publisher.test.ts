@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eventually } from '../testing/eventually';
+import { createTempDirs } from '../testing/temp-dirs';
 import type { Bus } from './bus';
 import { contractRetryPolicy, testTopics, type TestTopics } from './bus.contract';
 import { createInProcessBus } from './in-process-bus';
@@ -35,16 +33,17 @@ async function fakeBus() {
 }
 
 describe('spooled publisher', () => {
+  const dirs = createTempDirs('spooled');
   let dir: string;
   const started: Array<SpooledPublisher<TestTopics>> = [];
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'kickstand-spooled-'));
+    dir = await dirs.make();
   });
 
   afterEach(async () => {
     await Promise.all(started.splice(0).map((publisher) => publisher.stop()));
-    await rm(dir, { recursive: true, force: true });
+    await dirs.removeAll();
   });
 
   async function startPublisher(bus: Bus<TestTopics>, maxBytes = 1024 * 1024) {

@@ -1,24 +1,25 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadOrCreateJwtKeyPair } from '../auth/keys';
 import { claimDataDir, pidFilePath } from '../lifecycle/data-dir-lock';
+import { createTempDirs } from '../testing/temp-dirs';
 import { ensurePrivateDir, writePrivateFile } from './private-files';
 
 const modeOf = async (target: string) => (await stat(target)).mode & 0o777;
 
+const dirs = createTempDirs('files');
 let root: string;
 let previousUmask: number;
 
 beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'kickstand-files-'));
+  root = await dirs.make();
   // the most permissive umask: every mode below must come from the code, not from the umask
   previousUmask = process.umask(0);
 });
 
 afterEach(async () => {
   process.umask(previousUmask);
-  await rm(root, { recursive: true, force: true });
+  await dirs.removeAll();
 });
 
 describe('private files under the data folder', () => {

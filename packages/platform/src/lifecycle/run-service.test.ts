@@ -1,13 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import * as kafkajs from 'kafkajs';
 import { Router } from 'express';
 import { z } from 'zod';
 import { loadConfig, platformConfigSchema, portSchema } from '../config';
 import { createHttpApp } from '../http';
 import { createSilentLogger } from '../log';
-import { eventually, testKeyPair } from '../testing';
+import { createTempDirs, eventually, testKeyPair } from '../testing';
 import type { Subscription } from '../bus';
 import { platformReadiness } from './readiness';
 import { runProcess, type ProcessHost } from './run-process';
@@ -116,17 +113,16 @@ const userAccessGroup = 'probe.instance.probe-1.user-access.user.changed';
 const teamAccessGroup = 'probe.instance.probe-1.team-access.team.changed';
 const joinAll = () => fake.fakeConsumers.forEach((consumer) => consumer.join());
 
+const dirs = createTempDirs('restart');
 let dataDir: string;
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-restart-'));
+  dataDir = await dirs.make();
   fake.fakeConsumers.length = 0;
   fake.fakeDisconnects.length = 0;
 });
 
-afterEach(async () => {
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterEach(() => dirs.removeAll());
 
 function configOnKafka() {
   return loadConfig(serviceConfigSchema, {

@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { createSilentLogger } from '../log';
 import { createEmbeddedStore, type Store } from '../store';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createOutboxRelay, type OutboxDocument } from './outbox-relay';
 
 interface Entry {
@@ -13,17 +11,16 @@ interface Doc extends OutboxDocument<Entry> {
   version: number;
 }
 
-let dir: string;
+const dirs = createTempDirs('outbox');
 let store: Store;
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-outbox-'));
-  store = await createEmbeddedStore({ dir });
+  store = await createEmbeddedStore({ dir: await dirs.make() });
 });
 
 afterEach(async () => {
   await store.close();
-  await rm(dir, { recursive: true, force: true });
+  await dirs.removeAll();
 });
 
 /** A relay over the `docs` collection whose bus records what it takes, or refuses while `isDown`. */

@@ -1,24 +1,16 @@
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../log/logger';
 import { createSilentLogger } from '../log/logger';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createClaimLog } from './claim-log';
 import { createEmbeddedStore } from './embedded-store';
 import type { ClaimSet, Store } from './store';
 
-const tempDirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function freshDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-claims-'));
-  tempDirs.push(dir);
-  return dir;
-}
+const dirs = createTempDirs('claims');
+afterAll(() => dirs.removeAll());
 
 const spec = { expireAfterSeconds: 600, dateField: 'receivedAt' };
 const minute = 60_000;
@@ -43,7 +35,7 @@ function warningsLog(): { log: Logger; warnings: string[] } {
 
 describe('the embedded store claim set (claim-log.ts)', () => {
   test('when the store restarts, then a claim taken before is still held, a released one is free, an expired one is gone', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const first = await openClaims(dir, clock);
     expect(await first.claims.claim('old', clock.now())).toBe(true);
@@ -62,7 +54,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when the store restarts, then has still tells the claims held before it', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const first = await openClaims(dir, clock);
     await first.claims.claim('kept', clock.now());
@@ -77,12 +69,12 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when a claim resolves, then its line is in the log already (a crash right after loses nothing)', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const { store, claims } = await openClaims(dir, clock);
     await claims.claim('m1', clock.now());
     // a copy taken now, without closing, stands for the folder a crash leaves behind
-    const copy = await freshDir();
+    const copy = await dirs.make();
     await cp(path.join(dir, 'webhook-messages.claims'), path.join(copy, 'webhook-messages.claims'), {
       recursive: true,
     });
@@ -93,7 +85,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when claims of one turn are pending as the store closes, then they are written in one batch and held after a restart', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const { store, claims } = await openClaims(dir, clock);
     const pending = ['a', 'b', 'c'].map((id) => claims.claim(id, clock.now()));
@@ -116,7 +108,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when more claims are taken than the bound, then the oldest are forgotten and a warning says so', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const { log, warnings } = warningsLog();
     const claims = createClaimLog({ dir, expireAfterMs: 10 * minute, maxClaims: 3, clock, log });
@@ -138,7 +130,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when a claim is released, then its place still counts toward the bound until the oldest pass it', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const claims = createClaimLog({ dir, expireAfterMs: 10 * minute, maxClaims: 3, clock, log: createSilentLogger() });
     await claims.open();
@@ -155,7 +147,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when Kick-shaped ids are claimed, then each is refused up to its expiry to the millisecond and taken again after', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const claims = createClaimLog({
       dir,
@@ -175,7 +167,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when a claim forgotten beyond the bound is released, then the release is logged and a restart does not bring it back', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const log = createSilentLogger();
     const claims = createClaimLog({ dir, expireAfterMs: 10 * minute, maxClaims: 1, clock, log });
@@ -192,7 +184,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when every claim of a segment has expired, then its file is deleted, and a newer one kept', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const claims = createClaimLog({
       dir,
@@ -214,7 +206,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when the last line was cut short by a crash, then the log is read without it and a warning says so', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const at = clock.now().getTime();
     await writeFile(path.join(dir, '000000000007.log'), `+${at} "whole"\n+${at} "cut`);
@@ -230,7 +222,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when an id holds a newline or quotes, then it is logged as one line and read back as it was', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const odd = 'a "b"\nc';
     const first = await openClaims(dir, clock);
@@ -242,7 +234,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when the former datafile of the claims is there, then opening the claim set deletes it', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     await writeFile(path.join(dir, 'webhook-messages.db'), '{"_id":"x","receivedAt":{"$$date":1}}\n');
     const { store } = await openClaims(dir, clock);
@@ -251,7 +243,7 @@ describe('the embedded store claim set (claim-log.ts)', () => {
   });
 
   test('when a claim set has the name of a collection in use, then it is refused', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir, clock: createFakeClock() });
     await store.collection('webhook-messages').count();
     expect(() => store.claimSet('webhook-messages', spec)).toThrow(

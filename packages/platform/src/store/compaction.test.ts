@@ -1,20 +1,15 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
+import { createTempDirs } from '../testing/temp-dirs';
 import { rewriteDatafile, serializeChunk } from './compaction';
 import { createJournal } from './journal';
 
-const tempDirs: string[] = [];
-
-afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const dirs = createTempDirs('compaction');
+afterAll(() => dirs.removeAll());
 
 async function datafileWith(lines: unknown[]): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-compaction-'));
-  tempDirs.push(dir);
-  const filename = path.join(dir, 'items.db');
+  const filename = path.join(await dirs.make(), 'items.db');
   await writeFile(filename, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   return filename;
 }

@@ -1,25 +1,18 @@
-import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, cp, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createFakeClock } from '../testing/fake-clock';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createEmbeddedStore } from './embedded-store';
 import { DuplicateKeyError, type Document } from './store';
 import { storeContract, storeContractSweepIntervalMs } from './store.contract';
 
-const tempDirs: string[] = [];
-
-async function freshDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-store-'));
-  tempDirs.push(dir);
-  return dir;
-}
+const dirs = createTempDirs('store');
 
 storeContract(
   'embedded (NeDB)',
-  async (clock) => createEmbeddedStore({ dir: await freshDir(), clock, sweepIntervalMs: storeContractSweepIntervalMs }),
-  async () => {
-    await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  },
+  async (clock) =>
+    createEmbeddedStore({ dir: await dirs.make(), clock, sweepIntervalMs: storeContractSweepIntervalMs }),
+  () => dirs.removeAll(),
 );
 
 interface Game extends Document {
@@ -30,9 +23,7 @@ interface Game extends Document {
 }
 
 describe('embedded store on disk', () => {
-  afterAll(async () => {
-    await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  afterAll(() => dirs.removeAll());
 
   /** The permission bits of a path (0o600, 0o700, ...). */
   const modeOf = async (target: string) => (await stat(target)).mode & 0o777;
@@ -40,7 +31,7 @@ describe('embedded store on disk', () => {
   test('when the umask would allow anyone to read, then the folder is still 0700 and every datafile 0600 (new, appended, compacted)', async () => {
     const previous = process.umask(0);
     try {
-      const dir = path.join(await freshDir(), 'auth');
+      const dir = path.join(await dirs.make(), 'auth');
       const store = await createEmbeddedStore({ dir });
       const users = store.collection<Document & { passwordHash: string }>('users');
       await users.insertOne({ _id: 'u1', passwordHash: '$argon2id$...' });
@@ -54,7 +45,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when a data folder and datafile were made world-readable before, then opening the store makes them owner-only', async () => {
-    const dir = path.join(await freshDir(), 'auth');
+    const dir = path.join(await dirs.make(), 'auth');
     await mkdir(dir);
     await chmod(dir, 0o755);
     await writeFile(path.join(dir, 'users.db'), '{"_id":"u1","passwordHash":"x"}\n');
@@ -67,7 +58,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when the store is closed and reopened on the same directory, then what it wrote is there', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const first = await createEmbeddedStore({ dir });
     const games = first.collection<Game>('games');
     await games.createIndex({ fields: { channel: 1 }, unique: true });
@@ -98,7 +89,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when the store closes, then each datafile is compacted to one line per live document', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir });
     const counters = store.collection<Document & { n: number }>('counters');
     await counters.insertOne({ _id: 'c', n: 0 });
@@ -113,7 +104,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when a write resolves, then its line is in the datafile already (nothing waits for close)', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir });
     const items = store.collection<Document & { n: number }>('items');
     await items.insertOne({ _id: 'a', n: 1 });
@@ -127,7 +118,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when many writes run at once and the datafile is compacted meanwhile, then a copy taken without closing holds every one', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir, sweepIntervalMs: 5 });
     const items = store.collection<Document & { n: number }>('items');
     const ids = Array.from({ length: 100 }, (_, i) => `item-${i}`);
@@ -142,7 +133,7 @@ describe('embedded store on disk', () => {
     expect(lines.length).toBeLessThan(100 + 3000 + 33); // it was compacted on the way
 
     // what a crash right now would leave behind
-    const copy = await freshDir();
+    const copy = await dirs.make();
     await cp(dir, copy, { recursive: true });
     const reopened = await createEmbeddedStore({ dir: copy });
     const found = await reopened.collection<Document & { n: number }>('items').find({});
@@ -153,7 +144,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when a large collection is compacted while writes go on, then a copy taken without closing loads every write and the indexes', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir, sweepIntervalMs: 5 });
     const lines = store.collection<Document & { userId: string; n: number }>('lines');
     await lines.createIndex({ fields: { userId: 1, n: 1 }, unique: true });
@@ -177,7 +168,7 @@ describe('embedded store on disk', () => {
     }
     expect(await lineCount()).toBeLessThan(written);
 
-    const copy = await freshDir();
+    const copy = await dirs.make();
     await cp(dir, copy, { recursive: true });
     // the indexes as the rewrite left them (NeDB rewrites the file again when it loads it)
     expect(
@@ -202,7 +193,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when a compound index is asked for, then its first field gets an index of its own, and only a unique one keeps the compound', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir });
     await store.collection('lines').createIndex({ fields: { userId: 1, at: -1 } });
     await store.collection('names').createIndex({ fields: { userId: 1, name: 1 }, unique: true });
@@ -223,7 +214,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when the store is closed, then further calls are refused', async () => {
-    const store = await createEmbeddedStore({ dir: await freshDir() });
+    const store = await createEmbeddedStore({ dir: await dirs.make() });
     await store.close();
     await store.close();
     await expect(store.collection('items').findOne({})).rejects.toThrow(/closed/);
@@ -232,14 +223,14 @@ describe('embedded store on disk', () => {
   });
 
   test('when a collection name could escape the directory, then it is refused', async () => {
-    const store = await createEmbeddedStore({ dir: await freshDir() });
+    const store = await createEmbeddedStore({ dir: await dirs.make() });
     expect(() => store.collection('../outside')).toThrow(/invalid collection name/);
     await store.close();
   });
 
   test('when a collection has two TTL rules, then a key held by a document expired under either rule can be inserted again', async () => {
     const clock = createFakeClock(new Date('2100-01-01T00:00:00Z'));
-    const store = await createEmbeddedStore({ dir: await freshDir(), clock });
+    const store = await createEmbeddedStore({ dir: await dirs.make(), clock });
     const claims = store.collection<Document & { claimedAt?: Date; seenAt?: Date; by: string }>('claims');
     await claims.createIndex({ fields: { claimedAt: 1 }, expireAfterSeconds: 60 });
     await claims.createIndex({ fields: { seenAt: 1 }, expireAfterSeconds: 120 });
@@ -262,7 +253,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when more documents expired than the sweep deletes in one write, then it deletes them all and keeps the live ones', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const first = await createEmbeddedStore({ dir, clock, sweepIntervalMs: 20 });
     const sent = first.collection<Document & { sentAt: Date }>('sent');
@@ -284,7 +275,7 @@ describe('embedded store on disk', () => {
   });
 
   test('when expired documents were swept, then reopening the directory does not bring them back', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const clock = createFakeClock();
     const first = await createEmbeddedStore({ dir, clock, sweepIntervalMs: 20 });
     const sessions = first.collection<Document & { seenAt: Date }>('sessions');

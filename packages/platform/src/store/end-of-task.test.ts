@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { createFakeClock } from '../testing/fake-clock';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createEmbeddedStore } from './embedded-store';
 import { maxWritesPerTurn } from './end-of-task';
 import type { Document } from './store';
@@ -13,15 +11,11 @@ import type { Document } from './store';
  * of the loop runs. Checked against a setImmediate queued before the writes, the next turn.
  */
 
-const tempDirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const dirs = createTempDirs('end-of-task');
+afterAll(() => dirs.removeAll());
 
 async function openStore() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-end-of-task-'));
-  tempDirs.push(dir);
-  return createEmbeddedStore({ dir, clock: createFakeClock(), sweepIntervalMs: 0 });
+  return createEmbeddedStore({ dir: await dirs.make(), clock: createFakeClock(), sweepIntervalMs: 0 });
 }
 
 interface Count extends Document {

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createEmbeddedStore } from './embedded-store';
 import { installInPlaceIndexRemoval } from './nedb-index-removal';
 
@@ -11,6 +9,9 @@ const NedbIndex = require('@seald-io/nedb/lib/indexes.js') as new (options: { fi
   getMatching(value: unknown): object[];
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+const dirs = createTempDirs('index-removal');
+afterAll(() => dirs.removeAll());
 
 describe('removing a document from a NeDB index key shared by others', () => {
   test('when NeDB is as this version ships, then the in-place removal is installed', () => {
@@ -49,8 +50,7 @@ describe('removing a document from a NeDB index key shared by others', () => {
   });
 
   test('when many documents share a state and one changes state, then queries by state see it moved', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-index-removal-'));
-    const store = await createEmbeddedStore({ dir, sweepIntervalMs: 0 });
+    const store = await createEmbeddedStore({ dir: await dirs.make(), sweepIntervalMs: 0 });
     const claims = store.collection<{ _id: string; state: string }>('claims');
     await claims.createIndex({ fields: { state: 1 } });
     for (let i = 0; i < 50; i++) await claims.insertOne({ _id: `k${i}`, state: 'posting' });
@@ -61,6 +61,5 @@ describe('removing a document from a NeDB index key shared by others', () => {
     expect(await claims.count({ state: 'posting' })).toBe(48);
     expect(await claims.find({ state: 'done' })).toEqual([{ _id: 'k7', state: 'done' }]);
     await store.close();
-    await rm(dir, { recursive: true, force: true });
   });
 });

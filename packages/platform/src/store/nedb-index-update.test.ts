@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createEmbeddedStore } from './embedded-store';
 import { installInPlaceReindex } from './nedb-index-update';
 import { DuplicateKeyError, type Store } from './store';
@@ -17,14 +17,11 @@ const NedbIndex = require('@seald-io/nedb/lib/indexes.js') as new (options: {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const tempDirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const dirs = createTempDirs('index-update');
+afterAll(() => dirs.removeAll());
 
 async function openStore(): Promise<{ store: Store; dir: string }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-index-update-'));
-  tempDirs.push(dir);
+  const dir = await dirs.make();
   return { store: await createEmbeddedStore({ dir, sweepIntervalMs: 0 }), dir };
 }
 

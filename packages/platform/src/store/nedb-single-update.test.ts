@@ -1,21 +1,13 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from '@seald-io/nedb';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createEmbeddedStore } from './embedded-store';
 import { nedbSingleUpdates } from './nedb-single-update';
 import { DuplicateKeyError } from './store';
 
-const tempDirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-single-update-'));
-  tempDirs.push(dir);
-  return dir;
-}
+const dirs = createTempDirs('single-update');
+afterAll(() => dirs.removeAll());
 
 const linesOf = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean);
 
@@ -55,11 +47,11 @@ describe('single-document updates from NeDB parts', () => {
   });
 
   test('when a store updates and upserts, then its datafile gets the lines NeDB own update would write', async () => {
-    const storeDir = await tempDir();
+    const storeDir = await dirs.make();
     const store = await createEmbeddedStore({ dir: storeDir, sweepIntervalMs: 0 });
     const counts = store.collection<Count>('counts');
     await counts.createIndex({ fields: { userId: 1 } });
-    const nedbFile = path.join(await tempDir(), 'counts.db');
+    const nedbFile = path.join(await dirs.make(), 'counts.db');
     const nedb = new Datastore<Count>({ filename: nedbFile, autoload: true });
     await nedb.ensureIndexAsync({ fieldName: 'userId' });
     const at = new Date(Date.UTC(2026, 10, 26, 12));
@@ -92,7 +84,7 @@ describe('single-document updates from NeDB parts', () => {
   });
 
   test('when documents are returned, then they are copies the caller may change', async () => {
-    const store = await createEmbeddedStore({ dir: await tempDir(), sweepIntervalMs: 0 });
+    const store = await createEmbeddedStore({ dir: await dirs.make(), sweepIntervalMs: 0 });
     const counts = store.collection<Count>('counts');
     await counts.insertOne({ _id: 'a', userId: 'u', count: 1, hours: { h1: 1 } });
 
@@ -118,7 +110,7 @@ describe('single-document updates from NeDB parts', () => {
   });
 
   test('when an upsert inserts a taken unique key, then it fails as a duplicate and nothing is inserted', async () => {
-    const dir = await tempDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir, sweepIntervalMs: 0 });
     const counts = store.collection<Count>('counts');
     await counts.createIndex({ fields: { userId: 1 }, unique: true });
@@ -143,7 +135,7 @@ describe('single-document updates from NeDB parts', () => {
   });
 
   test('when a modifier cannot apply, then NeDB error comes and the document is unchanged', async () => {
-    const store = await createEmbeddedStore({ dir: await tempDir(), sweepIntervalMs: 0 });
+    const store = await createEmbeddedStore({ dir: await dirs.make(), sweepIntervalMs: 0 });
     const counts = store.collection<Count>('counts');
     await counts.insertOne({ _id: 'a', userId: 'u', count: 1 });
 

@@ -1,23 +1,15 @@
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../log/logger';
 import { createSilentLogger } from '../log/logger';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createRecentLog, type RecentLogOptions } from './recent-log';
 import { createEmbeddedStore } from './embedded-store';
 import type { Document, RecentLog, Store } from './store';
 
-const tempDirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function freshDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-recent-'));
-  tempDirs.push(dir);
-  return dir;
-}
+const dirs = createTempDirs('recent');
+afterAll(() => dirs.removeAll());
 
 type Line = { text: string };
 const spec = { keepPerKey: 3, keyField: 'userId', atField: 'at' };
@@ -87,7 +79,7 @@ function compactionGate(): { reached: Promise<void>; open(): void; hook(): Promi
 
 describe('the embedded store recent log (recent-log.ts)', () => {
   test('when the store restarts, then each key has its newest entries back, in order', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const first = await openLines(dir);
     for (let n = 1; n <= 5; n++) await first.lines.append('u1', `m${n}`, at(n), { text: `line ${n}` });
     await first.lines.append('u2', 'x1', at(9), { text: 'other' });
@@ -107,11 +99,11 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   });
 
   test('when an append resolves, then its line is in the log already (a crash right after loses nothing)', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const { store, lines } = await openLines(dir);
     await lines.append('u1', 'm1', at(1), { text: 'kept' });
     // a copy taken now, without closing, stands for the folder a crash leaves behind
-    const copy = await freshDir();
+    const copy = await dirs.make();
     await cp(path.join(dir, 'chat-lines.recent'), path.join(copy, 'chat-lines.recent'), { recursive: true });
     const restarted = await openLines(copy);
     expect(textsOf(await restarted.lines.recent('u1', 10))).toEqual(['kept']);
@@ -120,7 +112,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   });
 
   test('when the last line was cut short by a crash, then it is skipped with a warning and the rest is there', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const logDir = path.join(dir, 'lines');
     const first = createRecentLog<Line>({ dir: logDir, keepPerKey: 3, log: createSilentLogger() });
     await first.open();
@@ -144,7 +136,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   });
 
   test('when more lines were appended than memory holds, then the log is compacted to what memory holds and replays to the same', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const logDir = path.join(dir, 'lines');
     const options = { dir: logDir, keepPerKey: 3, log: createSilentLogger(), minLinesBeforeCompaction: 10 };
     const first = createRecentLog<Line>(options);
@@ -165,10 +157,10 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   });
 
   test('when a crash stops a compaction before its file is renamed, then the old segments replay to the same entries', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const logDir = path.join(dir, 'lines');
     let copied = false;
-    const copy = path.join(await freshDir(), 'lines');
+    const copy = path.join(await dirs.make(), 'lines');
     const first = createRecentLog<Line>({
       dir: logDir,
       keepPerKey: 3,
@@ -195,7 +187,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   });
 
   test('when a data folder of an earlier version holds the collection, then each key newest entries are imported once and the collection is gone', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const before = await createEmbeddedStore({ dir });
     const old = before.collection<Document & { userId: string; at: Date; payload?: Line; event?: Line }>('chat-lines');
     await old.createIndex({ fields: { userId: 1, at: -1 } });
@@ -228,7 +220,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   });
 
   test('when two ids share a hash, then both are kept, and each is found again as itself', async () => {
-    const { store, lines } = await openLines(await freshDir());
+    const { store, lines } = await openLines(await dirs.make());
     // 'm4vl8' and 'mlpd6' have the same 32-bit FNV-1a hash: the hash only narrows the search
     await lines.append('u1', 'm4vl8', at(1), { text: 'first' });
     await lines.append('u1', 'mlpd6', at(2), { text: 'second' });
@@ -238,7 +230,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
   });
 
   test('when a name is used as a collection and as a recent log, then the second use is refused', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const store = await createEmbeddedStore({ dir });
     await store.collection('things').insertOne({ _id: 't1' });
     expect(() => store.recentLog('things', spec)).toThrow('"things" is a collection of this store, not a recent log');
@@ -256,7 +248,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     };
 
     test('when an entry line is written, then recent reads its text from the log file, not from memory', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       const log = await logIn(logDir);
       await log.append('u1', 'm1', at(1), { text: 'on disk' });
       expect(await rewriteInLog(logDir, 'on disk', 'ON DISK')).toBe(1);
@@ -265,7 +257,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when a range is read, then its texts come from the log file, and those being written from memory', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       const log = await logIn(logDir);
       await log.append('u1', 'm1', at(1), { text: 'on disk' });
       await log.append('u1', 'm2', at(2), { text: 'outside' });
@@ -280,7 +272,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when recent is asked before an entry line is written, then it is read from memory, and from the file once written', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       const log = await logIn(logDir);
       await log.append('u1', 'm1', at(1), { text: 'first' });
       const appending = log.append('u1', 'm2', at(2), { text: 'being written' });
@@ -295,7 +287,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when texts hold multibyte characters, then they come back exactly: being written, written, compacted and replayed', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       const texts = [
         'héllo wörld ça va',
         '😀🎉 emoji 👍🏽 and 🇫🇷',
@@ -321,7 +313,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when a compaction deleted the older segments, then every entry is read from its place in the new one', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       let compacted = () => undefined as void;
       const compaction = new Promise<void>((resolve) => (compacted = resolve));
       const log = await logIn(logDir, { minLinesBeforeCompaction: 10, afterCompaction: () => compacted() });
@@ -343,7 +335,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when recent is asked while a compaction runs, then it reads the older segments, and a read begun before they are deleted ends with the same entries', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       const gate = compactionGate();
       const log = await logIn(logDir, { minLinesBeforeCompaction: 5, beforeCompactionRename: gate.hook });
       for (let n = 1; n <= 5; n++) await log.append('u1', `m${n}`, at(n), { text: `line ${n}` });
@@ -371,7 +363,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when a compaction ends, then entries held in memory meanwhile are read from the files, as are those of the open segment', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       const gate = compactionGate();
       const log = await logIn(logDir, { minLinesBeforeCompaction: 5, beforeCompactionRename: gate.hook });
       for (let n = 1; n <= 5; n++) await log.append('u1', `m${n}`, at(n), { text: `line ${n}` });
@@ -390,8 +382,8 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when a crash comes after a compaction renamed its file but before it deleted the older segments, then both replay to the same entries', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
-      const copy = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
+      const copy = path.join(await dirs.make(), 'lines');
       const log = await logIn(logDir, {
         minLinesBeforeCompaction: 5,
         beforeCompactionRename: async () => {
@@ -415,7 +407,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when a compaction writes more entries than one chunk, then histories read meanwhile, the new segment and its replay all have every text exactly', async () => {
-      const logDir = path.join(await freshDir(), 'lines');
+      const logDir = path.join(await dirs.make(), 'lines');
       let isCompacted = false;
       const keepPerKey = 150; // 450 held over 3 keys: the compaction writes them in chunks of 200
       const log = await logIn(logDir, {
@@ -448,7 +440,7 @@ describe('the embedded store recent log (recent-log.ts)', () => {
     });
 
     test('when the log is closed, then recent is refused', async () => {
-      const log = await logIn(path.join(await freshDir(), 'lines'));
+      const log = await logIn(path.join(await dirs.make(), 'lines'));
       await log.close();
       await expect(log.recent('u1', 10)).rejects.toThrow('the recent log is closed');
     });

@@ -1,21 +1,13 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '../log/logger';
 import { captureLog } from '../testing/capture-log';
+import { createTempDirs } from '../testing/temp-dirs';
 import { createSegmentFiles, type SegmentFiles, type SegmentFilesOptions } from './segment-files';
 
-const tempDirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function freshDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'kickstand-segments-'));
-  tempDirs.push(dir);
-  return dir;
-}
+const dirs = createTempDirs('segments');
+afterAll(() => dirs.removeAll());
 
 /** The lines are JSON strings; anything else is a line cut short. */
 function parseString(text: string): string | undefined {
@@ -51,7 +43,7 @@ const contents = (dir: string, seq: number) => readFile(path.join(dir, `${String
 
 describe('segment files (segment-files.ts)', () => {
   test('when lines are appended in one task, then they go out in one write at its end, which each append waits for', async () => {
-    const dir = path.join(await freshDir(), 'log');
+    const dir = path.join(await dirs.make(), 'log');
     const { files, writes } = await openFiles(dir);
     const appends = [files.append(line('a')), files.append(line('b')), files.append(line('c'))];
     expect(readdirSync(dir)).toEqual([]); // nothing written in the turn of the appends (read without yielding)
@@ -66,7 +58,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when the folder is made, then it and its segments are owner-only', async () => {
-    const dir = path.join(await freshDir(), 'log');
+    const dir = path.join(await dirs.make(), 'log');
     const { files } = await openFiles(dir);
     await files.append(line('a'));
     await files.close();
@@ -75,7 +67,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when nothing was appended, then written() resolves without writing and no segment is made', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const { files, writes } = await openFiles(dir);
     await files.written();
     await files.close();
@@ -84,7 +76,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when the folder has segments, then they are read oldest first by number, other files ignored, and appends begin a new one', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     await writeFile(path.join(dir, '000000000010.log'), line('ten'));
     await writeFile(path.join(dir, '000000000002.log'), line('two a') + line('two b'));
     await writeFile(path.join(dir, '000000000001.log'), line('one'));
@@ -107,7 +99,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when lines were cut short by a crash, then they are skipped and counted in one warning', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     await writeFile(path.join(dir, '000000000000.log'), `${line('a')}"cut`);
     await writeFile(path.join(dir, '000000000001.log'), `${line('b')}\n${line('c')}"also cu`);
     const captured = captureLog('warn');
@@ -120,7 +112,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when the current segment is sealed before a write, then the lines begin the next one', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     let sealNext = false;
     const writes: number[] = [];
     const files: SegmentFiles = createSegmentFiles({
@@ -143,7 +135,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when a number is reserved for a segment written whole, then appends go after it, and it takes its place among the sealed', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const { files, writes } = await openFiles(dir);
     await files.append(line('a'));
     files.sealCurrent();
@@ -167,7 +159,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when a segment cannot be deleted, then a warning says so and it is no longer counted', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     await writeFile(path.join(dir, '000000000000.log'), line('a'));
     const captured = captureLog('warn');
     const { files } = await openFiles(dir, { log: captured.log });
@@ -179,7 +171,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when the log closes with appends pending, then they are written before it closes and resolve', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const { files, writes } = await openFiles(dir);
     const first = files.append(line('a'));
     const second = files.append(line('b'));
@@ -191,7 +183,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when the write fails, then the appends of that turn reject with its error, and so does a close that cannot write them', async () => {
-    const dir = path.join(await freshDir(), 'log');
+    const dir = path.join(await dirs.make(), 'log');
     const { files } = await openFiles(dir);
     await rm(dir, { recursive: true }); // the segment cannot be created
     const appends = [files.append(line('a')), files.append(line('b'))];
@@ -201,7 +193,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when an append asks where its line goes, then once written it is told its segment and byte offset, multibyte lines before it counted in bytes', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const { files } = await openFiles(dir);
     const places: Array<[string, number, number]> = [];
     const placed = (text: string) => (seq: number, offset: number) => places.push([text, seq, offset]);
@@ -228,7 +220,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when a segment is read, then readSync copies the bytes asked for into the buffer, and throws past its end', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     await writeFile(path.join(dir, '000000000000.log'), line('abc') + line('é'));
     const { files } = await openFiles(dir);
     const into = Buffer.alloc(6, '-');
@@ -239,7 +231,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when a segment is deleted, then it is no longer counted at once, its file is gone once the deletion resolves, and close waits for the others', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     for (const seq of [0, 1, 2]) await writeFile(path.join(dir, `00000000000${seq}.log`), line(`s${seq}`));
     const { files } = await openFiles(dir);
     const first = files.delete(0);
@@ -252,7 +244,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when a deleted segment was read before, then its read handle is closed (a read fails) and the others still read', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     await writeFile(path.join(dir, '000000000000.log'), line('a'));
     await writeFile(path.join(dir, '000000000001.log'), line('b'));
     const { files } = await openFiles(dir);
@@ -266,7 +258,7 @@ describe('segment files (segment-files.ts)', () => {
   });
 
   test('when segments are read at open, then each line comes with its byte offset and its length in bytes', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     await writeFile(path.join(dir, '000000000000.log'), `${line('é')}${line('😀x')}"cut`);
     const { files } = await openFiles(dir);
     const read: Array<[string, number, number, number]> = [];

@@ -1,6 +1,7 @@
 export { createFakeClock, type FakeClock } from './fake-clock';
 export { createTestPlatform, testKeyPair, type TestPlatform } from './test-platform';
 export { createTestStore, type TestStore } from './test-store';
+export { createTempDirs, type TempDirs } from './temp-dirs';
 export { recordPublished, type PublishedMessage, type RecordedBus } from './recorded-bus';
 export { eventually } from './eventually';
 export { captureLog, type CapturedLog } from './capture-log';

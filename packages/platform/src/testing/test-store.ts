@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { systemClock, type Clock } from '../clock';
 import { createSilentLogger } from '../log';
 import { createEmbeddedStore, type Store } from '../store';
+import { createTempDirs } from './temp-dirs';
 
 export interface TestStore {
   store: Store;
@@ -15,14 +13,15 @@ export interface TestStore {
 
 /** The real embedded store in a fresh temporary folder, logging nothing; `name` labels the folder. */
 export async function createTestStore(name: string, options: { clock?: Clock } = {}): Promise<TestStore> {
-  const dir = await mkdtemp(path.join(tmpdir(), `kickstand-${name}-`));
+  const dirs = createTempDirs(name);
+  const dir = await dirs.make();
   const store = await createEmbeddedStore({ dir, clock: options.clock ?? systemClock, log: createSilentLogger() });
   return {
     store,
     dir,
     close: async () => {
       await store.close();
-      await rm(dir, { recursive: true, force: true });
+      await dirs.removeAll();
     },
   };
 }

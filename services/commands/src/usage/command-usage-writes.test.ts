@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { inProcessRedeliveryWindowSeconds } from '@kickstand/platform/config';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
-import { createFakeClock } from '@kickstand/platform/testing';
+import { createFakeClock, createTempDirs } from '@kickstand/platform/testing';
 import { CommandKind, timestampFromDate, type CommandExecuted } from '@kickstand/proto';
 import { createCommandUsage, type CommandUsage } from './command-usage';
 import { createCommandUsageRepository, type CommandUsageDoc, type CommandUsageRepository } from './repository';
@@ -12,6 +9,7 @@ import { createCommandUsageRepository, type CommandUsageDoc, type CommandUsageRe
 const start = new Date('2026-11-25T18:30:00Z');
 const clock = createFakeClock(start);
 const windowMs = inProcessRedeliveryWindowSeconds * 1000;
+const dirs = createTempDirs('command-usage');
 let dir: string;
 let store: Store;
 let repo: CommandUsageRepository;
@@ -26,14 +24,14 @@ async function openRepo(): Promise<CommandUsageRepository> {
 
 beforeEach(async () => {
   clock.set(start);
-  dir = await mkdtemp(path.join(tmpdir(), 'kickstand-command-usage-'));
+  dir = await dirs.make();
   store = await openStore();
   repo = await openRepo();
 });
 
 afterEach(async () => {
   await store.close();
-  await rm(dir, { recursive: true, force: true });
+  await dirs.removeAll();
 });
 
 const usageOn = (on: CommandUsageRepository = repo): CommandUsage =>

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
-import { createFakeClock } from '@kickstand/platform/testing';
+import { createFakeClock, createTempDirs } from '@kickstand/platform/testing';
 import { createAnalyticsRepository, minutesSpec, type MinuteDoc, type MinuteEntry } from './analytics-repository';
 import { analyticsLimits, zeroCounts, type MinuteDelta } from './buckets';
 import { createStreamAnalytics } from './stream-analytics';
@@ -12,19 +10,13 @@ import { createStreamAnalytics } from './stream-analytics';
 const at = (iso: string) => new Date(iso);
 const clock = createFakeClock(at('2026-03-01T20:00:00Z'));
 const log = createSilentLogger();
-const dirs: string[] = [];
+const dirs = createTempDirs('analytics');
 const stores: Store[] = [];
 
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close()));
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await dirs.removeAll();
 });
-
-async function freshDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'kickstand-analytics-'));
-  dirs.push(dir);
-  return dir;
-}
 
 async function openStore(dir: string): Promise<Store> {
   const store = await createEmbeddedStore({ dir, clock, log });
@@ -60,7 +52,7 @@ async function entriesOf(store: Store, userId: string, from: Date, to: Date) {
 
 describe('the minutes of stream analytics (recent log analytics-minutes)', () => {
   test('when a minute is written three times, then it is three entries, read back as one minute with their counts summed', async () => {
-    const store = await openStore(await freshDir());
+    const store = await openStore(await dirs.make());
     const repo = createAnalyticsRepository(store);
     await repo.createIndexes();
     const minute = at('2026-03-01T19:40:00Z');
@@ -108,7 +100,7 @@ describe('the minutes of stream analytics (recent log analytics-minutes)', () =>
   });
 
   test('when another writer took the first ids of a minute, then this one writes the next free one', async () => {
-    const store = await openStore(await freshDir());
+    const store = await openStore(await dirs.make());
     const other = createAnalyticsRepository(store);
     const repo = createAnalyticsRepository(store);
     await repo.createIndexes();
@@ -127,7 +119,7 @@ describe('the minutes of stream analytics (recent log analytics-minutes)', () =>
   });
 
   test('when an owner has more active minutes than the last stream can show, then the oldest beyond 2,880 are dropped', async () => {
-    const store = await openStore(await freshDir());
+    const store = await openStore(await dirs.make());
     const repo = createAnalyticsRepository(store);
     await repo.createIndexes();
     const first = at('2026-03-01T00:00:00Z').getTime();
@@ -142,7 +134,7 @@ describe('the minutes of stream analytics (recent log analytics-minutes)', () =>
   });
 
   test('when the data folder holds the former analytics-minutes collection, then its minutes are imported once, the datafile goes, and the last stream reads them', async () => {
-    const dir = await freshDir();
+    const dir = await dirs.make();
     const before = await openStore(dir);
     const former = before.collection<MinuteDoc>('analytics-minutes');
     await former.createIndex({ fields: { userId: 1, minute: 1 } });
