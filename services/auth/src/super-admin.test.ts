@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { eventually } from '@kickstand/platform/testing';
+import { createTempDirs, eventually } from '@kickstand/platform/testing';
 import { UserChangeKind, UserRole } from '@kickstand/proto';
 import { passwordProblem } from './passwords';
 import { captureLog, newAccount, startAuthForTest, type TestAuth } from './testing/test-utils';
@@ -9,12 +8,14 @@ import { captureLog, newAccount, startAuthForTest, type TestAuth } from './testi
 const login = (auth: TestAuth, email: string, password: string) =>
   auth.request('POST', '/api/platform/login', { body: { email, password } });
 
+const dirs = createTempDirs('auth-admin');
+
 describe('super administrator at start', () => {
   let tmp: string;
   beforeEach(async () => {
-    tmp = await mkdtemp(path.join(tmpdir(), 'kickstand-auth-admin-'));
+    tmp = await dirs.make();
   });
-  afterEach(() => rm(tmp, { recursive: true, force: true }));
+  afterEach(() => dirs.removeAll());
 
   describe('from SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD', () => {
     const superAdmin = { email: 'Root@Example.com', password: 'Adm1n!Secret', username: 'rootadmin' };

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
+import { processMetrics } from '@kickstand/platform/metrics';
 import { listenLocally } from '@kickstand/platform/testing';
 import {
   createKickClient,
@@ -535,6 +536,38 @@ describe('the connection to Kick', () => {
       { isSent: true, messageId: 'm-1' },
     ]);
     expect(kick.seen).toHaveLength(2);
+  });
+
+  test("when a reply waits for a free connection, then the wait is counted as kick-queue and not in kick-post, Kick's answer alone", async () => {
+    /** The sum and count of a reply stage's series (seconds). */
+    const stage = async (name: string) => {
+      const metric = (await processMetrics().registry.getMetricsAsJSON()).find(
+        (m) => m.name === 'kickstand_reply_stage_seconds',
+      );
+      const value = (suffix: string) =>
+        (metric?.values ?? []).find(
+          (v) =>
+            (v as { metricName?: string }).metricName === `kickstand_reply_stage_seconds_${suffix}` &&
+            v.labels.service === 'kick-link' &&
+            v.labels.stage === name,
+        )?.value ?? 0;
+      return { sum: value('sum'), count: value('count') };
+    };
+    const before = { queue: await stage('kick-queue'), post: await stage('kick-post') };
+    kick.script(sentAfter(400), sentOk);
+    const kickClient = createKickClient(clientDeps({ maxConnections: 1, timeoutMs: 2000 }));
+
+    // the first is answered after 400 ms; the second waits for its connection as long, then is answered at once
+    await Promise.all(['one', 'two'].map((content) => kickClient.sendChat('t', { type: 'bot', content })));
+
+    const queue = await stage('kick-queue');
+    const post = await stage('kick-post');
+    expect(queue.count - before.queue.count).toBe(2);
+    expect(post.count - before.post.count).toBe(2);
+    expect(queue.sum - before.queue.sum).toBeGreaterThanOrEqual(0.35);
+    expect(post.sum - before.post.sum).toBeGreaterThanOrEqual(0.35);
+    // with the second's wait counted in, the two would sum to 0.8 s at least
+    expect(post.sum - before.post.sum).toBeLessThan(0.75);
   });
 
   test('when a reply waits for a free connection longer than its caller allows, then it fails as not sent and Kick never sees it', async () => {

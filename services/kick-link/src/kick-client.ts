@@ -272,6 +272,8 @@ interface RequestSpec extends Target {
 interface RawAnswer {
   status: number;
   text: string;
+  /** How long the answered attempt waited for a free connection to Kick (kick-exchange.ts). */
+  queuedMs: number;
 }
 
 export interface KickClientDeps {
@@ -341,8 +343,10 @@ export function createKickClient(deps: KickClientDeps): KickClient {
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? defaultSleep;
   const agent = deps.agent ?? defaultAgent(tuning);
-  /** POST /chat sent → Kick's answer, retries included (docs/performance.md, "Where the reply latency goes"). */
+  /** POST /chat written → Kick's answer (docs/performance.md, "Where the reply latency goes"). */
   const kickPostStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'kick-post' });
+  /** POST /chat called → written: its wait for one of the capped connections (and the connect). */
+  const kickQueueStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'kick-queue' });
 
   /** Full jitter on the upper half: between 50% and 100% of the doubled delay. */
   const backoff = (attempt: number) => {
@@ -397,7 +401,7 @@ export function createKickClient(deps: KickClientDeps): KickClient {
         const retryAfter = retryAfterMs(headerOf(answer.headers, 'retry-after'), Date.now());
         throw new KickApiError(status, reason, oauthError, retryAfter);
       }
-      return { status, text };
+      return { status, text, queuedMs: answer.queuedMs };
     };
     if (!spec.isIdempotent) return once();
     const { default: pRetry } = await loadPRetry();
@@ -607,7 +611,8 @@ export function createKickClient(deps: KickClientDeps): KickClient {
         isIdempotent: false,
         maxQueueWaitMs: options?.maxQueueWaitMs,
       });
-      kickPostStage.observe((performance.now() - startedAt) / 1000);
+      kickQueueStage.observe(answer.queuedMs / 1000);
+      kickPostStage.observe((performance.now() - startedAt - answer.queuedMs) / 1000);
       const data = parse(sentChatSchema, answer, 'POST /chat').data;
       return { isSent: data.is_sent, messageId: data.message_id ?? '' };
     },

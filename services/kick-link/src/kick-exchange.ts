@@ -33,6 +33,8 @@ export interface CollectedAnswer {
   statusCode: number;
   headers: AnswerHeaders;
   body: Buffer;
+  /** From the call until the request was written: the wait for a free connection (and its connect). */
+  queuedMs: number;
 }
 
 /** The attempt's deadline passed after the request was written: Kick may have taken it. */
@@ -66,6 +68,7 @@ export function exchange(
 ): Promise<CollectedAnswer> {
   return new Promise<CollectedAnswer>((resolve, reject) => {
     const queuedAt = performance.now();
+    let queuedMs = 0;
     let timer: NodeJS.Timeout | undefined;
     let statusCode = 0;
     let headers: AnswerHeaders = {};
@@ -79,12 +82,14 @@ export function exchange(
       // called when the request is about to be written to a connection (again, for an idempotent
       // request undici retries on a fresh one): the deadline is set at the first
       onRequestStart(controller) {
+        if (timer !== undefined) return;
         const waitedMs = performance.now() - queuedAt;
-        if (timer === undefined && limits.maxQueueWaitMs !== undefined && waitedMs > limits.maxQueueWaitMs) {
+        if (limits.maxQueueWaitMs !== undefined && waitedMs > limits.maxQueueWaitMs) {
           controller.abort(new QueuedTooLongError(waitedMs));
           return;
         }
-        timer ??= setTimeout(() => controller.abort(new AttemptTimedOutError(limits.timeoutMs)), limits.timeoutMs);
+        queuedMs = waitedMs;
+        timer = setTimeout(() => controller.abort(new AttemptTimedOutError(limits.timeoutMs)), limits.timeoutMs);
       },
       onResponseStart(_controller, status, responseHeaders) {
         // a 1xx is informational: the final answer follows on the same request
@@ -98,7 +103,8 @@ export function exchange(
       onResponseEnd() {
         if (isSettled) return;
         settle();
-        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+        const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        resolve({ statusCode, headers, body, queuedMs });
       },
       onResponseError(_controller, error) {
         if (isSettled) return;

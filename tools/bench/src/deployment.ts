@@ -165,11 +165,12 @@ async function stopProcess(p: RunningProcess): Promise<void> {
  * Settings of single-machine mode the bench's own environment may set, to compare one against
  * Kickstand's default (unset: the default, as `npm start` has it): FRONT_DOOR (thread or inline),
  * HEAP_GROWING_PERCENT, MEMORY_LOG_INTERVAL_MS (each thread logs its heap), MALLOC_ARENA_MAX and
- * MALLOC_MMAP_THRESHOLD_ (glibc).
+ * MALLOC_MMAP_THRESHOLD_ (glibc), KICK_MAX_CONNECTIONS (kick-link's connections to the sandbox).
  */
 const passedThroughNames = [
   'FRONT_DOOR',
   'HEAP_GROWING_PERCENT',
+  'KICK_MAX_CONNECTIONS',
   'MEMORY_LOG_INTERVAL_MS',
   'MALLOC_ARENA_MAX',
   'MALLOC_MMAP_THRESHOLD_',

@@ -17,7 +17,7 @@ import {
 export interface KickstandWindowMetrics {
   /** kickstand_command_latency_seconds: webhook received → chat.send published (bot-runner). */
   commandLatency: StageSummary;
-  /** kickstand_reply_stage_seconds by stage (hand-off, intake, bot-runner, to-posted, kick-post, received-to-posted). */
+  /** kickstand_reply_stage_seconds by stage (hand-off, intake, bot-runner, to-posted, kick-queue, kick-post, received-to-posted). */
   stages: Record<string, StageSummary>;
   /** kickstand_bus_wait_seconds by "<topic> → <group>" (only those with messages in the window). */
   busWait: Record<string, StageSummary>;

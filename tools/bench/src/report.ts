@@ -80,6 +80,7 @@ const stageNames: [string, string][] = [
   ['intake', 'intake → chat.received published'],
   ['bot-runner', 'bot-runner handler → chat.send'],
   ['to-posted', 'chat.send → Kick answered POST'],
+  ['kick-queue', '  of which waiting for a connection to Kick'],
   ['kick-post', '  of which POST /chat itself'],
   ['received-to-posted', 'all of Kickstand: received → posted'],
 ];

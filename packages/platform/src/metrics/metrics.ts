@@ -56,7 +56,7 @@ function waitHistograms(registry: Registry): Pick<Metrics, 'busWait' | 'replySta
     }),
     replyStage: new BoundLabelsHistogram({
       name: 'kickstand_reply_stage_seconds',
-      help: 'Time of each stage of a reply: hand-off, intake, bot-runner, to-posted, kick-post, received-to-posted',
+      help: 'Time of each stage of a reply: hand-off, intake, bot-runner, to-posted, kick-queue, kick-post, received-to-posted',
       labelNames: ['service', 'stage'],
       buckets: stageBuckets,
       registers: [registry],

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
+import { createTempDirs } from '@kickstand/platform/testing';
 import { UserChangeKind, UserRole } from '@kickstand/proto';
 import { startAuthForTest } from '../testing/test-utils';
 import { runCreateAdmin } from './create-admin';
@@ -12,12 +12,14 @@ interface Run {
   err: string;
 }
 
+const dirs = createTempDirs('admin-cli');
+
 describe('npm run admin:create', () => {
   let dataDir: string;
   beforeEach(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'kickstand-admin-cli-'));
+    dataDir = await dirs.make();
   });
-  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+  afterEach(() => dirs.removeAll());
 
   async function run(...args: string[]): Promise<Run> {
     const out: string[] = [];
