@@ -1,5 +1,5 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { readdirSync } from 'node:fs';
+import fs, { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createSilentLogger } from '../log/logger';
 import { captureLog } from '../testing/capture-log';
@@ -190,6 +190,40 @@ describe('segment files (segment-files.ts)', () => {
     await expect(Promise.all(appends)).rejects.toThrow(/ENOENT/);
     // the lines are still unwritten: closing tries them again and says it could not
     await expect(files.close()).rejects.toThrow(/ENOENT/);
+  });
+
+  test('when a write fails part-way, then its segment is sealed, and the next lines begin a new one at the offsets they are told', async () => {
+    const dir = await dirs.make();
+    const { files } = await openFiles(dir);
+    await files.append(line('a'));
+    const realWriteSync = fs.writeSync;
+    let calls = 0;
+    // the first call writes 3 bytes of the line, the second finds the disk full
+    const failing = jest.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: Buffer, offset: number) => {
+      calls += 1;
+      if (calls === 1) return realWriteSync(fd, data, offset, 3);
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    }) as unknown as typeof fs.writeSync);
+    await expect(files.append(line('bbbbbb'))).rejects.toThrow(/ENOSPC/);
+    failing.mockRestore();
+
+    const places: Array<[number, number]> = [];
+    await files.append(line('c'), (seq, offset) => places.push([seq, offset]));
+
+    expect(places).toEqual([[1, 0]]);
+    expect(files.sealed()).toEqual([0]);
+    const bytes = Buffer.alloc(4);
+    files.readSync(1, 0, 4, bytes, 0);
+    expect(bytes.toString('utf8')).toBe(line('c'));
+    await files.close();
+    expect(await contents(dir, 0)).toBe(`${line('a')}"bb`);
+    // read again, the cut-short line is skipped
+    const again = await openFiles(dir);
+    expect(again.read).toEqual([
+      ['a', 0],
+      ['c', 1],
+    ]);
+    await again.files.close();
   });
 
   test('when an append asks where its line goes, then once written it is told its segment and byte offset, multibyte lines before it counted in bytes', async () => {

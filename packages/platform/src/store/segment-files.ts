@@ -115,7 +115,7 @@ export function createSegmentFiles(options: SegmentFilesOptions): SegmentFiles {
     }
     const { seq, fd, size: start } = current;
     const { data, placed, offsets } = buffer.take();
-    for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset);
+    writeWhole(fd, data, sealCurrent);
     current.size += data.length;
     for (let i = 0; i < placed.length; i++) (placed[i] as LinePlaced)(seq, start + (offsets[i] as number));
     options.afterWrite?.(seq);
@@ -166,6 +166,20 @@ export function createSegmentFiles(options: SegmentFilesOptions): SegmentFiles {
       }
     },
   };
+}
+
+/**
+ * Writes all of `data`, or runs `onFailure` and throws. Part of it may be in the file then, its last
+ * line cut short as by a crash: lines appended after it would not be at the offsets they are told,
+ * so the caller seals the segment (open() skips such a line) and the next write begins a new one.
+ */
+function writeWhole(fd: number, data: Buffer, onFailure: () => void): void {
+  try {
+    for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset);
+  } catch (error) {
+    onFailure();
+    throw error;
+  }
 }
 
 /** The numbers of the segments in `dir`, oldest first (other files ignored). */
