@@ -79,14 +79,17 @@ export function busContract(name: string, makeBus: () => Promise<ContractBus>, o
         }),
       );
       // Act
+      const beforeMs = Date.now();
       await bus.publish('test.greeting', run.key('1'), sent);
       // Assert
       await eventually(() => expect(received).toHaveLength(1));
       expect(received[0]).toEqual({
         json: toJson(StructSchema, sent),
-        // an adapter may add when it was published (DeliveryInfo.publishedAtMs)
-        info: expect.objectContaining({ topic: 'test.greeting', key: run.key('1'), attempt: 1 }) as unknown,
+        info: { topic: 'test.greeting', key: run.key('1'), attempt: 1, publishedAtMs: expect.any(Number) as unknown },
       });
+      // when it was published, for the bus-wait metric (Kafka's timestamps are whole milliseconds)
+      expect(received[0]?.info.publishedAtMs).toBeGreaterThanOrEqual(Math.floor(beforeMs));
+      expect(received[0]?.info.publishedAtMs).toBeLessThanOrEqual(Date.now() + 1);
     });
 
     test('when two groups subscribe to a topic, then each group receives every message', async () => {

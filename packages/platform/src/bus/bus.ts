@@ -25,8 +25,9 @@ export interface DeliveryInfo {
   /** 1 on the first delivery, then 2, 3… on retries. */
   attempt: number;
   /**
-   * When the message was published, in wall-clock milliseconds (fractional), where the adapter
-   * knows it (the in-process bus); how long it waited is measured from here (kickstand_bus_wait_seconds).
+   * When the message was published, in wall-clock milliseconds: fractional on the in-process bus,
+   * the message's timestamp on Kafka. How long it waited is measured from here
+   * (kickstand_bus_wait_seconds). Absent when the adapter does not know it.
    */
   publishedAtMs?: number;
 }

@@ -939,11 +939,12 @@ async function handleMessage<S extends DescMessage>(
     await toDeadLetter(`cannot decode ${schema.typeName}: ${errorMessage(error)}`, 0);
     return true;
   }
+  const publishedAtMs = publishedAtOf(message);
   for (let attempt = 1; ; attempt++) {
     if (state.isStopping) return false;
     state.inFlight++;
     try {
-      await handler(decoded, { topic, key, attempt });
+      await handler(decoded, { topic, key, attempt, publishedAtMs });
       return true;
     } catch (error) {
       if (attempt >= retry.maxAttempts) {
@@ -991,6 +992,17 @@ async function deadLetterMessage<S extends DescMessage>(
     [deadLetterHeaders.error]: error,
     [deadLetterHeaders.attempts]: String(attempts),
   });
+}
+
+/**
+ * When the message was published: its Kafka timestamp, the producer's create time (kafkajs stamps
+ * every message it sends) or the broker's append time where the topic is set to it. Whole
+ * milliseconds, from the producer's clock: a consumer's clock ahead of it makes the bus wait look
+ * longer, behind it shorter (kickstand_bus_wait_seconds counts a negative wait as 0).
+ */
+function publishedAtOf(message: KafkaMessage): number | undefined {
+  const ms = Number(message.timestamp);
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
 function readDeadLetter(group: string, message: KafkaMessage): DeadLetter {
