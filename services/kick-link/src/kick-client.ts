@@ -20,8 +20,8 @@ import type { KickConnection, KickHttpTuning } from './options';
  * backoff, honouring Retry-After; everything else — POST /chat above all — is tried exactly once.
  * The transport is undici's `dispatch` on a keep-alive Agent with capped connections (kick-exchange.ts:
  * no redirects followed, one deadline per attempt from the moment it is written), not the global
- * `fetch`: its WHATWG machinery (Request/Response, AbortSignal, web streams) cost ~10 times the request itself on the reply path (docs/performance.md, "The reply
- * path: Kick's HTTP client").
+ * `fetch`: its WHATWG machinery (Request/Response, AbortSignal, web streams) cost ~10 times the
+ * request itself on the reply path (docs/performance.md, "The reply path: Kick's HTTP client").
  */
 export interface KickClient {
   authorizeUrl(request: { state: string; codeChallenge: string; scopes: readonly string[] }): string;
@@ -693,7 +693,6 @@ function describeError(error: unknown): string {
 export function kickProblem(error: unknown): string {
   if (error instanceof KickApiError) return error.reason;
   if (error instanceof KickUnreachableError) return 'Kick could not be reached';
-  if (error instanceof KickNotSentError) return 'Kick was too slow to take it';
   if (error instanceof KickResponseError) return 'Kick answered in an unexpected way';
   return 'something went wrong';
 }
