@@ -345,7 +345,12 @@ export function createKickClient(deps: KickClientDeps): KickClient {
   const agent = deps.agent ?? defaultAgent(tuning);
   /** POST /chat written → Kick's answer (docs/performance.md, "Where the reply latency goes"). */
   const kickPostStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'kick-post' });
-  /** POST /chat called → written: its wait for one of the capped connections (and the connect). */
+  /**
+   * POST /chat called → written. On a connection that has answered before, undici writes in the
+   * event loop's check phase, after the rest of the turn (it first reads anything the server sent
+   * unasked: GHSA-35p6-xmwp-9g52), so this is mostly the rest of the owner's turn; plus any wait
+   * for one of the capped connections, and a connect.
+   */
   const kickQueueStage = processMetrics().replyStage.labels({ service: 'kick-link', stage: 'kick-queue' });
 
   /** Full jitter on the upper half: between 50% and 100% of the doubled delay. */

@@ -93,10 +93,14 @@ export interface PhaseResult {
   };
   /**
    * Per process; `cpuMsPerMessage` is its CPU time per delivery answered in the window (the cost of a
-   * message), for the process and for each of its threads.
+   * message), for the process and for each of its threads; `systemCpuMsPerMessage` the part of it in
+   * the kernel; `sleepsPerMessage` / `preemptionsPerMessage` its threads' context switches a message.
    */
   processes: (Omit<ProcessUsage, 'threads'> & {
     cpuMsPerMessage: number;
+    systemCpuMsPerMessage: number;
+    sleepsPerMessage: number;
+    preemptionsPerMessage: number;
     threads: (ProcessUsage['threads'][number] & { cpuMsPerMessage: number })[];
   })[];
   machine: { cores: number; busyCores: number; otherCores: number };
@@ -508,6 +512,10 @@ export async function runChatPhase(context: {
     processes: processes.map((p) => ({
       ...p,
       cpuMsPerMessage: Number(((p.cpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
+      systemCpuSeconds: Number(p.systemCpuSeconds.toFixed(2)),
+      systemCpuMsPerMessage: Number(((p.systemCpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
+      sleepsPerMessage: Number((p.switches.sleeps / Math.max(1, answeredInWindow)).toFixed(3)),
+      preemptionsPerMessage: Number((p.switches.preemptions / Math.max(1, answeredInWindow)).toFixed(3)),
       threads: p.threads.map((t) => ({
         ...t,
         cpuSeconds: Number(t.cpuSeconds.toFixed(2)),

@@ -1,4 +1,4 @@
-import { threadTicks, threadUsage } from './process-stats';
+import { switchesBetween, threadSwitches, threadTicks, threadUsage } from './process-stats';
 
 describe('CPU by thread', () => {
   test('when two readings are compared, then the main thread comes first and the others by CPU used; idle and ended threads are left out', () => {
@@ -31,5 +31,33 @@ describe('CPU by thread', () => {
 
   test('when the process is gone, then it has no threads', () => {
     expect(threadTicks(2 ** 22 + 1).size).toBe(0);
+  });
+});
+
+describe('context switches', () => {
+  test('when two readings are compared, then the switches of the threads of the second are summed, one started since counting from 0 and one ended left out', () => {
+    const before = new Map([
+      ['100', { sleeps: 1000, preemptions: 40 }],
+      ['101', { sleeps: 10, preemptions: 2 }],
+      ['102', { sleeps: 5, preemptions: 5 }],
+    ]);
+    // 100 slept 250 times and was preempted 10 times, 101 once each, 102 ended, 103 started
+    const after = new Map([
+      ['100', { sleeps: 1250, preemptions: 50 }],
+      ['101', { sleeps: 11, preemptions: 3 }],
+      ['103', { sleeps: 7, preemptions: 0 }],
+    ]);
+    expect(switchesBetween(before, after)).toEqual({ sleeps: 258, preemptions: 11 });
+  });
+
+  test('when this process waits on a timer, then its main thread is counted as having slept', async () => {
+    const before = threadSwitches(process.pid);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const main = (readings: Map<string, { sleeps: number }>) => readings.get(String(process.pid))?.sleeps ?? Number.NaN;
+    expect(main(threadSwitches(process.pid))).toBeGreaterThan(main(before));
+  });
+
+  test('when the process is gone, then it has no switches', () => {
+    expect(threadSwitches(2 ** 22 + 1).size).toBe(0);
   });
 });

@@ -20,18 +20,28 @@ export function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** CPU seconds (user + system) the process has used so far; undefined when it is gone. */
-export function cpuSeconds(pid: number): number | undefined {
+/** CPU seconds the process has used so far, all of it (user + system) and in the kernel (system). */
+interface CpuTimes {
+  seconds: number;
+  systemSeconds: number;
+}
+
+function cpuTimes(pid: number): CpuTimes | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name (field 2) may hold spaces: count fields after its closing parenthesis
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const utime = Number(fields[11]);
     const stime = Number(fields[12]);
-    return (utime + stime) / clockTicks();
+    return { seconds: (utime + stime) / clockTicks(), systemSeconds: stime / clockTicks() };
   } catch {
     return undefined;
   }
+}
+
+/** CPU seconds (user + system) the process has used so far; undefined when it is gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  return cpuTimes(pid)?.seconds;
 }
 
 export interface MemorySample {
@@ -69,6 +79,10 @@ export interface ProcessUsage {
   pid: number;
   /** CPU seconds used during the window. */
   cpuSeconds: number;
+  /** Of which in the kernel (system time): system calls, and waking and being woken by other threads. */
+  systemCpuSeconds: number;
+  /** How often its threads went to sleep, and were preempted, during the window (ContextSwitches). */
+  switches: ContextSwitches;
   /**
    * The threads that used CPU during the window: the main thread first, then the others by CPU
    * used (in Kickstand: the front door's worker, V8's helper threads for the GC, libuv's pool).
@@ -85,18 +99,23 @@ export interface ProcessUsage {
 /** CPU over a window (start → stop) for several processes; peak memory since each process started. */
 export function startUsageWindow(processes: readonly WatchedProcess[]): { stop(): ProcessUsage[] } {
   const startedAt = performance.now();
-  const cpuAtStart = new Map(processes.map((p) => [p.pid, cpuSeconds(p.pid)]));
+  const cpuAtStart = new Map(processes.map((p) => [p.pid, cpuTimes(p.pid)]));
   const threadsAtStart = new Map(processes.map((p) => [p.pid, threadTicks(p.pid)]));
+  const switchesAtStart = new Map(processes.map((p) => [p.pid, threadSwitches(p.pid)]));
   return {
     stop() {
       const seconds = (performance.now() - startedAt) / 1000;
       return processes.map((p) => {
-        const used = (cpuSeconds(p.pid) ?? Number.NaN) - (cpuAtStart.get(p.pid) ?? Number.NaN);
+        const cpu = cpuTimes(p.pid);
+        const atStart = cpuAtStart.get(p.pid);
+        const used = (cpu?.seconds ?? Number.NaN) - (atStart?.seconds ?? Number.NaN);
         const mem = memory(p.pid);
         return {
           name: p.name,
           pid: p.pid,
           cpuSeconds: used,
+          systemCpuSeconds: (cpu?.systemSeconds ?? Number.NaN) - (atStart?.systemSeconds ?? Number.NaN),
+          switches: switchesBetween(switchesAtStart.get(p.pid) ?? new Map(), threadSwitches(p.pid)),
           threads: threadUsage(p.pid, threadsAtStart.get(p.pid) ?? new Map(), threadTicks(p.pid), clockTicks()),
           cores: used / seconds,
           peakRssMb: mem?.peakRssMb ?? Number.NaN,
@@ -157,4 +176,56 @@ export function threadUsage(
     if (delta > 0) used.push({ tid: Number(tid), isMain: Number(tid) === pid, cpuSeconds: delta / ticksPerSecond });
   }
   return used.sort((a, b) => Number(b.isMain) - Number(a.isMain) || b.cpuSeconds - a.cpuSeconds);
+}
+
+/**
+ * A thread's context switches from /proc/<pid>/task/<tid>/status: `sleeps` (voluntary: it waited
+ * for something, epoll or a lock, and had to be woken) and `preemptions` (nonvoluntary: the
+ * scheduler took its core while it could run). On a VM where waking a thread on another core is
+ * dear (`npm run bench:wakeup`), the sleeps say how many such wake-ups a message costs.
+ */
+export interface ContextSwitches {
+  sleeps: number;
+  preemptions: number;
+}
+
+/** The context switches of each thread of a process so far, by thread id; empty when it is gone. */
+export function threadSwitches(pid: number | 'self' = 'self'): Map<string, ContextSwitches> {
+  const switches = new Map<string, ContextSwitches>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return switches;
+  }
+  for (const tid of tids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+      const sleeps = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
+      const preemptions = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
+      if (sleeps !== undefined && preemptions !== undefined) {
+        switches.set(tid, { sleeps: Number(sleeps), preemptions: Number(preemptions) });
+      }
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return switches;
+}
+
+/**
+ * The switches between two readings of threadSwitches, summed over the threads of the second
+ * (one that started in between counts from 0; one that ended before it is left out).
+ */
+export function switchesBetween(
+  before: ReadonlyMap<string, ContextSwitches>,
+  after: ReadonlyMap<string, ContextSwitches>,
+): ContextSwitches {
+  const total: ContextSwitches = { sleeps: 0, preemptions: 0 };
+  for (const [tid, now] of after) {
+    const then = before.get(tid);
+    total.sleeps += now.sleeps - (then?.sleeps ?? 0);
+    total.preemptions += now.preemptions - (then?.preemptions ?? 0);
+  }
+  return total;
 }

@@ -48,6 +48,9 @@ export function formatPhase(result: PhaseResult): string {
     lines.push(
       `    ${p.name.padEnd(22)} ${p.cores.toFixed(2).padStart(5)}   ${p.cpuMsPerMessage.toFixed(3).padStart(10)}   ${p.peakRssMb.toFixed(0).padStart(11)}`,
     );
+    lines.push(
+      `      a message              ${p.systemCpuMsPerMessage.toFixed(3)} ms of it in the kernel; threads slept ${p.sleepsPerMessage.toFixed(2)}, preempted ${p.preemptionsPerMessage.toFixed(2)} times`,
+    );
     // the threads that took a share worth reading (Kickstand: owner, front door, V8's GC helpers)
     const threads = p.threads.filter((t) => t.isMain || t.cpuMsPerMessage >= 0.005);
     if (threads.length > 1) {
@@ -80,7 +83,7 @@ const stageNames: [string, string][] = [
   ['intake', 'intake → chat.received published'],
   ['bot-runner', 'bot-runner handler → chat.send'],
   ['to-posted', 'chat.send → Kick answered POST'],
-  ['kick-queue', '  of which waiting for a connection to Kick'],
+  ['kick-queue', '  of which waiting to be written'],
   ['kick-post', '  of which POST /chat itself'],
   ['received-to-posted', 'all of Kickstand: received → posted'],
 ];
