@@ -6,8 +6,15 @@
  * `--max-semi-space-size=8`: the owner thread's young generation at 2 × 8 MB instead of V8's
  * 2 × 16 MB (−16 MB at the peak, no more GC time at 1,000 msg/s); V8 reads it only when the process
  * starts. Flags passed with `--node-flags` come after it, and V8 takes the last value of a flag.
+ *
+ * `--v8-pool-size=0`: V8's helper threads (parallel scavenges, concurrent marking, background
+ * compiles) one fewer than the cores Node sees (at least one) instead of Node's fixed 4. On 2
+ * cores that is one helper for both threads' heaps where 4 woke on every scavenge and competed for
+ * the cores with the owner, the front door, and the rest of the machine: webhook ack p99 8.3–12.6 ms
+ * against 14.2–16.9 in four alternating pairs at 1,000/s, reply p99 and CPU unchanged
+ * (docs/performance.md, block of 2026-11-27 04:15 UTC). Node reads it only when the process starts.
  */
-export const npmStartNodeFlags: readonly string[] = ['--max-semi-space-size=8'];
+export const npmStartNodeFlags: readonly string[] = ['--max-semi-space-size=8', '--v8-pool-size=0'];
 
 /**
  * `MALLOC_MMAP_THRESHOLD_=4194304`: a fixed glibc mmap threshold, so the 19 MiB blocks of argon2's

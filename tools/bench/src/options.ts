@@ -56,7 +56,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   while (args.length > 0) {
     const arg = args.shift() as string;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"\n\n${usage}`);
-    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    // split at the first '=' only: a value may hold more (`--node-flags=--v8-pool-size=1`)
+    const equals = arg.indexOf('=');
+    const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals);
+    const inline = equals < 0 ? undefined : arg.slice(equals + 1);
     if (['distributed', 'step', 'fresh', 'no-echo', 'cpu-prof', 'direct', 'help'].includes(name)) {
       flags.add(name);
       continue;

@@ -1,0 +1,21 @@
+import { parseOptions } from './options';
+
+describe('bench options', () => {
+  test('when a value is given after an equals sign and holds one itself, then it is kept whole', () => {
+    expect(parseOptions(['--node-flags=--v8-pool-size=1 --max-semi-space-size=4']).nodeFlags).toEqual([
+      '--v8-pool-size=1',
+      '--max-semi-space-size=4',
+    ]);
+  });
+
+  test('when a value is given as the next argument, then it is read the same', () => {
+    expect(parseOptions(['--node-flags', '--v8-pool-size=1', '--latency-rate=400']).nodeFlags).toEqual([
+      '--v8-pool-size=1',
+    ]);
+    expect(parseOptions(['--latency-rate=400']).latencyRate).toBe(400);
+  });
+
+  test('when an option is not known, then it is refused by name', () => {
+    expect(() => parseOptions(['--latency=400'])).toThrow('unknown option --latency');
+  });
+});
