@@ -140,23 +140,36 @@ export function machineBusySeconds(): { busy: number; total: number } {
  * (clockTicks() a second); empty when the process is gone.
  */
 export function threadTicks(pid: number | 'self' = 'self'): Map<string, number> {
-  const ticks = new Map<string, number>();
+  return readEachThread(pid, 'stat', (stat) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  });
+}
+
+/**
+ * One file of /proc/<pid>/task/<tid>/ read for each thread of a process, as `read` makes it, by
+ * thread id; a thread whose file `read` cannot use (undefined) is left out, and so is one that
+ * ended between the listing and the read. Empty when the process is gone.
+ */
+function readEachThread<T>(pid: number | 'self', file: string, read: (text: string) => T | undefined): Map<string, T> {
+  const values = new Map<string, T>();
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return ticks;
+    return values;
   }
   for (const tid of tids) {
+    let text: string;
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(tid, Number(fields[11]) + Number(fields[12]));
+      text = readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'utf8');
     } catch {
-      // the thread ended between the listing and the read
+      continue; // the thread ended between the listing and the read
     }
+    const value = read(text);
+    if (value !== undefined) values.set(tid, value);
   }
-  return ticks;
+  return values;
 }
 
 /**
@@ -191,26 +204,13 @@ export interface ContextSwitches {
 
 /** The context switches of each thread of a process so far, by thread id; empty when it is gone. */
 export function threadSwitches(pid: number | 'self' = 'self'): Map<string, ContextSwitches> {
-  const switches = new Map<string, ContextSwitches>();
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return switches;
-  }
-  for (const tid of tids) {
-    try {
-      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
-      const sleeps = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
-      const preemptions = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
-      if (sleeps !== undefined && preemptions !== undefined) {
-        switches.set(tid, { sleeps: Number(sleeps), preemptions: Number(preemptions) });
-      }
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return switches;
+  return readEachThread(pid, 'status', (status) => {
+    const sleeps = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
+    const preemptions = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
+    return sleeps === undefined || preemptions === undefined
+      ? undefined
+      : { sleeps: Number(sleeps), preemptions: Number(preemptions) };
+  });
 }
 
 /**
