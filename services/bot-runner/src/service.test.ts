@@ -6,6 +6,7 @@ import {
   createFakeClock,
   createTestPlatform,
   eventually,
+  histogramTotals,
   recordPublished,
   type FakeClock,
   type RecordedBus,
@@ -832,16 +833,8 @@ describe('chat.received → command dispatch', () => {
   });
 
   test('when a command is answered, then the webhook-to-reply latency and the running bots show in /metrics', async () => {
-    const latencyCount = async () => {
-      const metric = (await processMetrics().registry.getMetricsAsJSON()).find(
-        (m) => m.name === 'kickstand_command_latency_seconds',
-      );
-      return (
-        metric?.values.find(
-          (v) => (v as { metricName?: string }).metricName === 'kickstand_command_latency_seconds_count',
-        )?.value ?? 0
-      );
-    };
+    const latencyCount = async () =>
+      (await histogramTotals(processMetrics().registry, 'kickstand_command_latency_seconds')).count;
     const before = await latencyCount();
     const streamer = await aRunningStreamer();
     await replyTo(streamer, await chat(streamer, '$test'));

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { processMetrics } from '@kickstand/platform/metrics';
-import { listenLocally } from '@kickstand/platform/testing';
+import { histogramTotals, listenLocally } from '@kickstand/platform/testing';
 import {
   createKickClient,
   KickApiError,
@@ -539,20 +539,11 @@ describe('the connection to Kick', () => {
   });
 
   test("when a reply waits for a free connection, then the wait is counted as kick-queue and not in kick-post, Kick's answer alone", async () => {
-    /** The sum and count of a reply stage's series (seconds). */
-    const stage = async (name: string) => {
-      const metric = (await processMetrics().registry.getMetricsAsJSON()).find(
-        (m) => m.name === 'kickstand_reply_stage_seconds',
-      );
-      const value = (suffix: string) =>
-        (metric?.values ?? []).find(
-          (v) =>
-            (v as { metricName?: string }).metricName === `kickstand_reply_stage_seconds_${suffix}` &&
-            v.labels.service === 'kick-link' &&
-            v.labels.stage === name,
-        )?.value ?? 0;
-      return { sum: value('sum'), count: value('count') };
-    };
+    const stage = (name: string) =>
+      histogramTotals(processMetrics().registry, 'kickstand_reply_stage_seconds', {
+        service: 'kick-link',
+        stage: name,
+      });
     const before = { queue: await stage('kick-queue'), post: await stage('kick-post') };
     kick.script(sentAfter(400), sentOk);
     const kickClient = createKickClient(clientDeps({ maxConnections: 1, timeoutMs: 2000 }));

@@ -272,7 +272,7 @@ interface RequestSpec extends Target {
 interface RawAnswer {
   status: number;
   text: string;
-  /** How long the answered attempt waited for a free connection to Kick (kick-exchange.ts). */
+  /** How long the answered attempt waited to be written (kick-exchange.ts: CollectedAnswer.queuedMs). */
   queuedMs: number;
 }
 

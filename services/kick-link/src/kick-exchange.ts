@@ -33,7 +33,10 @@ export interface CollectedAnswer {
   statusCode: number;
   headers: AnswerHeaders;
   body: Buffer;
-  /** From the call until the request was written: the wait for a free connection (and its connect). */
+  /**
+   * From the call until the request was written: mostly the rest of the event loop's turn (undici
+   * writes on a reused connection in the check phase), plus any wait for a free connection and a connect.
+   */
   queuedMs: number;
 }
 

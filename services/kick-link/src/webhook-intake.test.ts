@@ -6,6 +6,7 @@ import {
   createFakeClock,
   createTestPlatform,
   createTestStore,
+  histogramTotals,
   recordPublished,
   type RecordedBus,
   type TestPlatform,
@@ -182,18 +183,13 @@ describe("kick-link's intake behind a door that has answered 200 already", () =>
   });
 
   test('when a delivery is taken in, then its hand-off and its intake are each counted once among the reply stages', async () => {
-    const stageCount = async (stage: string) => {
-      const metric = (await processMetrics().registry.getMetricsAsJSON()).find(
-        (m) => m.name === 'kickstand_reply_stage_seconds',
-      );
-      const count = (metric?.values ?? []).find(
-        (v) =>
-          (v as { metricName?: string }).metricName === 'kickstand_reply_stage_seconds_count' &&
-          v.labels.service === 'kick-link' &&
-          v.labels.stage === stage,
-      );
-      return count?.value ?? 0;
-    };
+    const stageCount = async (stage: string) =>
+      (
+        await histogramTotals(processMetrics().registry, 'kickstand_reply_stage_seconds', {
+          service: 'kick-link',
+          stage,
+        })
+      ).count;
     const before = [await stageCount('hand-off'), await stageCount('intake')];
 
     await kickLink.webhookDoor.intake.acceptAcknowledged(aVerifiedDelivery('timed'));

@@ -2,6 +2,7 @@ import { Registry } from 'prom-client';
 import { createInProcessBus } from '../bus/in-process-bus';
 import { testTopics } from '../bus/bus.contract';
 import { eventually } from '../testing/eventually';
+import { histogramTotals } from '../testing/histogram-totals';
 import { instrumentBus } from './instrument-bus';
 import { processMetrics } from './metrics';
 
@@ -90,16 +91,8 @@ describe('instrumentBus', () => {
     });
     expect(seen).toHaveLength(1);
     expect(typeof seen[0]).toBe('number');
-    const waits = async (group: string) => {
-      const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === 'kickstand_bus_wait_seconds');
-      const count = (metric?.values ?? []).find(
-        (v) =>
-          (v as { metricName?: string }).metricName === 'kickstand_bus_wait_seconds_count' &&
-          v.labels.service === 'svc-wait' &&
-          v.labels.group === group,
-      );
-      return count?.value ?? 0;
-    };
+    const waits = async (group: string) =>
+      (await histogramTotals(metrics.registry, 'kickstand_bus_wait_seconds', { service: 'svc-wait', group })).count;
     expect(await waits('g-one')).toBe(1);
     expect(await waits('g-flaky')).toBe(1);
     await bus.stop();

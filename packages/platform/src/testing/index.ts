@@ -4,6 +4,7 @@ export { createTestStore, type TestStore } from './test-store';
 export { createTempDirs, type TempDirs } from './temp-dirs';
 export { recordPublished, type PublishedMessage, type RecordedBus } from './recorded-bus';
 export { eventually } from './eventually';
+export { histogramTotals, type HistogramTotals } from './histogram-totals';
 export { captureLog, type CapturedLog } from './capture-log';
 export { listenLocally, type LocalServer } from './local-server';
 export { cookieHeaderFrom } from './cookies';
