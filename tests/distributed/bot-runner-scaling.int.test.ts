@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { kafkaGroupId } from '@kickstand/platform/bus';
+import { freePortBlock } from '@kickstand/platform/http';
 import { mongoDriverOptions } from '@kickstand/platform/store';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
@@ -105,24 +105,6 @@ async function eventually<T>(what: string, timeoutMs: number, attempt: () => Pro
       throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
     await delay(200);
   }
-}
-
-function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-}
-
-/** A base port whose next 13 ports are free (gateway, services, extra bot-runners at +10…+12). */
-async function freePortBlock(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 2500) * 16;
-    const ports = Array.from({ length: 13 }, (_, i) => base + i);
-    if ((await Promise.all(ports.map(isPortFree))).every(Boolean)) return base;
-  }
-  throw new Error('no block of free ports found');
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -369,9 +351,9 @@ if (!brokers || !mongoUrl) {
       ].filter((file) => !existsSync(path.join(root, file)));
       if (missing.length > 0) throw new Error(`not compiled: ${missing.join(', ')} (run \`npx tsc -b\` first)`);
       log = createWriteStream(logPath);
-      basePort = await freePortBlock();
+      // The gateway, services and extra bot-runners at +0…+12, the sandbox at +13.
+      basePort = await freePortBlock(14);
       sandboxPort = basePort + 13;
-      if (!(await isPortFree(sandboxPort))) sandboxPort = basePort + 14;
       gateway = `http://localhost:${basePort}`;
       sandbox = `http://localhost:${sandboxPort}`;
       system = run(

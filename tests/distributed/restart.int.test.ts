@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { MongoClient } from 'mongodb';
 import { instanceGroup, kafkaGroupId } from '@kickstand/platform/bus';
+import { freePort } from '@kickstand/platform/http';
 import { mongoDriverOptions } from '@kickstand/platform/store';
 
 /**
@@ -36,18 +36,6 @@ interface Running {
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Milliseconds from `since` until `probe` answers 200 (polled every 100 ms), or throws after `timeoutMs`. */
 async function msUntilOk(url: string, since: number, timeoutMs: number): Promise<number> {

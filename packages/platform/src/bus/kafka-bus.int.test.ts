@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 import { pino } from 'pino';
 import type { StartedTestContainer } from 'testcontainers';
 import { instanceGroup, kafkaGroupId } from './bus';
 import { busContract, contractRetryPolicy, testTopics, type ContractBus } from './bus.contract';
 import { createKafkaBus, type KafkaConsumerTuning } from './kafka-bus';
+import { freePort } from '../http/free-port';
 
 /**
  * Runs the bus contract against a real Kafka broker:
@@ -41,20 +41,6 @@ function delay(ms: number): Promise<void> {
 async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await delay(20);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** A single-node KRaft broker advertised on a host port chosen up front. */

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { ephemeralLow, freePort } from './free-port';
+import { ephemeralLow, freePort, freePortBlock } from './free-port';
 
 describe('freePort', () => {
   test('when the system gives its ephemeral range, then the port is picked below it', async () => {
@@ -46,5 +46,33 @@ describe('freePort', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
+  });
+});
+
+describe('freePortBlock', () => {
+  test('when a block is asked for, then all of it lies below the ephemeral range', async () => {
+    const bases = await Promise.all(
+      [0, 0.999999].map((value) =>
+        freePortBlock(14, { rangeText: '32768 60999', random: () => value, isFree: async () => true }),
+      ),
+    );
+    expect(bases).toEqual([20000, 32754]);
+    expect(bases[1]! + 13).toBe(32767);
+  });
+
+  test('when one port of a block is taken, then another block is tried', async () => {
+    const values = [0, 0.5];
+    const port = await freePortBlock(3, {
+      rangeText: '20010 60999',
+      random: () => values.shift() ?? 0.9,
+      isFree: async (candidate) => candidate !== 20002,
+    });
+    expect(port).toBe(20004);
+  });
+
+  test('when no block fits below the range, then it says so', async () => {
+    await expect(freePortBlock(20, { rangeText: '20010 60999' })).rejects.toThrow(
+      'no block of 20 ports fits between 20000 and the ephemeral range',
+    );
   });
 });

@@ -20,6 +20,12 @@ export function ephemeralLow(rangeText?: string): number {
   return Number.isInteger(low) && low > lowestPicked ? low : defaultEphemeralLow;
 }
 
+export interface FreePortOptions {
+  isFree?: (port: number) => Promise<boolean>;
+  random?: () => number;
+  rangeText?: string;
+}
+
 const isFree = (port: number) =>
   new Promise<boolean>((resolve) => {
     const server = createServer();
@@ -35,14 +41,27 @@ const isFree = (port: number) =>
  * the very port the bench had picked (EADDRINUSE, every delivery refused). Below the range no
  * `listen(0)` and no outgoing connection can take it.
  */
-export async function freePort(
-  options: { isFree?: (port: number) => Promise<boolean>; random?: () => number; rangeText?: string } = {},
-): Promise<number> {
+export async function freePort(options: FreePortOptions = {}): Promise<number> {
+  return freePortBlock(1, options);
+}
+
+/**
+ * The first of `size` consecutive free ports below the ephemeral range, for a deployment whose ports
+ * are its base plus fixed offsets (start-distributed: the gateway on PORT, the services on PORT+1…).
+ * A block picked across the whole range once lost a bot-runner's port to a Kafka client's outgoing
+ * connection: every restart on that port failed with EADDRINUSE for as long as the connection lived.
+ */
+export async function freePortBlock(size: number, options: FreePortOptions = {}): Promise<number> {
   const { isFree: check = isFree, random = Math.random } = options;
-  const high = ephemeralLow(options.rangeText);
+  const high = ephemeralLow(options.rangeText) - size + 1;
+  if (!Number.isInteger(size) || size < 1 || high <= lowestPicked)
+    throw new Error(`no block of ${size} ports fits between ${lowestPicked} and the ephemeral range`);
   for (let i = 0; i < attempts; i++) {
-    const port = lowestPicked + Math.floor(random() * (high - lowestPicked));
-    if (await check(port)) return port;
+    const base = lowestPicked + Math.floor(random() * (high - lowestPicked));
+    const ports = Array.from({ length: size }, (_, offset) => base + offset);
+    if ((await Promise.all(ports.map(check))).every(Boolean)) return base;
   }
-  throw new Error(`no free port between ${lowestPicked} and ${high - 1} after ${attempts} tries`);
+  throw new Error(
+    `no ${size} free ports in a row between ${lowestPicked} and ${high + size - 2} after ${attempts} tries`,
+  );
 }

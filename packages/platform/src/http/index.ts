@@ -11,4 +11,4 @@ export { parseBody, parseParams, parseQuery } from './parse';
 export { requestIdOf } from './request-id';
 export { closeServer, listen } from './listen';
 export { createForwarder, type Forwarder, type ForwarderOptions } from './forward';
-export { ephemeralLow, freePort } from './free-port';
+export { ephemeralLow, freePort, freePortBlock, type FreePortOptions } from './free-port';
