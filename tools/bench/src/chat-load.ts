@@ -94,13 +94,16 @@ export interface PhaseResult {
   /**
    * Per process; `cpuMsPerMessage` is its CPU time per delivery answered in the window (the cost of a
    * message), for the process and for each of its threads; `systemCpuMsPerMessage` the part of it in
-   * the kernel; `sleepsPerMessage` / `preemptionsPerMessage` its threads' context switches a message.
+   * the kernel; `sleepsPerMessage` / `preemptionsPerMessage` its threads' context switches a message;
+   * `readCallsPerMessage` / `writeCallsPerMessage` its read and write system calls a message.
    */
   processes: (Omit<ProcessUsage, 'threads'> & {
     cpuMsPerMessage: number;
     systemCpuMsPerMessage: number;
     sleepsPerMessage: number;
     preemptionsPerMessage: number;
+    readCallsPerMessage: number;
+    writeCallsPerMessage: number;
     threads: (ProcessUsage['threads'][number] & { cpuMsPerMessage: number })[];
   })[];
   machine: { cores: number; busyCores: number; otherCores: number };
@@ -516,6 +519,8 @@ export async function runChatPhase(context: {
       systemCpuMsPerMessage: Number(((p.systemCpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
       sleepsPerMessage: Number((p.switches.sleeps / Math.max(1, answeredInWindow)).toFixed(3)),
       preemptionsPerMessage: Number((p.switches.preemptions / Math.max(1, answeredInWindow)).toFixed(3)),
+      readCallsPerMessage: Number((p.ioCalls.reads / Math.max(1, answeredInWindow)).toFixed(3)),
+      writeCallsPerMessage: Number((p.ioCalls.writes / Math.max(1, answeredInWindow)).toFixed(3)),
       threads: p.threads.map((t) => ({
         ...t,
         cpuSeconds: Number(t.cpuSeconds.toFixed(2)),

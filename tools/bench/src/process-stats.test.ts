@@ -1,4 +1,15 @@
-import { switchesBetween, threadSwitches, threadTicks, threadUsage } from './process-stats';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { createTempDirs } from '@kickstand/platform/testing';
+import {
+  ioCalls,
+  ioCallsBetween,
+  parseIoCalls,
+  switchesBetween,
+  threadSwitches,
+  threadTicks,
+  threadUsage,
+} from './process-stats';
 
 describe('CPU by thread', () => {
   test('when two readings are compared, then the main thread comes first and the others by CPU used; idle and ended threads are left out', () => {
@@ -59,5 +70,35 @@ describe('context switches', () => {
 
   test('when the process is gone, then it has no switches', () => {
     expect(threadSwitches(2 ** 22 + 1).size).toBe(0);
+  });
+});
+
+describe('read and write system calls', () => {
+  const temp = createTempDirs('process-stats');
+  afterAll(temp.removeAll);
+
+  test('when /proc/<pid>/io is read, then syscr and syscw are the reads and writes', () => {
+    const text = 'rchar: 3014\nwchar: 881\nsyscr: 17\nsyscw: 9\nread_bytes: 0\nwrite_bytes: 4096\n';
+    expect(parseIoCalls(text)).toEqual({ reads: 17, writes: 9 });
+    expect(parseIoCalls('rchar: 3014\n')).toBeUndefined();
+  });
+
+  test('when this process writes a file 25 times, then at least 25 more writes are counted', async () => {
+    const dir = await temp.make();
+    const before = ioCalls(process.pid);
+    const fd = openSync(path.join(dir, 'calls.log'), 'a');
+    try {
+      for (let i = 0; i < 25; i++) writeSync(fd, `line ${i}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    const between = ioCallsBetween(before, ioCalls(process.pid));
+    expect(between.writes).toBeGreaterThanOrEqual(25);
+    expect(between.reads).toBeGreaterThanOrEqual(0);
+  });
+
+  test('when the process is gone, then it has no reading and the window counts NaN', () => {
+    expect(ioCalls(2 ** 22 + 1)).toBeUndefined();
+    expect(ioCallsBetween({ reads: 1, writes: 1 }, undefined)).toEqual({ reads: Number.NaN, writes: Number.NaN });
   });
 });

@@ -83,6 +83,8 @@ export interface ProcessUsage {
   systemCpuSeconds: number;
   /** How often its threads went to sleep, and were preempted, during the window (ContextSwitches). */
   switches: ContextSwitches;
+  /** The system calls that read and that wrote, during the window (IoCalls). */
+  ioCalls: IoCalls;
   /**
    * The threads that used CPU during the window: the main thread first, then the others by CPU
    * used (in Kickstand: the front door's worker, V8's helper threads for the GC, libuv's pool).
@@ -102,6 +104,7 @@ export function startUsageWindow(processes: readonly WatchedProcess[]): { stop()
   const cpuAtStart = new Map(processes.map((p) => [p.pid, cpuTimes(p.pid)]));
   const threadsAtStart = new Map(processes.map((p) => [p.pid, threadTicks(p.pid)]));
   const switchesAtStart = new Map(processes.map((p) => [p.pid, threadSwitches(p.pid)]));
+  const ioCallsAtStart = new Map(processes.map((p) => [p.pid, ioCalls(p.pid)]));
   return {
     stop() {
       const seconds = (performance.now() - startedAt) / 1000;
@@ -116,6 +119,7 @@ export function startUsageWindow(processes: readonly WatchedProcess[]): { stop()
           cpuSeconds: used,
           systemCpuSeconds: (cpu?.systemSeconds ?? Number.NaN) - (atStart?.systemSeconds ?? Number.NaN),
           switches: switchesBetween(switchesAtStart.get(p.pid) ?? new Map(), threadSwitches(p.pid)),
+          ioCalls: ioCallsBetween(ioCallsAtStart.get(p.pid), ioCalls(p.pid)),
           threads: threadUsage(p.pid, threadsAtStart.get(p.pid) ?? new Map(), threadTicks(p.pid), clockTicks()),
           cores: used / seconds,
           peakRssMb: mem?.peakRssMb ?? Number.NaN,
@@ -228,4 +232,39 @@ export function switchesBetween(
     total.preemptions += now.preemptions - (then?.preemptions ?? 0);
   }
   return total;
+}
+
+/**
+ * A process's system calls that read (`reads`: read, readv, recvmsg…) and that wrote (`writes`:
+ * write, writev, sendmsg…), from syscr and syscw of /proc/<pid>/io: all its threads, those that
+ * ended included. On this VM a file append costs ~26 µs and an HTTP answer's socket write over 100
+ * (docs/performance.md, session of 2026-11-27 07:25 UTC, "System calls a message"), so how many a
+ * message makes is a cost of its own: a file append, a socket write, a wake-up of another thread
+ * (an eventfd write) each count one.
+ */
+export interface IoCalls {
+  reads: number;
+  writes: number;
+}
+
+/** Reads syscr and syscw out of the text of a /proc/<pid>/io file. */
+export function parseIoCalls(text: string): IoCalls | undefined {
+  const reads = /^syscr:\s+(\d+)/m.exec(text)?.[1];
+  const writes = /^syscw:\s+(\d+)/m.exec(text)?.[1];
+  return reads === undefined || writes === undefined ? undefined : { reads: Number(reads), writes: Number(writes) };
+}
+
+/** The process's read and write system calls so far; undefined when it is gone (or not ours to read). */
+export function ioCalls(pid: number | 'self' = 'self'): IoCalls | undefined {
+  try {
+    return parseIoCalls(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The calls between two readings of ioCalls; NaN when either reading is missing. */
+export function ioCallsBetween(before: IoCalls | undefined, after: IoCalls | undefined): IoCalls {
+  if (!before || !after) return { reads: Number.NaN, writes: Number.NaN };
+  return { reads: after.reads - before.reads, writes: after.writes - before.writes };
 }

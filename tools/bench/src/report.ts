@@ -49,7 +49,7 @@ export function formatPhase(result: PhaseResult): string {
       `    ${p.name.padEnd(22)} ${p.cores.toFixed(2).padStart(5)}   ${p.cpuMsPerMessage.toFixed(3).padStart(10)}   ${p.peakRssMb.toFixed(0).padStart(11)}`,
     );
     lines.push(
-      `      a message              ${p.systemCpuMsPerMessage.toFixed(3)} ms of it in the kernel; threads slept ${p.sleepsPerMessage.toFixed(2)}, preempted ${p.preemptionsPerMessage.toFixed(2)} times`,
+      `      a message              ${p.systemCpuMsPerMessage.toFixed(3)} ms of it in the kernel; threads slept ${p.sleepsPerMessage.toFixed(2)}, preempted ${p.preemptionsPerMessage.toFixed(2)} times; system calls: ${p.readCallsPerMessage.toFixed(2)} reads, ${p.writeCallsPerMessage.toFixed(2)} writes`,
     );
     // the threads that took a share worth reading (Kickstand: owner, front door, V8's GC helpers)
     const threads = p.threads.filter((t) => t.isMain || t.cpuMsPerMessage >= 0.005);
