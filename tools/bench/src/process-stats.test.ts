@@ -61,9 +61,11 @@ describe('context switches', () => {
     expect(switchesBetween(before, after)).toEqual({ sleeps: 258, preemptions: 11 });
   });
 
-  test('when this process waits on a timer, then its main thread is counted as having slept', async () => {
+  // Blocked on a futex rather than awaiting a timer: a 20 ms timer fires without the thread ever
+  // sleeping when the loop's cached time is 20 ms stale, as it is under CI's load (it failed so).
+  test('when the main thread blocks for 20 ms, then it is counted as having slept', () => {
     const before = threadSwitches(process.pid);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     const main = (readings: Map<string, { sleeps: number }>) => readings.get(String(process.pid))?.sleeps ?? Number.NaN;
     expect(main(threadSwitches(process.pid))).toBeGreaterThan(main(before));
   });
