@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import type { AllocationSummary } from './allocation-profile';
 import type { DashboardsHandle } from './dashboards-client';
 import type { Deployment } from './deployment';
 import { kickstandWindow, scrapeMetrics, type KickstandWindowMetrics } from './kickstand-metrics';
@@ -120,6 +121,8 @@ export interface PhaseResult {
    * it was written): a periodic stall shows as a bin or two, a broad tail as every bin.
    */
   timeline?: { binSeconds: number; ack: TimelineBin[]; reply: TimelineBin[] };
+  /** `--alloc-prof`: what Kickstand's owner thread allocated a message over the window, by function. */
+  ownerAllocations?: AllocationSummary;
 }
 
 /** Bins of the phase's timeline. */
@@ -191,6 +194,8 @@ export async function runChatPhase(context: {
   progress: (line: string) => void;
   /** Told the epoch ms at which the first delivery goes out (the warm-up's start). */
   onStart?: (epochMs: number) => void;
+  /** Told when the measured window starts (its first delivery) and ends (its last answer). */
+  onWindow?: { start(): void; end(): void };
 }): Promise<PhaseResult> {
   const { deployment, channels, settings, progress } = context;
   const host = new URL(deployment.gatewayUrl).hostname;
@@ -317,6 +322,7 @@ export async function runChatPhase(context: {
       const dueAt = t0 + (schedule.atMs[i] as number);
       if (i === firstMeasured) {
         usage = startUsageWindow(context.watched);
+        context.onWindow?.start();
         machineAtStart = machineBusySeconds();
         if (deployment.metricsUrl) {
           metricsAtStart = scrapeMetrics(deployment.metricsUrl).then(
@@ -372,6 +378,7 @@ export async function runChatPhase(context: {
     );
   });
   const processes = usage?.stop() ?? [];
+  if (usage) context.onWindow?.end();
   if (ackTrace && process.env.BENCH_ACK_TRACE) writeFileSync(process.env.BENCH_ACK_TRACE, ackTrace.join('\n') + '\n');
   const machineAtEnd = machineBusySeconds();
   const windowSeconds = Math.max(0, Math.max(lastMeasuredAckAt, lastAnswerAt) - windowStartAt) / 1000;

@@ -73,6 +73,11 @@ export interface DeploymentOptions {
   mongoDbPrefix?: string;
   /** Extra node flags for Kickstand's processes (e.g. --cpu-prof). */
   nodeFlags?: string[];
+  /**
+   * Single-machine mode: preload allocation-probe.js into Kickstand, writing the owner thread's
+   * allocation profile of each window (SIGUSR2 at its start and end) into this folder.
+   */
+  allocationProfileDir?: string;
   /** Kickstand's LOG_LEVEL (its default, info, unless told). */
   logLevel?: string;
   /** The sandbox echoes the bot's own lines back as webhooks, as Kick does. Default true. */
@@ -254,7 +259,11 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
         entry: 'apps/single-machine/dist/main.js',
         logDir,
         port: gatewayPort,
-        nodeFlags: [...npmStartNodeFlags, ...(options.nodeFlags ?? [])],
+        nodeFlags: [
+          ...npmStartNodeFlags,
+          ...(options.nodeFlags ?? []),
+          ...(options.allocationProfileDir ? ['--require', path.join(__dirname, 'allocation-probe.js')] : []),
+        ],
         env: {
           ...common,
           ...npmStartEnv,
@@ -273,6 +282,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           SUPER_ADMIN_PASSWORD: 'Bench-admin-1!',
           // the owner thread's metrics, scraped around each window (chat-load.ts: where the reply's time goes)
           METRICS_PORT: String(metricsPort),
+          ...(options.allocationProfileDir ? { ALLOCATION_PROFILE_DIR: options.allocationProfileDir } : {}),
           ...passedThrough(),
         },
       });

@@ -5,6 +5,7 @@ import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { createTokenSigner } from '@kickstand/platform/auth';
+import { readAllocationProfile, summariseAllocations } from './allocation-profile';
 import { runChatPhase, type PhaseResult, type PhaseSettings } from './chat-load';
 import { startDashboards, type DashboardsHandle } from './dashboards-client';
 import {
@@ -159,7 +160,9 @@ async function startForRun(
       ...options.nodeFlags,
       ...(options.isCpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(runDir, 'profiles')}`] : []),
     ],
+    allocationProfileDir: options.isAllocationProfile ? path.join(runDir, 'profiles') : undefined,
   };
+  if (options.isAllocationProfile) await mkdir(path.join(runDir, 'profiles'), { recursive: true });
   if (options.mode === 'single') {
     // every run starts from the same prepared state: a copy of the data folders
     await cp(path.join(prepared.dir, 'kickstand'), path.join(runDir, 'kickstand'), { recursive: true });
@@ -281,17 +284,34 @@ async function main(): Promise<void> {
       connections: options.connections,
       isDirect: options.isDirect,
     });
-    const run = (settings: PhaseSettings, extra: Partial<Parameters<typeof runChatPhase>[0]> = {}) => {
+    // --alloc-prof: the probe in Kickstand samples from each window's start to its end (SIGUSR2 at both)
+    const owner = deployment.kickstand[0];
+    let profiledWindows = 0;
+    const tellProbe = () => {
+      try {
+        if (owner) process.kill(owner.pid, 'SIGUSR2');
+      } catch {
+        // Kickstand is gone: the phase reports it, and no profile comes
+      }
+    };
+    const onWindow = options.isAllocationProfile ? { start: tellProbe, end: tellProbe } : undefined;
+    const run = async (settings: PhaseSettings, extra: Partial<Parameters<typeof runChatPhase>[0]> = {}) => {
       log(`\n== ${settings.name}: ${settings.rate} msg/s`);
-      return runChatPhase({
+      const result = await runChatPhase({
         deployment: deployment as Deployment,
         channels,
         signingKeyPem: keys.signingKeyPem,
         settings,
         watched,
         progress: log,
+        onWindow,
         ...extra,
       });
+      if (onWindow) {
+        const file = path.join(runDir, 'profiles', `window-${++profiledWindows}.heapprofile`);
+        result.ownerAllocations = summariseAllocations(await readAllocationProfile(file), result.sent);
+      }
+      return result;
     };
 
     const results: PhaseResult[] = [];

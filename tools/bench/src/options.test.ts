@@ -18,4 +18,12 @@ describe('bench options', () => {
   test('when an option is not known, then it is refused by name', () => {
     expect(() => parseOptions(['--latency=400'])).toThrow('unknown option --latency');
   });
+
+  test('when --alloc-prof is given, then the owner is sampled; in distributed mode it is refused', () => {
+    expect(parseOptions(['--alloc-prof']).isAllocationProfile).toBe(true);
+    expect(parseOptions([]).isAllocationProfile).toBe(false);
+    expect(() => parseOptions(['--distributed', '--alloc-prof'])).toThrow(
+      '--alloc-prof profiles single-machine mode only',
+    );
+  });
 });

@@ -18,6 +18,8 @@ export interface BenchOptions {
   isEchoOn: boolean;
   logLevel: string;
   isCpuProfile: boolean;
+  /** The owner thread's allocations over each measured window (single-machine mode). */
+  isAllocationProfile: boolean;
   isDirect: boolean;
   nodeFlags: string[];
   out: string | undefined;
@@ -43,6 +45,7 @@ export const usage = `usage: node tools/bench/dist/main.js [options]   (npm run 
   --no-echo                the sandbox does not echo the bot's lines back as webhooks (Kick does)
   --log-level L            Kickstand's LOG_LEVEL, default info (its own default)
   --cpu-prof               run Kickstand with --cpu-prof (profiles under the run folder)
+  --alloc-prof             bytes the owner thread allocates a message, by function (single-machine mode)
   --direct                 diagnostics: deliveries go straight to kick-link, skipping the gateway's proxy hop
   --node-flags "…"         extra node flags for Kickstand's processes, e.g. "--optimize-for-size"
   --out FILE               also write the JSON report here
@@ -60,7 +63,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     const equals = arg.indexOf('=');
     const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals);
     const inline = equals < 0 ? undefined : arg.slice(equals + 1);
-    if (['distributed', 'step', 'fresh', 'no-echo', 'cpu-prof', 'direct', 'help'].includes(name)) {
+    if (['distributed', 'step', 'fresh', 'no-echo', 'cpu-prof', 'alloc-prof', 'direct', 'help'].includes(name)) {
       flags.add(name);
       continue;
     }
@@ -100,6 +103,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     return parsed;
   };
   const isDistributed = flags.has('distributed');
+  if (isDistributed && flags.has('alloc-prof')) throw new Error('--alloc-prof profiles single-machine mode only');
   const phases = (values.get('phases') ?? 'latency,throughput,dashboards').split(',').map((p) => p.trim());
   for (const phase of phases) {
     if (!['latency', 'throughput', 'dashboards'].includes(phase)) throw new Error(`unknown phase "${phase}"`);
@@ -122,6 +126,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     isEchoOn: !flags.has('no-echo'),
     logLevel: values.get('log-level') ?? 'info',
     isCpuProfile: flags.has('cpu-prof'),
+    isAllocationProfile: flags.has('alloc-prof'),
     isDirect: flags.has('direct'),
     nodeFlags: (values.get('node-flags') ?? '').split(' ').filter(Boolean),
     out: values.get('out'),

@@ -74,6 +74,15 @@ export function formatPhase(result: PhaseResult): string {
     lines.push(`  p99 per ${result.timeline.binSeconds} s (ms)        ack   ${bins(result.timeline.ack)}`);
     lines.push(`                           reply ${bins(result.timeline.reply)}`);
   }
+  if (result.ownerAllocations) {
+    const { bytesPerMessage, top } = result.ownerAllocations;
+    lines.push(`  owner thread allocated   ${bytesPerMessage} bytes a message (--alloc-prof); most by:`);
+    for (const entry of top) {
+      lines.push(
+        `    ${String(entry.bytesPerMessage).padStart(7)} B  ${(entry.share * 100).toFixed(1).padStart(4)} %  ${entry.frame}`,
+      );
+    }
+  }
   return lines.join('\n');
 }
 

@@ -1,0 +1,58 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+
+/** One sample every 16 KB allocated on average: ~4 samples a message at Kickstand's rate, little cost. */
+const samplingIntervalBytes = 16 * 1024;
+
+export interface AllocationProbe {
+  /** Starts sampling, or stops it and writes the window's profile (`window-<n>.heapprofile`, n from 1). */
+  toggle(): void;
+  /** Ends the inspector session (a window under way is not written). */
+  close(): void;
+}
+
+/**
+ * V8's sampling heap profiler on this thread, counting the objects collected since as well: a
+ * window's profile is what the thread allocated in it, not what it still holds. Chrome DevTools
+ * opens the files; allocation-profile.ts reads them.
+ */
+export function startAllocationProbe(dir: string): AllocationProbe {
+  const session = new Session();
+  session.connect();
+  let isSampling = false;
+  let windows = 0;
+  return {
+    toggle() {
+      if (!isSampling) {
+        isSampling = true;
+        session.post('HeapProfiler.enable', () =>
+          session.post('HeapProfiler.startSampling', {
+            samplingInterval: samplingIntervalBytes,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          }),
+        );
+        return;
+      }
+      isSampling = false;
+      const file = path.join(dir, `window-${++windows}.heapprofile`);
+      session.post('HeapProfiler.stopSampling', (error, result) => {
+        // the bench waits for the file: an error is written as its content, so that it is reported
+        writeFileSync(file, error ? JSON.stringify({ error: error.message }) : JSON.stringify(result.profile));
+      });
+    },
+    close() {
+      session.disconnect();
+    },
+  };
+}
+
+/*
+ * Preloaded into Kickstand by `npm run bench -- --alloc-prof` (`node --require allocation-probe.js`,
+ * ALLOCATION_PROFILE_DIR set): the main thread (single-machine mode: the owner) is sampled from the
+ * SIGUSR2 the bench sends when a phase's measured window starts to the one it sends when it ends.
+ */
+const dir = process.env.ALLOCATION_PROFILE_DIR;
+if (dir && isMainThread) process.on('SIGUSR2', startAllocationProbe(dir).toggle);
