@@ -97,4 +97,29 @@ describe('instrumentBus', () => {
     expect(await waits('g-flaky')).toBe(1);
     await bus.stop();
   });
+
+  test('when a handler throws before it returns a promise, then it fails as one that rejects: counted, retried, dead-lettered', async () => {
+    const metrics = processMetrics();
+    const inner = createInProcessBus({
+      topics: testTopics,
+      retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
+    });
+    const bus = instrumentBus(inner, 'svc-sync-throw', metrics, 2);
+    let calls = 0;
+    const throwsAtOnce = (): Promise<void> => {
+      calls++;
+      throw new Error('before any promise');
+    };
+    await bus.subscribe('test.count', 'g-sync', throwsAtOnce);
+    await bus.publish('test.count', 'k', { value: 1 });
+
+    const labels = { service: 'svc-sync-throw', topic: 'test.count', group: 'g-sync' };
+    await eventually(async () => {
+      expect(await valueOf(metrics.registry, 'kickstand_bus_messages_dead_lettered_total', labels)).toBe(1);
+    });
+    expect(calls).toBe(2);
+    expect(await valueOf(metrics.registry, 'kickstand_bus_handler_failures_total', labels)).toBe(2);
+    expect(await valueOf(metrics.registry, 'kickstand_bus_messages_consumed_total', labels)).toBe(0);
+    await bus.stop();
+  });
 });

@@ -40,18 +40,32 @@ export function instrumentBus<R extends TopicRegistry>(
       const failures = metrics.busHandlerFailures.labels(labels);
       const deadLettered = metrics.busDeadLettered.labels(labels);
       const waited = metrics.busWait.labels(labels);
-      return bus.subscribe(topic, group, async (message, info) => {
+      // Made once here, not per message: the wrapper below adds one `then` to the handler's promise
+      // instead of an async function of its own awaiting it (a promise, its suspended frame and
+      // the await's closures a delivery, ~500 bytes: docs/performance.md, "What the owner allocates").
+      const countConsumed = () => consumed.inc();
+      const countFailure = (error: unknown): never => {
+        failures.inc();
+        throw error;
+      };
+      const countLastFailure = (error: unknown): never => {
+        failures.inc();
+        deadLettered.inc();
+        throw error;
+      };
+      return bus.subscribe(topic, group, (message, info) => {
         if (info.attempt === 1 && info.publishedAtMs !== undefined) {
           waited.observe(Math.max(0, wallClockMs() - info.publishedAtMs) / 1000);
         }
+        const onFailure = info.attempt >= maxAttempts ? countLastFailure : countFailure;
+        let handled: Promise<void>;
         try {
-          await handler(message, info);
+          handled = handler(message, info);
         } catch (error) {
-          failures.inc();
-          if (info.attempt >= maxAttempts) deadLettered.inc();
-          throw error;
+          // a handler that throws before it returns a promise fails the same way
+          return Promise.reject(error).catch(onFailure);
         }
-        consumed.inc();
+        return handled.then(countConsumed, onFailure);
       });
     },
     subscribeDeadLetters: (group, handler) => bus.subscribeDeadLetters(group, handler),
