@@ -35,6 +35,8 @@ export interface PhaseSettings {
   connections: number;
   /** Diagnostics: POST straight to kick-link, skipping the gateway (the proxy hop's cost). */
   isDirect?: boolean;
+  /** The width of the timeline's bins (`timeline`), 5 s unless told. */
+  timelineBinSeconds?: number;
   /** After the last delivery, how long replies still on their way are waited for; 15 unless told (the drill waits out a backlog). */
   replyWaitSeconds?: number;
   /**
@@ -125,8 +127,8 @@ export interface PhaseResult {
   ownerAllocations?: AllocationSummary;
 }
 
-/** Bins of the phase's timeline. */
-const timelineBinMs = 5000;
+/** Bins of the phase's timeline, unless told otherwise (`--timeline-bin`). */
+export const defaultTimelineBinSeconds = 5;
 
 interface SandboxChatLine {
   seq: number;
@@ -481,6 +483,7 @@ export async function runChatPhase(context: {
   const statusErrors = Object.values(byStatus).reduce((a, b) => a + b, 0);
   // deliveries of the window that were written (a phase that fell behind stopped early)
   const measuredCount = count - firstMeasured - notSent;
+  const binMs = (settings.timelineBinSeconds ?? defaultTimelineBinSeconds) * 1000;
   const windowCpu = processes.reduce((sum, p) => sum + (Number.isFinite(p.cpuSeconds) ? p.cpuSeconds : 0), 0);
   const machineBusy = machineAtStart ? machineAtEnd.busy - machineAtStart.busy : Number.NaN;
   const machineTotal = machineAtStart ? machineAtEnd.total - machineAtStart.total : Number.NaN;
@@ -547,9 +550,9 @@ export async function runChatPhase(context: {
     ...(kickstand ? { kickstand } : {}),
     ...(kickstandMetricsError ? { kickstandMetricsError } : {}),
     timeline: {
-      binSeconds: timelineBinMs / 1000,
-      ack: timeline(ackAt.toArray(), ackValue.toArray(), timelineBinMs),
-      reply: timeline(replyAt.toArray(), replyLatency.toArray(), timelineBinMs),
+      binSeconds: settings.timelineBinSeconds ?? defaultTimelineBinSeconds,
+      ack: timeline(ackAt.toArray(), ackValue.toArray(), binMs),
+      reply: timeline(replyAt.toArray(), replyLatency.toArray(), binMs),
     },
   };
 }

@@ -283,6 +283,7 @@ async function main(): Promise<void> {
       seed,
       connections: options.connections,
       isDirect: options.isDirect,
+      timelineBinSeconds: options.timelineBinSeconds,
     });
     // --alloc-prof: the probe in Kickstand samples from each window's start to its end (SIGUSR2 at both)
     const owner = deployment.kickstand[0];

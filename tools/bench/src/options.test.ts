@@ -26,4 +26,10 @@ describe('bench options', () => {
       '--alloc-prof profiles single-machine mode only',
     );
   });
+
+  test('when --timeline-bin is given, then the timeline has bins that wide; without it 5 s, and 0 is refused', () => {
+    expect(parseOptions(['--timeline-bin', '1']).timelineBinSeconds).toBe(1);
+    expect(parseOptions([]).timelineBinSeconds).toBe(5);
+    expect(() => parseOptions(['--timeline-bin=0'])).toThrow('--timeline-bin must be more than 0');
+  });
 });

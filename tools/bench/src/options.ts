@@ -20,6 +20,8 @@ export interface BenchOptions {
   isCpuProfile: boolean;
   /** The owner thread's allocations over each measured window (single-machine mode). */
   isAllocationProfile: boolean;
+  /** Seconds a bin of the per-phase timeline ("p99 per N s") spans. */
+  timelineBinSeconds: number;
   isDirect: boolean;
   nodeFlags: string[];
   out: string | undefined;
@@ -46,6 +48,7 @@ export const usage = `usage: node tools/bench/dist/main.js [options]   (npm run 
   --log-level L            Kickstand's LOG_LEVEL, default info (its own default)
   --cpu-prof               run Kickstand with --cpu-prof (profiles under the run folder)
   --alloc-prof             bytes the owner thread allocates a message, by function (single-machine mode)
+  --timeline-bin S         seconds a bin of the "p99 per S s" timeline spans, default 5 (e.g. 1 beside a --cpu-prof)
   --direct                 diagnostics: deliveries go straight to kick-link, skipping the gateway's proxy hop
   --node-flags "…"         extra node flags for Kickstand's processes, e.g. "--optimize-for-size"
   --out FILE               also write the JSON report here
@@ -87,6 +90,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     'log-level',
     'node-flags',
     'out',
+    'timeline-bin',
     'step-start',
     'step-increment',
     'step-max',
@@ -101,6 +105,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     const parsed = Number(raw);
     if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a number, got "${raw}"`);
     return parsed;
+  };
+  const positive = (name: string, fallback: number): number => {
+    const value = number(name, fallback);
+    if (value === 0) throw new Error(`--${name} must be more than 0`);
+    return value;
   };
   const isDistributed = flags.has('distributed');
   if (isDistributed && flags.has('alloc-prof')) throw new Error('--alloc-prof profiles single-machine mode only');
@@ -127,6 +136,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     logLevel: values.get('log-level') ?? 'info',
     isCpuProfile: flags.has('cpu-prof'),
     isAllocationProfile: flags.has('alloc-prof'),
+    timelineBinSeconds: positive('timeline-bin', 5),
     isDirect: flags.has('direct'),
     nodeFlags: (values.get('node-flags') ?? '').split(' ').filter(Boolean),
     out: values.get('out'),
