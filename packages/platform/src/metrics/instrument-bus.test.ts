@@ -14,14 +14,19 @@ const valueOf = async (registry: Registry, name: string, labels: Record<string, 
   return sample?.value ?? 0;
 };
 
+/** An in-process bus giving each message 2 attempts, 1–2 ms apart, instrumented as `service`. */
+function instrumentedWithRetries(service: string) {
+  const metrics = processMetrics();
+  const inner = createInProcessBus({
+    topics: testTopics,
+    retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
+  });
+  return { metrics, bus: instrumentBus(inner, service, metrics, 2) };
+}
+
 describe('instrumentBus', () => {
   test('when messages are published, handled, failed and dead-lettered, then each is counted once', async () => {
-    const metrics = processMetrics();
-    const inner = createInProcessBus({
-      topics: testTopics,
-      retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
-    });
-    const bus = instrumentBus(inner, 'svc-test', metrics, 2);
+    const { metrics, bus } = instrumentedWithRetries('svc-test');
     await bus.subscribe('test.count', 'g-ok', async () => undefined);
     await bus.subscribe('test.count', 'g-bad', async () => {
       throw new Error('always');
@@ -64,12 +69,7 @@ describe('instrumentBus', () => {
   });
 
   test('when the in-process bus delivers a message to two groups, then each group observes its wait once, and a retry adds none', async () => {
-    const metrics = processMetrics();
-    const inner = createInProcessBus({
-      topics: testTopics,
-      retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
-    });
-    const bus = instrumentBus(inner, 'svc-wait', metrics, 2);
+    const { metrics, bus } = instrumentedWithRetries('svc-wait');
     const seen: (number | undefined)[] = [];
     let calls = 0;
     await bus.subscribe('test.count', 'g-one', async (_message, info) => {
@@ -99,12 +99,7 @@ describe('instrumentBus', () => {
   });
 
   test('when a handler throws before it returns a promise, then it fails as one that rejects: counted, retried, dead-lettered', async () => {
-    const metrics = processMetrics();
-    const inner = createInProcessBus({
-      topics: testTopics,
-      retry: { maxAttempts: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
-    });
-    const bus = instrumentBus(inner, 'svc-sync-throw', metrics, 2);
+    const { metrics, bus } = instrumentedWithRetries('svc-sync-throw');
     let calls = 0;
     const throwsAtOnce = (): Promise<void> => {
       calls++;
