@@ -483,7 +483,7 @@ export async function runChatPhase(context: {
   const statusErrors = Object.values(byStatus).reduce((a, b) => a + b, 0);
   // deliveries of the window that were written (a phase that fell behind stopped early)
   const measuredCount = count - firstMeasured - notSent;
-  const binMs = (settings.timelineBinSeconds ?? defaultTimelineBinSeconds) * 1000;
+  const binSeconds = settings.timelineBinSeconds ?? defaultTimelineBinSeconds;
   const windowCpu = processes.reduce((sum, p) => sum + (Number.isFinite(p.cpuSeconds) ? p.cpuSeconds : 0), 0);
   const machineBusy = machineAtStart ? machineAtEnd.busy - machineAtStart.busy : Number.NaN;
   const machineTotal = machineAtStart ? machineAtEnd.total - machineAtStart.total : Number.NaN;
@@ -550,9 +550,9 @@ export async function runChatPhase(context: {
     ...(kickstand ? { kickstand } : {}),
     ...(kickstandMetricsError ? { kickstandMetricsError } : {}),
     timeline: {
-      binSeconds: settings.timelineBinSeconds ?? defaultTimelineBinSeconds,
-      ack: timeline(ackAt.toArray(), ackValue.toArray(), binMs),
-      reply: timeline(replyAt.toArray(), replyLatency.toArray(), binMs),
+      binSeconds,
+      ack: timeline(ackAt.toArray(), ackValue.toArray(), binSeconds * 1000),
+      reply: timeline(replyAt.toArray(), replyLatency.toArray(), binSeconds * 1000),
     },
   };
 }

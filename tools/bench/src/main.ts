@@ -308,7 +308,8 @@ async function main(): Promise<void> {
         onWindow,
         ...extra,
       });
-      if (onWindow) {
+      // a phase that never reached its window (nothing measured) sent the probe nothing
+      if (onWindow && result.sent > 0) {
         const file = path.join(runDir, 'profiles', `window-${++profiledWindows}.heapprofile`);
         result.ownerAllocations = summariseAllocations(await readAllocationProfile(file), result.sent);
       }

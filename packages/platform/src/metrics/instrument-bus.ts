@@ -42,7 +42,7 @@ export function instrumentBus<R extends TopicRegistry>(
       const waited = metrics.busWait.labels(labels);
       // Made once here, not per message: the wrapper below adds one `then` to the handler's promise
       // instead of an async function of its own awaiting it (a promise, its suspended frame and
-      // the await's closures a delivery, ~500 bytes: docs/performance.md, "What the owner allocates").
+      // the await's closures a delivery, ~400 bytes: docs/performance.md, "What the owner allocates").
       const countConsumed = () => consumed.inc();
       const countFailure = (error: unknown): never => {
         failures.inc();
