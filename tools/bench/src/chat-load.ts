@@ -4,6 +4,7 @@ import type { DashboardsHandle } from './dashboards-client';
 import type { Deployment } from './deployment';
 import { kickstandWindow, scrapeMetrics, type KickstandWindowMetrics } from './kickstand-metrics';
 import { countLogLines, logSize, type LogCount } from './log-file';
+import { defaultTimelineBinSeconds } from './options';
 import type { PromSample } from './prom-text';
 import { plannedStart, presign, type PresignedPhase } from './presign';
 import { machineBusySeconds, startUsageWindow, type ProcessUsage, type WatchedProcess } from './process-stats';
@@ -126,9 +127,6 @@ export interface PhaseResult {
   /** `--alloc-prof`: what Kickstand's owner thread allocated a message over the window, by function. */
   ownerAllocations?: AllocationSummary;
 }
-
-/** Bins of the phase's timeline, unless told otherwise (`--timeline-bin`). */
-export const defaultTimelineBinSeconds = 5;
 
 interface SandboxChatLine {
   seq: number;
@@ -484,6 +482,8 @@ export async function runChatPhase(context: {
   // deliveries of the window that were written (a phase that fell behind stopped early)
   const measuredCount = count - firstMeasured - notSent;
   const binSeconds = settings.timelineBinSeconds ?? defaultTimelineBinSeconds;
+  /** A process's count or CPU ms over the window, per delivery answered in it (3 decimals). */
+  const perAnswered = (value: number) => Number((value / Math.max(1, answeredInWindow)).toFixed(3));
   const windowCpu = processes.reduce((sum, p) => sum + (Number.isFinite(p.cpuSeconds) ? p.cpuSeconds : 0), 0);
   const machineBusy = machineAtStart ? machineAtEnd.busy - machineAtStart.busy : Number.NaN;
   const machineTotal = machineAtStart ? machineAtEnd.total - machineAtStart.total : Number.NaN;
@@ -524,17 +524,17 @@ export async function runChatPhase(context: {
     ...(dashboards ? { dashboards } : {}),
     processes: processes.map((p) => ({
       ...p,
-      cpuMsPerMessage: Number(((p.cpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
+      cpuMsPerMessage: perAnswered(p.cpuSeconds * 1000),
       systemCpuSeconds: Number(p.systemCpuSeconds.toFixed(2)),
-      systemCpuMsPerMessage: Number(((p.systemCpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
-      sleepsPerMessage: Number((p.switches.sleeps / Math.max(1, answeredInWindow)).toFixed(3)),
-      preemptionsPerMessage: Number((p.switches.preemptions / Math.max(1, answeredInWindow)).toFixed(3)),
-      readCallsPerMessage: Number((p.ioCalls.reads / Math.max(1, answeredInWindow)).toFixed(3)),
-      writeCallsPerMessage: Number((p.ioCalls.writes / Math.max(1, answeredInWindow)).toFixed(3)),
+      systemCpuMsPerMessage: perAnswered(p.systemCpuSeconds * 1000),
+      sleepsPerMessage: perAnswered(p.switches.sleeps),
+      preemptionsPerMessage: perAnswered(p.switches.preemptions),
+      readCallsPerMessage: perAnswered(p.ioCalls.reads),
+      writeCallsPerMessage: perAnswered(p.ioCalls.writes),
       threads: p.threads.map((t) => ({
         ...t,
         cpuSeconds: Number(t.cpuSeconds.toFixed(2)),
-        cpuMsPerMessage: Number(((t.cpuSeconds * 1000) / Math.max(1, answeredInWindow)).toFixed(3)),
+        cpuMsPerMessage: perAnswered(t.cpuSeconds * 1000),
       })),
       cpuSeconds: Number(p.cpuSeconds.toFixed(2)),
       cores: Number(p.cores.toFixed(2)),

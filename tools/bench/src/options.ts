@@ -1,5 +1,8 @@
 /** The command line of `npm run bench` (see README.md); every option has a default. */
 
+/** Bins of a phase's timeline ("p99 per 5 s"), unless told otherwise (`--timeline-bin`). */
+export const defaultTimelineBinSeconds = 5;
+
 export interface BenchOptions {
   mode: 'single' | 'distributed';
   isStep: boolean;
@@ -136,7 +139,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     logLevel: values.get('log-level') ?? 'info',
     isCpuProfile: flags.has('cpu-prof'),
     isAllocationProfile: flags.has('alloc-prof'),
-    timelineBinSeconds: positive('timeline-bin', 5),
+    timelineBinSeconds: positive('timeline-bin', defaultTimelineBinSeconds),
     isDirect: flags.has('direct'),
     nodeFlags: (values.get('node-flags') ?? '').split(' ').filter(Boolean),
     out: values.get('out'),
