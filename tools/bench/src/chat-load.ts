@@ -7,9 +7,15 @@ import { countLogLines, logSize, type LogCount } from './log-file';
 import { defaultTimelineBinSeconds } from './options';
 import type { PromSample } from './prom-text';
 import { plannedStart, presign, type PresignedPhase } from './presign';
-import { machineBusySeconds, startUsageWindow, type ProcessUsage, type WatchedProcess } from './process-stats';
+import {
+  machineBusySeconds,
+  residentMb,
+  startUsageWindow,
+  type ProcessUsage,
+  type WatchedProcess,
+} from './process-stats';
 import { createRawHttpPool } from './raw-http';
-import { rounded, Samples, timeline, type LatencySummary, type TimelineBin } from './stats';
+import { peakTimeline, rounded, Samples, timeline, type LatencySummary, type PeakBin, type TimelineBin } from './stats';
 import { compactSchedule, planPhase, scheduleFlags, type BenchChannel, type PhaseSchedule } from './workload';
 
 /**
@@ -123,7 +129,13 @@ export interface PhaseResult {
    * Ack and reply latency per 5 s of the window (ack by when the delivery was due, reply by when
    * it was written): a periodic stall shows as a bin or two, a broad tail as every bin.
    */
-  timeline?: { binSeconds: number; ack: TimelineBin[]; reply: TimelineBin[] };
+  timeline?: {
+    binSeconds: number;
+    ack: TimelineBin[];
+    reply: TimelineBin[];
+    /** Kickstand's resident set (all its processes), sampled every 250 ms: the largest per bin, MB. */
+    kickstandRssMb: PeakBin[];
+  };
   /** `--alloc-prof`: what Kickstand's owner thread allocated a message over the window, by function. */
   ownerAllocations?: AllocationSummary;
 }
@@ -153,6 +165,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A backlog of this many seconds of deliveries means the rate cannot be sustained: the phase stops. */
 const maxBehindSeconds = 5;
+
+/**
+ * How often the window samples Kickstand's resident set (a read of /proc/<pid>/status, ~30 µs): a
+ * spike shorter than this may fall between two samples, which VmHWM, the peak, still counts.
+ */
+const rssSampleMs = 250;
 
 /**
  * Plans the phase and signs its deliveries; returns only what the phase needs while it runs, so
@@ -276,6 +294,11 @@ export async function runChatPhase(context: {
   const ackAt = new Samples(measuredCapacity);
   const ackValue = new Samples(measuredCapacity);
   let lastAnswerAt = windowStartAt;
+  // when in the window Kickstand's memory peaks (VmHWM says only how high): its resident set, now and then
+  const kickstandPids = deployment.kickstand.map((p) => p.pid);
+  const rssAt: number[] = [];
+  const rssMb: number[] = [];
+  let lastRssAt = Number.NEGATIVE_INFINITY;
   // diagnostics: every measured delivery as "due (epoch ms),written − due,answered − due,status" (BENCH_ACK_TRACE=<file>)
   const ackTrace: string[] | undefined = process.env.BENCH_ACK_TRACE ? [] : undefined;
   const writtenAt = ackTrace ? new Float64Array(count) : undefined;
@@ -342,6 +365,11 @@ export async function runChatPhase(context: {
     const pump = () => {
       const now = performance.now();
       const elapsed = now - t0;
+      if (now >= windowStartAt && now - lastRssAt >= rssSampleMs) {
+        lastRssAt = now;
+        rssAt.push(now - windowStartAt);
+        rssMb.push(residentMb(kickstandPids));
+      }
       while (next < count && (schedule.atMs[next] as number) <= elapsed) send(next++);
       if (now - lastReport > 5000) {
         lastReport = now;
@@ -553,6 +581,7 @@ export async function runChatPhase(context: {
       binSeconds,
       ack: timeline(ackAt.toArray(), ackValue.toArray(), binSeconds * 1000),
       reply: timeline(replyAt.toArray(), replyLatency.toArray(), binSeconds * 1000),
+      kickstandRssMb: peakTimeline(rssAt, rssMb, binSeconds * 1000),
     },
   };
 }

@@ -4,7 +4,9 @@ import { createTempDirs } from '@kickstand/platform/testing';
 import {
   ioCalls,
   ioCallsBetween,
+  memory,
   parseIoCalls,
+  residentMb,
   switchesBetween,
   threadSwitches,
   threadTicks,
@@ -102,5 +104,16 @@ describe('read and write system calls', () => {
   test('when the process is gone, then it has no reading and the window counts NaN', () => {
     expect(ioCalls(2 ** 22 + 1)).toBeUndefined();
     expect(ioCallsBetween({ reads: 1, writes: 1 }, undefined)).toEqual({ reads: Number.NaN, writes: Number.NaN });
+  });
+});
+
+describe('resident memory', () => {
+  test('when this process is read twice, then the sum is twice its resident set, and a gone process makes it NaN', () => {
+    const own = memory(process.pid)?.rssMb ?? Number.NaN;
+    expect(own).toBeGreaterThan(10);
+    // read apart, the two readings of this live process may differ by a few pages
+    expect(residentMb([process.pid, process.pid])).toBeCloseTo(2 * own, -1);
+    expect(residentMb([process.pid, 2 ** 22 + 1])).toBeNaN();
+    expect(residentMb([])).toBe(0);
   });
 });

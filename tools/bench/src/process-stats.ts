@@ -61,6 +61,13 @@ export function memory(pid: number): MemorySample | undefined {
   }
 }
 
+/** The resident sets of these processes now, added up (MB); NaN when one of them is gone. */
+export function residentMb(pids: readonly number[]): number {
+  let sum = 0;
+  for (const pid of pids) sum += memory(pid)?.rssMb ?? Number.NaN;
+  return sum;
+}
+
 export interface WatchedProcess {
   name: string;
   pid: number;
