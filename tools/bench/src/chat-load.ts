@@ -127,7 +127,8 @@ export interface PhaseResult {
   kickstandMetricsError?: string;
   /**
    * Ack and reply latency per 5 s of the window (ack by when the delivery was due, reply by when
-   * it was written): a periodic stall shows as a bin or two, a broad tail as every bin.
+   * it was written): a periodic stall shows as a bin or two, a broad tail as every bin. And
+   * Kickstand's resident set per bin: when its peak came.
    */
   timeline?: {
     binSeconds: number;
@@ -365,12 +366,13 @@ export async function runChatPhase(context: {
     const pump = () => {
       const now = performance.now();
       const elapsed = now - t0;
+      while (next < count && (schedule.atMs[next] as number) <= elapsed) send(next++);
+      // after this tick's deliveries went out, so that the read does not make them late
       if (now >= windowStartAt && now - lastRssAt >= rssSampleMs) {
         lastRssAt = now;
         rssAt.push(now - windowStartAt);
         rssMb.push(residentMb(kickstandPids));
       }
-      while (next < count && (schedule.atMs[next] as number) <= elapsed) send(next++);
       if (now - lastReport > 5000) {
         lastReport = now;
         progress(

@@ -59,9 +59,9 @@ describe('timeline', () => {
 });
 
 describe('peakTimeline', () => {
-  test('when samples fall in three 5 s bins, one of them empty, then each bin has the largest of its own, rounded to 0.1', () => {
-    const at = [0, 2500, 4999, 12_000, 14_000, -5];
-    const value = [250.04, 301.26, 280, 240, 255.55, 999];
+  test('when samples fall in three 5 s bins, one of them empty, then each bin has the largest of its own (an unread NaN left out), rounded to 0.1', () => {
+    const at = [0, 2500, 4999, 12_000, 14_000, -5, 3000];
+    const value = [250.04, 301.26, 280, 240, 255.55, 999, NaN];
     expect(peakTimeline(at, value, 5000)).toEqual([
       { fromS: 0, max: 301.3 },
       { fromS: 5, max: NaN },

@@ -88,18 +88,19 @@ export interface PeakBin {
 /**
  * The largest sample per bin of `binMs` (`atMs` from the window's start), for a figure sampled
  * now and then, such as a resident set: when in the window its peak came. A bin without samples is
- * kept (NaN); samples before 0 are left out.
+ * kept (NaN); samples before 0, and samples that could not be read (NaN), are left out.
  */
 export function peakTimeline(atMs: ArrayLike<number>, values: ArrayLike<number>, binMs: number): PeakBin[] {
   if (!(binMs > 0)) throw new RangeError(`bin must be positive, got ${binMs}`);
   const maxima: number[] = [];
   for (let i = 0; i < atMs.length; i++) {
     const at = atMs[i] as number;
-    if (!(at >= 0)) continue;
+    const value = values[i] as number;
+    if (!(at >= 0) || Number.isNaN(value)) continue;
     const index = Math.floor(at / binMs);
     while (maxima.length <= index) maxima.push(Number.NaN);
-    const value = values[i] as number;
-    if (!(value <= (maxima[index] as number))) maxima[index] = value;
+    const max = maxima[index] as number;
+    if (Number.isNaN(max) || value > max) maxima[index] = value;
   }
   return maxima.map((max, index) => ({ fromS: (index * binMs) / 1000, max: Number(max.toFixed(1)) }));
 }
