@@ -48,6 +48,10 @@ describe('summariseAllocations', () => {
 });
 
 describe('the allocation probe', () => {
+  function keptArray(i: number): number[] {
+    return new Array<number>(128).fill(i); // ~1 KB, held by the test
+  }
+
   function allocateArrays(count: number): number {
     let kept = 0;
     for (let i = 0; i < count; i++) kept += new Array<number>(128).fill(i).length; // ~1 KB each, collected
@@ -69,6 +73,30 @@ describe('the allocation probe', () => {
       expect(summary.bytesPerMessage).toBeGreaterThan(10_000_000);
       expect(summary.bytesPerMessage).toBeLessThan(60_000_000);
       expect(summary.top[0]?.frame).toMatch(/^allocateArrays tools\/bench\/src\/allocation-profile\.test\.ts:\d+$/);
+    } finally {
+      probe.close();
+    }
+  });
+
+  it('when only what outlives the young generation is counted, then ~5 MB kept is, and ~20 MB collected young is not', async () => {
+    const dir = await temp.make();
+    const probe = startAllocationProbe(dir, 'promoted');
+    const kept: number[][] = [];
+    try {
+      probe.toggle();
+      allocateArrays(20_000);
+      for (let i = 0; i < 5_000; i++) kept.push(keptArray(i));
+      allocateArrays(20_000);
+      probe.toggle();
+      const profile = await readAllocationProfile(path.join(dir, 'window-1.heapprofile'));
+
+      const summary = summariseAllocations(profile, 1);
+
+      // 5,000 arrays of 1,040 bytes still held; the 40,000 collected by scavenges are not counted
+      expect(kept).toHaveLength(5_000);
+      expect(summary.bytesPerMessage).toBeGreaterThan(2_500_000);
+      expect(summary.bytesPerMessage).toBeLessThan(10_000_000);
+      expect(summary.top[0]?.frame).toMatch(/^keptArray tools\/bench\/src\/allocation-profile\.test\.ts:\d+$/);
     } finally {
       probe.close();
     }

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import type { AllocationProfileKind } from './allocation-probe';
 import type { AllocationSummary } from './allocation-profile';
 import type { DashboardsHandle } from './dashboards-client';
 import type { Deployment } from './deployment';
@@ -137,8 +138,11 @@ export interface PhaseResult {
     /** Kickstand's resident set (all its processes), sampled every 250 ms: the largest per bin, MB. */
     kickstandRssMb: PeakBin[];
   };
-  /** `--alloc-prof`: what Kickstand's owner thread allocated a message over the window, by function. */
-  ownerAllocations?: AllocationSummary;
+  /**
+   * `--alloc-prof`: what Kickstand's owner thread allocated a message over the window, by function;
+   * `--promoted-prof` (kind `promoted`): what of it outlived the young generation.
+   */
+  ownerAllocations?: AllocationSummary & { kind: AllocationProfileKind };
 }
 
 interface SandboxChatLine {

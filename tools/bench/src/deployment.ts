@@ -3,6 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '@kickstand/platform/http';
+import type { AllocationProfileKind } from './allocation-probe';
 import type { WatchedProcess } from './process-stats';
 import { npmStartEnv, npmStartNodeFlags } from './npm-start-flags';
 
@@ -75,9 +76,9 @@ export interface DeploymentOptions {
   nodeFlags?: string[];
   /**
    * Single-machine mode: preload allocation-probe.js into Kickstand, writing the owner thread's
-   * allocation profile of each window (SIGUSR2 at its start and end) into this folder.
+   * allocation profile (of this kind) of each window (SIGUSR2 at its start and end) into `dir`.
    */
-  allocationProfileDir?: string;
+  allocationProfile?: { dir: string; kind: AllocationProfileKind };
   /** Kickstand's LOG_LEVEL (its default, info, unless told). */
   logLevel?: string;
   /** The sandbox echoes the bot's own lines back as webhooks, as Kick does. Default true. */
@@ -262,7 +263,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
         nodeFlags: [
           ...npmStartNodeFlags,
           ...(options.nodeFlags ?? []),
-          ...(options.allocationProfileDir ? ['--require', path.join(__dirname, 'allocation-probe.js')] : []),
+          ...(options.allocationProfile ? ['--require', path.join(__dirname, 'allocation-probe.js')] : []),
         ],
         env: {
           ...common,
@@ -282,7 +283,12 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           SUPER_ADMIN_PASSWORD: 'Bench-admin-1!',
           // the owner thread's metrics, scraped around each window (chat-load.ts: where the reply's time goes)
           METRICS_PORT: String(metricsPort),
-          ...(options.allocationProfileDir ? { ALLOCATION_PROFILE_DIR: options.allocationProfileDir } : {}),
+          ...(options.allocationProfile
+            ? {
+                ALLOCATION_PROFILE_DIR: options.allocationProfile.dir,
+                ALLOCATION_PROFILE_KIND: options.allocationProfile.kind,
+              }
+            : {}),
           ...passedThrough(),
         },
       });

@@ -160,9 +160,11 @@ async function startForRun(
       ...options.nodeFlags,
       ...(options.isCpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(runDir, 'profiles')}`] : []),
     ],
-    allocationProfileDir: options.isAllocationProfile ? path.join(runDir, 'profiles') : undefined,
+    allocationProfile: options.allocationProfile
+      ? { dir: path.join(runDir, 'profiles'), kind: options.allocationProfile }
+      : undefined,
   };
-  if (options.isAllocationProfile) await mkdir(path.join(runDir, 'profiles'), { recursive: true });
+  if (options.allocationProfile) await mkdir(path.join(runDir, 'profiles'), { recursive: true });
   if (options.mode === 'single') {
     // every run starts from the same prepared state: a copy of the data folders
     await cp(path.join(prepared.dir, 'kickstand'), path.join(runDir, 'kickstand'), { recursive: true });
@@ -295,7 +297,7 @@ async function main(): Promise<void> {
         // Kickstand is gone: the phase reports it, and no profile comes
       }
     };
-    const onWindow = options.isAllocationProfile ? { start: tellProbe, end: tellProbe } : undefined;
+    const onWindow = options.allocationProfile ? { start: tellProbe, end: tellProbe } : undefined;
     const run = async (settings: PhaseSettings, extra: Partial<Parameters<typeof runChatPhase>[0]> = {}) => {
       log(`\n== ${settings.name}: ${settings.rate} msg/s`);
       const result = await runChatPhase({
@@ -309,9 +311,10 @@ async function main(): Promise<void> {
         ...extra,
       });
       // a phase that never reached its window (nothing measured) sent the probe nothing
-      if (onWindow && result.sent > 0) {
+      if (onWindow && options.allocationProfile && result.sent > 0) {
         const file = path.join(runDir, 'profiles', `window-${++profiledWindows}.heapprofile`);
-        result.ownerAllocations = summariseAllocations(await readAllocationProfile(file), result.sent);
+        const summary = summariseAllocations(await readAllocationProfile(file), result.sent);
+        result.ownerAllocations = { kind: options.allocationProfile, ...summary };
       }
       return result;
     };

@@ -19,11 +19,18 @@ describe('bench options', () => {
     expect(() => parseOptions(['--latency=400'])).toThrow('unknown option --latency');
   });
 
-  test('when --alloc-prof is given, then the owner is sampled; in distributed mode it is refused', () => {
-    expect(parseOptions(['--alloc-prof']).isAllocationProfile).toBe(true);
-    expect(parseOptions([]).isAllocationProfile).toBe(false);
+  test('when --alloc-prof or --promoted-prof is given, then the owner is sampled for that; both, or in distributed mode, are refused', () => {
+    expect(parseOptions(['--alloc-prof']).allocationProfile).toBe('allocated');
+    expect(parseOptions(['--promoted-prof']).allocationProfile).toBe('promoted');
+    expect(parseOptions([]).allocationProfile).toBeUndefined();
     expect(() => parseOptions(['--distributed', '--alloc-prof'])).toThrow(
       '--alloc-prof profiles single-machine mode only',
+    );
+    expect(() => parseOptions(['--distributed', '--promoted-prof'])).toThrow(
+      '--promoted-prof profiles single-machine mode only',
+    );
+    expect(() => parseOptions(['--alloc-prof', '--promoted-prof'])).toThrow(
+      '--alloc-prof and --promoted-prof sample the same profiler: one at a time',
     );
   });
 

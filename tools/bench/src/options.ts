@@ -1,3 +1,5 @@
+import type { AllocationProfileKind } from './allocation-probe';
+
 /** The command line of `npm run bench` (see README.md); every option has a default. */
 
 /** Bins of a phase's timeline ("p99 per 5 s"), unless told otherwise (`--timeline-bin`). */
@@ -21,8 +23,11 @@ export interface BenchOptions {
   isEchoOn: boolean;
   logLevel: string;
   isCpuProfile: boolean;
-  /** The owner thread's allocations over each measured window (single-machine mode). */
-  isAllocationProfile: boolean;
+  /**
+   * The owner thread's allocations over each measured window (single-machine mode): all of them
+   * (`--alloc-prof`) or what outlived the young generation (`--promoted-prof`); undefined: none.
+   */
+  allocationProfile: AllocationProfileKind | undefined;
   /** Seconds a bin of the per-phase timeline ("p99 per N s") spans. */
   timelineBinSeconds: number;
   isDirect: boolean;
@@ -51,6 +56,7 @@ export const usage = `usage: node tools/bench/dist/main.js [options]   (npm run 
   --log-level L            Kickstand's LOG_LEVEL, default info (its own default)
   --cpu-prof               run Kickstand with --cpu-prof (profiles under the run folder)
   --alloc-prof             bytes the owner thread allocates a message, by function (single-machine mode)
+  --promoted-prof          the same for what outlives its young generation (promoted), by function
   --timeline-bin S         seconds a bin of the "p99 per S s" timeline spans, default 5 (e.g. 1 beside a --cpu-prof)
   --direct                 diagnostics: deliveries go straight to kick-link, skipping the gateway's proxy hop
   --node-flags "…"         extra node flags for Kickstand's processes, e.g. "--optimize-for-size"
@@ -69,7 +75,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     const equals = arg.indexOf('=');
     const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals);
     const inline = equals < 0 ? undefined : arg.slice(equals + 1);
-    if (['distributed', 'step', 'fresh', 'no-echo', 'cpu-prof', 'alloc-prof', 'direct', 'help'].includes(name)) {
+    if (
+      ['distributed', 'step', 'fresh', 'no-echo', 'cpu-prof', 'alloc-prof', 'promoted-prof', 'direct', 'help'].includes(
+        name,
+      )
+    ) {
       flags.add(name);
       continue;
     }
@@ -115,7 +125,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     return value;
   };
   const isDistributed = flags.has('distributed');
-  if (isDistributed && flags.has('alloc-prof')) throw new Error('--alloc-prof profiles single-machine mode only');
+  for (const profile of ['alloc-prof', 'promoted-prof']) {
+    if (isDistributed && flags.has(profile)) throw new Error(`--${profile} profiles single-machine mode only`);
+  }
+  if (flags.has('alloc-prof') && flags.has('promoted-prof')) {
+    throw new Error('--alloc-prof and --promoted-prof sample the same profiler: one at a time');
+  }
   const phases = (values.get('phases') ?? 'latency,throughput,dashboards').split(',').map((p) => p.trim());
   for (const phase of phases) {
     if (!['latency', 'throughput', 'dashboards'].includes(phase)) throw new Error(`unknown phase "${phase}"`);
@@ -138,7 +153,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     isEchoOn: !flags.has('no-echo'),
     logLevel: values.get('log-level') ?? 'info',
     isCpuProfile: flags.has('cpu-prof'),
-    isAllocationProfile: flags.has('alloc-prof'),
+    allocationProfile: flags.has('alloc-prof') ? 'allocated' : flags.has('promoted-prof') ? 'promoted' : undefined,
     timelineBinSeconds: positive('timeline-bin', defaultTimelineBinSeconds),
     isDirect: flags.has('direct'),
     nodeFlags: (values.get('node-flags') ?? '').split(' ').filter(Boolean),

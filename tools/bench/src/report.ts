@@ -77,8 +77,12 @@ export function formatPhase(result: PhaseResult): string {
     lines.push(`  max per ${result.timeline.binSeconds} s (MB)        kickstand RSS ${rss}`);
   }
   if (result.ownerAllocations) {
-    const { bytesPerMessage, top } = result.ownerAllocations;
-    lines.push(`  owner thread allocated   ${bytesPerMessage} bytes a message (--alloc-prof); most by:`);
+    const { kind, bytesPerMessage, top } = result.ownerAllocations;
+    lines.push(
+      kind === 'promoted'
+        ? `  owner thread promoted    ${bytesPerMessage} bytes a message (--promoted-prof: outlived the young generation); most by:`
+        : `  owner thread allocated   ${bytesPerMessage} bytes a message (--alloc-prof); most by:`,
+    );
     for (const entry of top) {
       lines.push(
         `    ${String(entry.bytesPerMessage).padStart(7)} B  ${(entry.share * 100).toFixed(1).padStart(4)} %  ${entry.frame}`,
