@@ -64,6 +64,19 @@ export const usage = `usage: node tools/bench/dist/main.js [options]   (npm run 
   --step-start R --step-increment R --step-max R --step-seconds S --max-ack-p99 MS --max-reply-p99 MS
 `;
 
+/** The options that take no value. */
+const flagNames = [
+  'distributed',
+  'step',
+  'fresh',
+  'no-echo',
+  'cpu-prof',
+  'alloc-prof',
+  'promoted-prof',
+  'direct',
+  'help',
+];
+
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const args = [...argv];
   const flags = new Set<string>();
@@ -75,11 +88,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     const equals = arg.indexOf('=');
     const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals);
     const inline = equals < 0 ? undefined : arg.slice(equals + 1);
-    if (
-      ['distributed', 'step', 'fresh', 'no-echo', 'cpu-prof', 'alloc-prof', 'promoted-prof', 'direct', 'help'].includes(
-        name,
-      )
-    ) {
+    if (flagNames.includes(name)) {
       flags.add(name);
       continue;
     }
