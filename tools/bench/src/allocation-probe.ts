@@ -69,10 +69,16 @@ function scavenge(): void {
 }
 
 /*
- * Preloaded into Kickstand by `npm run bench -- --alloc-prof` (`node --require allocation-probe.js`,
- * ALLOCATION_PROFILE_DIR set, ALLOCATION_PROFILE_KIND `promoted` with `--promoted-prof`): the main thread (single-machine mode: the owner) is sampled from the
- * SIGUSR2 the bench sends when a phase's measured window starts to the one it sends when it ends.
+ * Preloaded into Kickstand by `npm run bench -- --alloc-prof` or `--promoted-prof` (`node --require
+ * allocation-probe.js`, ALLOCATION_PROFILE_DIR set, ALLOCATION_PROFILE_KIND the kind): the main
+ * thread (single-machine mode: the owner) is sampled from the SIGUSR2 the bench sends when a phase's
+ * measured window starts to the one it sends when it ends.
  */
 const dir = process.env.ALLOCATION_PROFILE_DIR;
-const kind: AllocationProfileKind = process.env.ALLOCATION_PROFILE_KIND === 'promoted' ? 'promoted' : 'allocated';
-if (dir && isMainThread) process.on('SIGUSR2', startAllocationProbe(dir, kind).toggle);
+if (dir && isMainThread) {
+  const kind = process.env.ALLOCATION_PROFILE_KIND ?? 'allocated';
+  if (kind !== 'allocated' && kind !== 'promoted') {
+    throw new Error(`ALLOCATION_PROFILE_KIND is "allocated" or "promoted", not "${kind}"`);
+  }
+  process.on('SIGUSR2', startAllocationProbe(dir, kind).toggle);
+}
