@@ -16,7 +16,7 @@ import {
   type WatchedProcess,
 } from './process-stats';
 import { createRawHttpPool } from './raw-http';
-import { peakTimeline, rounded, Samples, timeline, type LatencySummary, type PeakBin, type TimelineBin } from './stats';
+import { rounded, Samples, timeline, type LatencySummary, type TimelineBin } from './stats';
 import { compactSchedule, planPhase, scheduleFlags, type BenchChannel, type PhaseSchedule } from './workload';
 
 /**
@@ -135,8 +135,8 @@ export interface PhaseResult {
     binSeconds: number;
     ack: TimelineBin[];
     reply: TimelineBin[];
-    /** Kickstand's resident set (all its processes), sampled every 250 ms: the largest per bin, MB. */
-    kickstandRssMb: PeakBin[];
+    /** Kickstand's resident set (all its processes) in MB, sampled every 250 ms: `max` is a bin's largest. */
+    kickstandRssMb: TimelineBin[];
   };
   /**
    * `--alloc-prof`: what Kickstand's owner thread allocated a message over the window, by function;
@@ -587,7 +587,7 @@ export async function runChatPhase(context: {
       binSeconds,
       ack: timeline(ackAt.toArray(), ackValue.toArray(), binSeconds * 1000),
       reply: timeline(replyAt.toArray(), replyLatency.toArray(), binSeconds * 1000),
-      kickstandRssMb: peakTimeline(rssAt, rssMb, binSeconds * 1000),
+      kickstandRssMb: timeline(rssAt, rssMb, binSeconds * 1000),
     },
   };
 }

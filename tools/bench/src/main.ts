@@ -297,7 +297,8 @@ async function main(): Promise<void> {
         // Kickstand is gone: the phase reports it, and no profile comes
       }
     };
-    const onWindow = options.allocationProfile ? { start: tellProbe, end: tellProbe } : undefined;
+    const profileKind = options.allocationProfile;
+    const onWindow = profileKind ? { start: tellProbe, end: tellProbe } : undefined;
     const run = async (settings: PhaseSettings, extra: Partial<Parameters<typeof runChatPhase>[0]> = {}) => {
       log(`\n== ${settings.name}: ${settings.rate} msg/s`);
       const result = await runChatPhase({
@@ -311,10 +312,10 @@ async function main(): Promise<void> {
         ...extra,
       });
       // a phase that never reached its window (nothing measured) sent the probe nothing
-      if (onWindow && options.allocationProfile && result.sent > 0) {
+      if (profileKind && result.sent > 0) {
         const file = path.join(runDir, 'profiles', `window-${++profiledWindows}.heapprofile`);
         const summary = summariseAllocations(await readAllocationProfile(file), result.sent);
-        result.ownerAllocations = { kind: options.allocationProfile, ...summary };
+        result.ownerAllocations = { kind: profileKind, ...summary };
       }
       return result;
     };

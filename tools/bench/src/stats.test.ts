@@ -1,4 +1,4 @@
-import { peakTimeline, percentile, rounded, Samples, summarize, timeline } from './stats';
+import { percentile, rounded, Samples, summarize, timeline } from './stats';
 
 describe('percentile (nearest rank)', () => {
   const oneToHundred = Float64Array.from({ length: 100 }, (_, i) => i + 1);
@@ -56,20 +56,14 @@ describe('timeline', () => {
       { fromS: 10, count: 2, p50: 10, p99: 40, max: 40 },
     ]);
   });
-});
 
-describe('peakTimeline', () => {
-  test('when samples fall in three 5 s bins, one of them empty, then each bin has the largest of its own (an unread NaN left out), rounded to 0.1', () => {
+  test('when a figure read now and then has samples that could not be read (NaN), then they are left out and each bin has the largest of its own', () => {
     const at = [0, 2500, 4999, 12_000, 14_000, -5, 3000];
     const value = [250.04, 301.26, 280, 240, 255.55, 999, NaN];
-    expect(peakTimeline(at, value, 5000)).toEqual([
-      { fromS: 0, max: 301.3 },
-      { fromS: 5, max: NaN },
-      { fromS: 10, max: 255.6 },
+    expect(timeline(at, value, 5000).map(({ fromS, count, max }) => ({ fromS, count, max }))).toEqual([
+      { fromS: 0, count: 3, max: 301.26 },
+      { fromS: 5, count: 0, max: NaN },
+      { fromS: 10, count: 2, max: 255.55 },
     ]);
-  });
-
-  test('when the bin is not positive, then it throws', () => {
-    expect(() => peakTimeline([0], [1], 0)).toThrow('bin must be positive, got 0');
   });
 });

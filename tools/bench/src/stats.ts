@@ -79,33 +79,7 @@ export class Samples {
   }
 }
 
-/** One bin of a resident-set timeline: the largest of the samples that fell in [fromS, fromS + bin). */
-export interface PeakBin {
-  fromS: number;
-  max: number;
-}
-
-/**
- * The largest sample per bin of `binMs` (`atMs` from the window's start), for a figure sampled
- * now and then, such as a resident set: when in the window its peak came. A bin without samples is
- * kept (NaN); samples before 0, and samples that could not be read (NaN), are left out.
- */
-export function peakTimeline(atMs: ArrayLike<number>, values: ArrayLike<number>, binMs: number): PeakBin[] {
-  if (!(binMs > 0)) throw new RangeError(`bin must be positive, got ${binMs}`);
-  const maxima: number[] = [];
-  for (let i = 0; i < atMs.length; i++) {
-    const at = atMs[i] as number;
-    const value = values[i] as number;
-    if (!(at >= 0) || Number.isNaN(value)) continue;
-    const index = Math.floor(at / binMs);
-    while (maxima.length <= index) maxima.push(Number.NaN);
-    const max = maxima[index] as number;
-    if (Number.isNaN(max) || value > max) maxima[index] = value;
-  }
-  return maxima.map((max, index) => ({ fromS: (index * binMs) / 1000, max: Number(max.toFixed(1)) }));
-}
-
-/** One bin of a timeline: latencies of the samples that fell in [fromS, fromS + bin). */
+/** One bin of a timeline: the samples (latencies, or a figure read now and then) that fell in [fromS, fromS + bin). */
 export interface TimelineBin {
   fromS: number;
   count: number;
@@ -115,19 +89,21 @@ export interface TimelineBin {
 }
 
 /**
- * Latencies over time (is a tail periodic or spread?): the samples binned by when they happened,
- * `atMs` from the window's start, in bins of `binMs`; a bin without samples is kept (count 0, NaN).
- * Samples before 0 are left out; the last bin is the one holding the latest sample.
+ * Latencies over time (is a tail periodic or spread?), or a figure sampled now and then (when did a
+ * resident set peak?): the samples binned by when they happened, `atMs` from the window's start, in
+ * bins of `binMs`; a bin without samples is kept (count 0, NaN). Samples before 0, and samples that
+ * could not be read (NaN), are left out; the last bin is the one holding the latest sample.
  */
 export function timeline(atMs: ArrayLike<number>, valueMs: ArrayLike<number>, binMs: number): TimelineBin[] {
   if (!(binMs > 0)) throw new RangeError(`bin must be positive, got ${binMs}`);
   const bins: number[][] = [];
   for (let i = 0; i < atMs.length; i++) {
     const at = atMs[i] as number;
-    if (!(at >= 0)) continue;
+    const value = valueMs[i] as number;
+    if (!(at >= 0) || Number.isNaN(value)) continue;
     const index = Math.floor(at / binMs);
     while (bins.length <= index) bins.push([]);
-    (bins[index] as number[]).push(valueMs[i] as number);
+    (bins[index] as number[]).push(value);
   }
   return bins.map((values, index) => {
     const summary = summarize(values);
