@@ -173,7 +173,7 @@ async function stopProcess(p: RunningProcess): Promise<void> {
  * HEAP_GROWING_PERCENT, MEMORY_LOG_INTERVAL_MS (each thread logs its heap), MALLOC_ARENA_MAX and
  * MALLOC_MMAP_THRESHOLD_ (glibc), KICK_MAX_CONNECTIONS (kick-link's connections to the sandbox).
  */
-const passedThroughNames = [
+export const passedThroughNames = [
   'FRONT_DOOR',
   'HEAP_GROWING_PERCENT',
   'KICK_MAX_CONNECTIONS',

@@ -18,7 +18,7 @@ import {
 } from './deployment';
 import { useEngines, type Engines } from './engines';
 import { parseOptions, type BenchOptions } from './options';
-import { memory, type WatchedProcess } from './process-stats';
+import { generatorProcessName, memory, sandboxProcessName, type WatchedProcess } from './process-stats';
 import { checkTargets, formatPhase, formatTargets } from './report';
 import { checkBots, setUpChannels, waitForBots } from './setup';
 import type { BenchChannel } from './workload';
@@ -267,8 +267,8 @@ async function main(): Promise<void> {
     const kickstandPids = deployment.kickstand.map((p) => ({ name: p.name, pid: p.pid }));
     const watched: WatchedProcess[] = [
       ...kickstandPids,
-      { name: 'kick-sandbox (Kick)', pid: deployment.sandbox.pid },
-      { name: 'generator', pid: process.pid },
+      { name: sandboxProcessName, pid: deployment.sandbox.pid },
+      { name: generatorProcessName, pid: process.pid },
       ...(engines?.processes ?? []),
     ];
     const phase = (

@@ -68,6 +68,10 @@ export function residentMb(pids: readonly number[]): number {
   return sum;
 }
 
+/** The names the bench gives the processes that are not Kickstand's: all the others are. */
+export const sandboxProcessName = 'kick-sandbox (Kick)';
+export const generatorProcessName = 'generator';
+
 export interface WatchedProcess {
   name: string;
   pid: number;
