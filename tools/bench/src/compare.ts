@@ -45,6 +45,12 @@ async function runBench(options: CompareOptions, side: 'other' | 'self', logFile
   return JSON.parse(await readFile(reportFile, 'utf8')) as BenchReport;
 }
 
+/** A run's ack and reply p99 per phase, to follow the comparison while it runs. */
+const headline = (report: BenchReport) =>
+  report.phases
+    .map((phase) => `${phase.name} ack p99 ${phase.ackLatencyMs.p99} ms, reply p99 ${phase.replies.latencyMs.p99} ms`)
+    .join('; ');
+
 async function main(): Promise<void> {
   const options = parseCompareOptions(process.argv.slice(2));
   const dir = path.join(repoRoot, 'tools', 'bench', 'data', 'compare', stamp());
@@ -54,9 +60,9 @@ async function main(): Promise<void> {
   const reports: Array<{ other: BenchReport; self: BenchReport }> = [];
   for (let pair = 1; pair <= options.pairs; pair++) {
     const other = await runBench(options, 'other', path.join(dir, `${pair}-other.log`));
-    log(`pair ${pair}: other done`);
+    log(`pair ${pair}, other: ${headline(other)}`);
     const self = await runBench(options, 'self', path.join(dir, `${pair}-this.log`));
-    log(`pair ${pair}: this done`);
+    log(`pair ${pair}, this:  ${headline(self)}`);
     reports.push({ other, self });
   }
   for (const phase of reports[0]?.self.phases ?? []) {
