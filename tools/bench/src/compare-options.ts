@@ -19,8 +19,9 @@ export interface CompareOptions {
 
 export const compareUsage = `npm run bench:compare -- [--pairs N] (--other-root DIR | --other-env NAME=VALUE …) [--other-label TEXT] [--this-label TEXT] -- <npm run bench options>
 
-Runs the bench N times (default 3) on each side, alternating (the other side first in each pair),
-and prints each figure per run, the medians and the difference within each pair.
+Runs the bench N times (default 3) on each side, alternating (the other side first in odd pairs,
+this side in even ones), and prints each figure per run, the medians and the difference within
+each pair.
   --other-root DIR        another built checkout of Kickstand (npm install, npx tsc -b): BENCH_KICKSTAND_ROOT
   --other-env NAME=VALUE  a Kickstand setting on the other side only: ${passedThroughNames.join(', ')}
 `;

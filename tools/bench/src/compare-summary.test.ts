@@ -137,7 +137,9 @@ describe('bench:compare summary', () => {
   test('when the table is printed, then each row shows the runs, the medians and the signed differences', () => {
     const lines = formatComparison('latency', compareRuns(pairs), { other: 'main', self: 'relayed' });
 
-    expect(lines[0]).toBe('phase latency: 3 pairs of runs (other: main; this: relayed), other first in each');
+    expect(lines[0]).toBe(
+      'phase latency: 3 pairs of runs (other: main; this: relayed), other first in odd pairs, this in even',
+    );
     expect(lines[1]).toMatch(
       /^figure +other \(each run\) +this \(each run\) +median: other → this +this − other, per pair$/,
     );

@@ -119,7 +119,7 @@ export function formatComparison(
       .join('  ')
       .trimEnd();
   return [
-    `phase ${phaseName}: ${pairs} pair${pairs === 1 ? '' : 's'} of runs (other: ${labels.other}; this: ${labels.self}), other first in each`,
+    `phase ${phaseName}: ${pairs} pair${pairs === 1 ? '' : 's'} of runs (other: ${labels.other}; this: ${labels.self}), other first in odd pairs, this in even`,
     line(columns),
     ...cells.map(line),
   ];

@@ -8,7 +8,8 @@ import { parseCompareOptions, type CompareOptions } from './compare-options';
 import { repoRoot } from './deployment';
 
 /**
- * `npm run bench:compare`: the bench run N times on each of two sides, alternating, and each
+ * `npm run bench:compare`: the bench run N times on each of two sides, alternating (which side
+ * goes first alternates too, pair by pair), and each
  * figure printed per run, as medians and as the difference within each pair. The machine's speed
  * drifts by more than most changes move a figure (one build's reply p99 was 44, 140 and 238 ms in
  * three runs of one session: docs/performance.md), so a change is judged by runs that alternate
@@ -59,10 +60,22 @@ async function main(): Promise<void> {
   log(`each run's output and JSON report: ${path.relative(repoRoot, dir)}`);
   const reports: Array<{ other: BenchReport; self: BenchReport }> = [];
   for (let pair = 1; pair <= options.pairs; pair++) {
-    const other = await runBench(options, 'other', path.join(dir, `${pair}-other.log`));
-    log(`pair ${pair}, other: ${headline(other)}`);
-    const self = await runBench(options, 'self', path.join(dir, `${pair}-this.log`));
-    log(`pair ${pair}, this:  ${headline(self)}`);
+    const run = async (side: 'other' | 'self') => {
+      const report = await runBench(options, side, path.join(dir, `${pair}-${side === 'self' ? 'this' : 'other'}.log`));
+      log(`pair ${pair}, ${side === 'self' ? 'this: ' : 'other:'} ${headline(report)}`);
+      return report;
+    };
+    // the side that runs first alternates (other, this, this, other, …): a second run that meets a
+    // machine the first one left (its page cache, its heat) weighs on both sides alike
+    let other: BenchReport;
+    let self: BenchReport;
+    if (pair % 2 === 1) {
+      other = await run('other');
+      self = await run('self');
+    } else {
+      self = await run('self');
+      other = await run('other');
+    }
     reports.push({ other, self });
   }
   for (const phase of reports[0]?.self.phases ?? []) {
