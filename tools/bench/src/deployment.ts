@@ -181,7 +181,7 @@ export const passedThroughNames = [
   'MALLOC_ARENA_MAX',
   'MALLOC_MMAP_THRESHOLD_',
 ];
-const passedThrough = (): NodeJS.ProcessEnv =>
+export const passedThrough = (): NodeJS.ProcessEnv =>
   Object.fromEntries(passedThroughNames.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
 const baseEnv = (): NodeJS.ProcessEnv => {

@@ -10,6 +10,7 @@ import { runChatPhase, type PhaseResult, type PhaseSettings } from './chat-load'
 import { startDashboards, type DashboardsHandle } from './dashboards-client';
 import {
   kickstandRoot,
+  passedThrough,
   repoRoot,
   startDeployment,
   type BenchKeys,
@@ -410,6 +411,8 @@ async function main(): Promise<void> {
           : 'no echo',
         kickstandLogLevel: options.logLevel,
         kickstandRoot,
+        // the settings of the bench's environment single-machine Kickstand was given (unset: its defaults)
+        kickstandSettings: options.mode === 'single' ? passedThrough() : {},
         engines: engines ? { kafkaBrokers: engines.kafkaBrokers, mongoUrl: engines.mongoUrl } : undefined,
       },
       peakRssMb: Number(peakRssMb.toFixed(1)),
