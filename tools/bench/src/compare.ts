@@ -9,11 +9,11 @@ import { repoRoot } from './deployment';
 
 /**
  * `npm run bench:compare`: the bench run N times on each of two sides, alternating (which side
- * goes first alternates too, pair by pair), and each
- * figure printed per run, as medians and as the difference within each pair. The machine's speed
- * drifts by more than most changes move a figure (one build's reply p99 was 44, 140 and 238 ms in
- * three runs of one session: docs/performance.md), so a change is judged by runs that alternate
- * with the version it changes, not by one run of each at different times.
+ * goes first alternates too, pair by pair), and each figure printed per run, as medians and as the
+ * difference within each pair. The machine's speed drifts by more than most changes move a figure
+ * (one build's reply p99 was 44, 140 and 238 ms in three runs of one session: docs/performance.md),
+ * so a change is judged by runs that alternate with the version it changes, not by one run of each
+ * at different times.
  */
 
 interface BenchReport {
