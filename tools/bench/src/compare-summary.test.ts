@@ -134,6 +134,25 @@ describe('bench:compare summary', () => {
     });
   });
 
+  test('when a run measured nothing (it fell behind: null percentiles in its JSON), then its figures are missing, not 0', () => {
+    const stopped = JSON.parse(
+      JSON.stringify(
+        phase({ ackP99: Number.NaN, replyP99: Number.NaN, ownerMs: 1.1, kickstandMs: 1.5, busy: 1.9, rss: 216 }),
+      ),
+    ) as ComparedPhase;
+    expect(stopped.ackLatencyMs.p99).toBeNull();
+
+    const rows = compareRuns([{ other: stopped, self: pairs[0]!.self }]);
+
+    expect(rows.find((row) => row.label === 'ack p99 (ms)')).toMatchObject({
+      other: [undefined],
+      self: [11.9],
+      otherMedian: undefined,
+      differences: [undefined],
+    });
+    expect(rows.find((row) => row.label === 'Kickstand CPU ms a message')?.differences).toEqual([0.89 - 1.5]);
+  });
+
   test('when the table is printed, then each row shows the runs, the medians and the signed differences', () => {
     const lines = formatComparison('latency', compareRuns(pairs), { other: 'main', self: 'relayed' });
 

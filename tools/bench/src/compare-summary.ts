@@ -66,18 +66,27 @@ export interface ComparedRow {
 }
 
 export function median(values: readonly (number | undefined)[]): number | undefined {
-  const known = values.filter((value): value is number => value !== undefined && Number.isFinite(value));
+  const known = values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
   if (known.length === 0) return undefined;
   const sorted = [...known].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle] : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/**
+ * A figure's value, or undefined when the run has none: a phase that measured nothing (it fell
+ * behind and stopped) has null percentiles in its JSON report.
+ */
+function valueOf(figure: Figure, phase: ComparedPhase): number | undefined {
+  const value: unknown = figure.read(phase);
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
 /** One row per figure that at least one run has. */
 export function compareRuns(pairs: readonly RunPair[]): ComparedRow[] {
   return comparedFigures.flatMap((figure) => {
-    const other = pairs.map((pair) => figure.read(pair.other));
-    const self = pairs.map((pair) => figure.read(pair.self));
+    const other = pairs.map((pair) => valueOf(figure, pair.other));
+    const self = pairs.map((pair) => valueOf(figure, pair.self));
     if ([...other, ...self].every((value) => value === undefined)) return [];
     const differences = pairs.map((_, i) => {
       const a = other[i];

@@ -49,7 +49,10 @@ async function runBench(options: CompareOptions, side: 'other' | 'self', logFile
 /** A run's ack and reply p99 per phase, to follow the comparison while it runs. */
 const headline = (report: BenchReport) =>
   report.phases
-    .map((phase) => `${phase.name} ack p99 ${phase.ackLatencyMs.p99} ms, reply p99 ${phase.replies.latencyMs.p99} ms`)
+    .map(
+      (phase) =>
+        `${phase.name} ack p99 ${phase.ackLatencyMs.p99 ?? '–'} ms, reply p99 ${phase.replies.latencyMs.p99 ?? '–'} ms, ${phase.errors.total} errors`,
+    )
     .join('; ');
 
 async function main(): Promise<void> {
