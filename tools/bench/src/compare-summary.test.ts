@@ -153,6 +153,36 @@ describe('bench:compare summary', () => {
     expect(rows.find((row) => row.label === 'Kickstand CPU ms a message')?.differences).toEqual([0.89 - 1.5]);
   });
 
+  test("when the runs are distributed, then Kickstand's CPU and RSS add up its processes, not the engines', and there is no main-thread row", () => {
+    const distributed = (gatewayMs: number): ComparedPhase => {
+      const single = phase({ ackP99: 5, replyP99: 20, ownerMs: 0.2, kickstandMs: 0.4, busy: 1.5, rss: 100 });
+      const [kickstand, sandbox, generator] = single.processes as [
+        ComparedPhase['processes'][number],
+        ComparedPhase['processes'][number],
+        ComparedPhase['processes'][number],
+      ];
+      return {
+        ...single,
+        processes: [
+          { ...kickstand, name: 'gateway', cpuMsPerMessage: gatewayMs },
+          { ...kickstand, name: 'kick-link' },
+          sandbox,
+          generator,
+          { ...kickstand, name: 'kafka', cpuMsPerMessage: 5, peakRssMb: 900 },
+          { ...kickstand, name: 'secantusdb', cpuMsPerMessage: 5, peakRssMb: 900 },
+        ],
+      };
+    };
+
+    const rows = compareRuns([{ other: distributed(0.3), self: distributed(0.2) }]);
+
+    const cpu = rows.find((row) => row.label === 'Kickstand CPU ms a message');
+    expect(cpu?.other[0]).toBeCloseTo(0.7);
+    expect(cpu?.self[0]).toBeCloseTo(0.6);
+    expect(rows.find((row) => row.label === 'Kickstand peak RSS (MB)')?.other).toEqual([200]);
+    expect(rows.map((row) => row.label)).not.toContain('  of it its main thread');
+  });
+
   test('when the table is printed, then each row shows the runs, the medians and the signed differences', () => {
     const lines = formatComparison('latency', compareRuns(pairs), { other: 'main', self: 'relayed' });
 

@@ -1,5 +1,5 @@
 import type { PhaseResult } from './chat-load';
-import { generatorProcessName, sandboxProcessName } from './process-stats';
+import { notKickstandProcessNames, sandboxProcessName } from './process-stats';
 
 /** What a comparison reads of a phase's result. */
 export type ComparedPhase = Pick<
@@ -20,7 +20,7 @@ interface Figure {
 }
 
 const kickstandProcesses = (phase: ComparedPhase) =>
-  phase.processes.filter((process) => process.name !== sandboxProcessName && process.name !== generatorProcessName);
+  phase.processes.filter((process) => !notKickstandProcessNames.has(process.name));
 
 const sumOf = (values: number[]) => values.reduce((sum, value) => sum + value, 0);
 

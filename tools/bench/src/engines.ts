@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './deployment';
-import type { WatchedProcess } from './process-stats';
+import { kafkaProcessName, secantusProcessName, type WatchedProcess } from './process-stats';
 
 /**
  * Distributed mode's engines. KAFKA_BROKERS and MONGO_URL name engines someone already runs; the
@@ -38,8 +38,8 @@ export function findProcesses(needle: string): number[] {
 
 function engineProcesses(): WatchedProcess[] {
   return [
-    ...findProcesses('kafka.Kafka').map((pid) => ({ name: 'kafka', pid })),
-    ...findProcesses('secantusd-rs --config').map((pid) => ({ name: 'secantusdb', pid })),
+    ...findProcesses('kafka.Kafka').map((pid) => ({ name: kafkaProcessName, pid })),
+    ...findProcesses('secantusd-rs --config').map((pid) => ({ name: secantusProcessName, pid })),
   ];
 }
 

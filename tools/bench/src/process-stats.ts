@@ -68,9 +68,19 @@ export function residentMb(pids: readonly number[]): number {
   return sum;
 }
 
-/** The names the bench gives the processes that are not Kickstand's: all the others are. */
+/** The names the bench gives the processes it watches that are not Kickstand's. */
 export const sandboxProcessName = 'kick-sandbox (Kick)';
 export const generatorProcessName = 'generator';
+/** Distributed mode's engines on this machine (engines.ts). */
+export const kafkaProcessName = 'kafka';
+export const secantusProcessName = 'secantusdb';
+/** Every watched process is Kickstand's but these. */
+export const notKickstandProcessNames: ReadonlySet<string> = new Set([
+  sandboxProcessName,
+  generatorProcessName,
+  kafkaProcessName,
+  secantusProcessName,
+]);
 
 export interface WatchedProcess {
   name: string;
