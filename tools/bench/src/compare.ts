@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { benchDataRoot, fileStamp } from './bench-data';
 import type { PhaseResult } from './chat-load';
 import { compareRuns, formatComparison, type RunPair } from './compare-summary';
 import { parseCompareOptions, type CompareOptions } from './compare-options';
@@ -21,7 +22,6 @@ interface BenchReport {
 }
 
 const log = (line: string) => console.log(line);
-const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 
 /** One `npm run bench` (its compiled entry), its output to `logFile`; resolves with its JSON report. */
 async function runBench(options: CompareOptions, side: 'other' | 'self', logFile: string): Promise<BenchReport> {
@@ -57,7 +57,7 @@ const headline = (report: BenchReport) =>
 
 async function main(): Promise<void> {
   const options = parseCompareOptions(process.argv.slice(2));
-  const dir = path.join(repoRoot, 'tools', 'bench', 'data', 'compare', stamp());
+  const dir = path.join(benchDataRoot, 'compare', fileStamp());
   await mkdir(dir, { recursive: true });
   log(`comparing ${options.labels.other} (other) with ${options.labels.self} (this): ${options.pairs} pairs`);
   log(`each run's output and JSON report: ${path.relative(repoRoot, dir)}`);

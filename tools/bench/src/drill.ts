@@ -3,6 +3,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createTokenSigner } from '@kickstand/platform/auth';
+import { benchDataRoot, fileStamp } from './bench-data';
 import { runChatPhase, type PhaseResult } from './chat-load';
 import { repoRoot, startDeployment, type BenchKeys, type Deployment } from './deployment';
 import { useEngines } from './engines';
@@ -29,7 +30,6 @@ import type { BenchChannel } from './workload';
  */
 
 const log = (line: string) => console.log(line);
-const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const numberFromEnv = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   const keys = freshKeys();
   const engines = await useEngines(log);
   const runId = `drill${Date.now().toString(36)}`;
-  const runDir = path.join(repoRoot, 'tools', 'bench', 'data', 'runs', `${stamp()}-drill`);
+  const runDir = path.join(benchDataRoot, 'runs', `${fileStamp()}-drill`);
   await mkdir(runDir, { recursive: true });
   let deployment: Deployment | undefined;
   let kafka: KafkaSwitch | undefined;

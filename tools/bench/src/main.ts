@@ -17,6 +17,7 @@ import {
   type Deployment,
   type DeploymentOptions,
 } from './deployment';
+import { benchDataRoot, fileStamp } from './bench-data';
 import { useEngines, type Engines } from './engines';
 import { parseOptions, type BenchOptions } from './options';
 import { generatorProcessName, memory, sandboxProcessName, type WatchedProcess } from './process-stats';
@@ -31,12 +32,10 @@ import type { BenchChannel } from './workload';
  * as JSON under tools/bench/data/results.
  */
 
-const dataRoot = path.join(repoRoot, 'tools', 'bench', 'data');
 const log = (line: string) => console.log(line);
-const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 
 async function loadOrMakeKeys(): Promise<BenchKeys> {
-  const file = path.join(dataRoot, 'keys.json');
+  const file = path.join(benchDataRoot, 'keys.json');
   if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as BenchKeys;
   const pair = () =>
     generateKeyPairSync('rsa', {
@@ -52,7 +51,7 @@ async function loadOrMakeKeys(): Promise<BenchKeys> {
     signingKeyPem: pair().privateKey,
     tokenEncryptionKey: randomBytes(32).toString('base64'),
   };
-  await mkdir(dataRoot, { recursive: true });
+  await mkdir(benchDataRoot, { recursive: true });
   await writeFile(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
   return keys;
 }
@@ -216,7 +215,7 @@ async function main(): Promise<void> {
   );
 
   const engines = options.mode === 'distributed' ? await useEngines(log) : undefined;
-  const runDir = path.join(dataRoot, 'runs', `${stamp()}-${options.mode}`);
+  const runDir = path.join(benchDataRoot, 'runs', `${fileStamp()}-${options.mode}`);
   await mkdir(runDir, { recursive: true });
   let deployment: Deployment | undefined;
   let dashboards: DashboardsHandle | undefined;
@@ -234,7 +233,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', interrupted);
   try {
     const preparedDir = path.join(
-      dataRoot,
+      benchDataRoot,
       'prepared',
       `${options.mode}-c${options.channels}-k${options.commandsPerChannel}`,
     );
@@ -420,9 +419,9 @@ async function main(): Promise<void> {
       step: stepSummary,
       phases: results,
     };
-    const resultsDir = path.join(dataRoot, 'results');
+    const resultsDir = path.join(benchDataRoot, 'results');
     await mkdir(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, `${stamp()}-${options.mode}${options.isStep ? '-step' : ''}.json`);
+    const file = path.join(resultsDir, `${fileStamp()}-${options.mode}${options.isStep ? '-step' : ''}.json`);
     await writeFile(file, JSON.stringify(report, null, 2));
     if (options.out) await writeFile(path.resolve(options.out), JSON.stringify(report, null, 2));
     log(`\nJSON report: ${path.relative(repoRoot, file)}${options.out ? ` and ${options.out}` : ''}`);
