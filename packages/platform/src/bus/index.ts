@@ -1,3 +1,7 @@
+import type * as KafkaAdapter from './kafka-bus';
+import type { KafkaBus, KafkaBusOptions } from './kafka-bus';
+import type { TopicRegistry } from './bus';
+
 export {
   backoffMs,
   deadLetterTopic,
@@ -15,13 +19,8 @@ export {
   type TopicRegistry,
 } from './bus';
 export { createInProcessBus, type InProcessBus, type InProcessBusOptions } from './in-process-bus';
-export {
-  createKafkaBus,
-  deadLetterHeaders,
-  type KafkaBus,
-  type KafkaBusOptions,
-  type KafkaConsumerTuning,
-} from './kafka-bus';
+export { deadLetterHeaders } from './dead-letter-headers';
+export type { KafkaBus, KafkaBusOptions, KafkaConsumerTuning } from './kafka-bus';
 export * from './topics';
 export {
   createSpool,
@@ -40,3 +39,15 @@ export {
   type SpooledPublisherOptions,
 } from './spooled-publisher';
 export { lockSpoolDir, type SpoolLock, type SpoolLockOptions } from './spool-lock';
+
+/**
+ * The Kafka adapter (kafka-bus.ts), loaded on first use: kafkajs is ~140 modules and ~13 MB of
+ * resident memory at load, which a process on the in-process bus (single-machine mode) never
+ * needs; the MongoDB adapter is loaded the same way (store/index.ts).
+ */
+export function createKafkaBus<R extends TopicRegistry>(options: KafkaBusOptions<R>): Promise<KafkaBus<R>> {
+  // a require, not import(): jest runs tests in a vm context without dynamic import (store/mongo-driver.ts)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const adapter = require('./kafka-bus') as typeof KafkaAdapter;
+  return adapter.createKafkaBus(options);
+}

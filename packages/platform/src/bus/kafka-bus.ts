@@ -30,6 +30,7 @@ import {
   type TopicRegistry,
 } from './bus';
 import { createBatcher, type Batcher } from '../batch/batcher';
+import { deadLetterHeaders } from './dead-letter-headers';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop-fix';
 
 /**
@@ -129,17 +130,6 @@ export type KafkaBus<R extends TopicRegistry> = Bus<R> & {
    */
   publishRaw(topic: TopicName<R>, key: string, value: Uint8Array): Promise<void>;
 };
-
-/** Headers of a message in `<group>.dlq`; the value and key are the original ones. */
-export const deadLetterHeaders = {
-  originalTopic: 'dlq-original-topic',
-  originalKey: 'dlq-original-key',
-  originalPartition: 'dlq-original-partition',
-  originalOffset: 'dlq-original-offset',
-  group: 'dlq-group',
-  error: 'dlq-error',
-  attempts: 'dlq-attempts',
-} as const;
 
 export function defaultPartitions(topic: string): number {
   return topic.startsWith('chat.') ? 12 : 3;
