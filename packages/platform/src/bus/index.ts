@@ -41,9 +41,9 @@ export {
 export { lockSpoolDir, type SpoolLock, type SpoolLockOptions } from './spool-lock';
 
 /**
- * The Kafka adapter (kafka-bus.ts), loaded on first use: kafkajs is ~140 modules and ~13 MB of
- * resident memory at load, which a process on the in-process bus (single-machine mode) never
- * needs; the MongoDB adapter is loaded the same way (store/index.ts).
+ * The Kafka adapter (kafka-bus.ts), loaded on first use: kafkajs is ~140 modules (~13 MB more
+ * resident memory while they load, ~3 MB once collected) that a process on the in-process bus
+ * (single-machine mode) never needs; the MongoDB adapter is loaded the same way (store/index.ts).
  */
 export function createKafkaBus<R extends TopicRegistry>(options: KafkaBusOptions<R>): Promise<KafkaBus<R>> {
   // a require, not import(): jest runs tests in a vm context without dynamic import (store/mongo-driver.ts)
