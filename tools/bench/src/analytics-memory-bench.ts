@@ -15,6 +15,9 @@
  *    document (over all the minutes and over the later half alone) and per active channel-hour.
  * 5. The last-stream report's read of those minutes (`repo.minutesBetween`) for 100 owners: CPU
  *    per read and per minute read.
+ * 6. The day documents once their day ended (`repo.closeDays`, run by the timer's flush an hour
+ *    after): the heap the move frees, CPU per day moved, and the 7 and 30 day reports' read of a
+ *    day (`repo.daysBetween`, 100 owners) from the collection before and from the log after.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -191,7 +194,29 @@ async function main() {
       `${((minutesReadMs * 1000) / readers).toFixed(0)} µs CPU a read, ${((minutesReadMs * 1000) / read).toFixed(1)} µs a minute`,
   );
 
+  // 6. the days once they ended: out of the collection, into the past days' log
+  const dayAfter = new Date(day.getTime() + 86_400_000);
+  const readDays = async () => {
+    const started = process.cpuUsage();
+    for (let channel = 0; channel < readers; channel += 1) await repo.daysBetween(owner(channel), day, dayAfter);
+    return (cpuMs(started) * 1000) / readers;
+  };
+  const readBeforeUs = await readDays();
   held.length = 0;
+  const heapBeforeMove = retained();
+  cpu = process.cpuUsage();
+  let moved = 0;
+  for (let batch = -1; batch !== 0; moved += batch) batch = await repo.closeDays(dayAfter, 4);
+  const moveMs = cpuMs(cpu);
+  const heapAfterMove = retained();
+  const readAfterUs = await readDays();
+  console.log(
+    `closeDays of ${moved} ended days of ${namesPerDay} names: heap and array buffers ${mb(heapBeforeMove)} → ` +
+      `${mb(heapAfterMove)} MB (${((heapBeforeMove - heapAfterMove) / moved / 1000).toFixed(1)} kB a day freed), ` +
+      `${((moveMs * 1000) / moved).toFixed(0)} µs CPU a day moved; daysBetween of a day ${readBeforeUs.toFixed(0)} µs ` +
+      `CPU from the collection, ${readAfterUs.toFixed(0)} µs from the log`,
+  );
+
   await store.close();
   await rm(dir, { recursive: true, force: true });
 }

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
 import { createFakeClock, createTempDirs } from '@kickstand/platform/testing';
-import { createAnalyticsRepository, minutesSpec, type MinuteDoc, type MinuteEntry } from './analytics-repository';
+import {
+  createAnalyticsRepository,
+  minutesSpec,
+  type DayDoc,
+  type MinuteDoc,
+  type MinuteEntry,
+} from './analytics-repository';
 import { analyticsLimits, zeroCounts, type MinuteDelta } from './buckets';
 import { createStreamAnalytics } from './stream-analytics';
 
@@ -186,5 +192,163 @@ describe('the minutes of stream analytics (recent log analytics-minutes)', () =>
     expect(
       (await again.minutesBetween('u1', minute, at('2026-03-01T19:02:00Z'))).map((doc) => doc.counts.messages),
     ).toEqual([3, 1]);
+  });
+});
+
+describe('the days that ended (recent log analytics-past-days)', () => {
+  const day = at('2026-03-01T00:00:00Z');
+  const nextDay = at('2026-03-02T00:00:00Z');
+  const hourCounts = (messages: number) => ({ ...zeroCounts(), messages });
+  /** An hour as the day document keeps it: only the counts that are not 0. */
+  const storedHour = (messages: number) => ({ messages });
+  const dayDelta = (userId: string, hours: Array<[string, number]>, chatters: Array<[string, number]>) => ({
+    userId,
+    day,
+    hours: new Map(hours.map(([hour, messages]) => [hour, hourCounts(messages)])),
+    chatters: new Map(chatters),
+    unnamedLines: 0,
+    commands: new Map([['dice', 1]]),
+  });
+  /** The day's documents in the collection analytics-days (the moved ones are not there). */
+  const inCollection = (store: Store) => store.collection<DayDoc>('analytics-days').count({});
+  /** The day as the 7 and 30 day reports read it: hours, chatters, commands. */
+  async function dayRead(repo: ReturnType<typeof createAnalyticsRepository>, userId: string) {
+    const docs = await repo.daysBetween(userId, day, nextDay);
+    return docs.map((doc) => ({
+      _id: doc._id,
+      day: doc.day.toISOString(),
+      hours: doc.hours,
+      chatters: { ...doc.chatters },
+      commandRuns: { ...doc.commandRuns },
+    }));
+  }
+
+  test('when a day ended, then closeDays moves its document out of the collection and the reports read the same day, after a restart too', async () => {
+    const dir = await dirs.make();
+    const store = await openStore(dir);
+    const repo = createAnalyticsRepository(store);
+    await repo.createIndexes();
+    await repo.addDay(
+      dayDelta(
+        'u1',
+        [
+          ['19', 2],
+          ['20', 1],
+        ],
+        [
+          ['alice', 2],
+          ['bob', 1],
+        ],
+      ),
+      await repo.dayNames('u1', day),
+    );
+    await repo.addDay(dayDelta('u2', [['20', 1]], [['carol', 1]]), await repo.dayNames('u2', day));
+    const before = await dayRead(repo, 'u1');
+
+    expect(await repo.closeDays(nextDay, 10)).toBe(2);
+
+    expect(await inCollection(store)).toBe(0);
+    expect(await dayRead(repo, 'u1')).toEqual(before);
+    expect(before).toEqual([
+      {
+        _id: 'u1|2026-03-01',
+        day: '2026-03-01T00:00:00.000Z',
+        hours: { '19': storedHour(2), '20': storedHour(1) },
+        chatters: { alice: 2, bob: 1 },
+        commandRuns: { dice: 1 },
+      },
+    ]);
+    await store.close();
+    stores.splice(stores.indexOf(store), 1);
+    const again = createAnalyticsRepository(await openStore(dir));
+    await again.createIndexes();
+    expect(await dayRead(again, 'u1')).toEqual(before);
+  });
+
+  test('when a day has not started before the given date, then closeDays leaves it in the collection', async () => {
+    const store = await openStore(await dirs.make());
+    const repo = createAnalyticsRepository(store);
+    await repo.createIndexes();
+    await repo.addDay(dayDelta('u1', [['20', 1]], [['alice', 1]]), await repo.dayNames('u1', day));
+
+    expect(await repo.closeDays(day, 10)).toBe(0);
+    expect(await inCollection(store)).toBe(1);
+  });
+
+  test('when closeDays is given a limit, then it moves that many days, oldest first', async () => {
+    const store = await openStore(await dirs.make());
+    const repo = createAnalyticsRepository(store);
+    await repo.createIndexes();
+    for (const userId of ['u1', 'u2', 'u3']) {
+      await repo.addDay(dayDelta(userId, [['20', 1]], [['alice', 1]]), await repo.dayNames(userId, day));
+    }
+
+    expect(await repo.closeDays(nextDay, 2)).toBe(2);
+    expect(await inCollection(store)).toBe(1);
+    expect(await repo.closeDays(nextDay, 2)).toBe(1);
+    expect(await inCollection(store)).toBe(0);
+  });
+
+  test('when the same document is moved again (a stop between the log and the delete, or two instances at once), then the day counts once', async () => {
+    const store = await openStore(await dirs.make());
+    const repo = createAnalyticsRepository(store);
+    await repo.createIndexes();
+    await repo.addDay(dayDelta('u1', [['20', 3]], [['alice', 3]]), await repo.dayNames('u1', day));
+    const [doc] = await store.collection<DayDoc>('analytics-days').find({});
+    await repo.closeDays(nextDay, 10);
+
+    // the document is back as it was when it was logged
+    await store.collection<DayDoc>('analytics-days').insertOne(doc as DayDoc);
+    expect(await repo.closeDays(nextDay, 10)).toBe(1);
+
+    expect(await dayRead(repo, 'u1')).toMatchObject([{ hours: { '20': storedHour(3) }, chatters: { alice: 3 } }]);
+  });
+
+  test('when a day is written again after it was moved, then its names count against the caps together and the reports sum both', async () => {
+    const store = await openStore(await dirs.make());
+    const repo = createAnalyticsRepository(store);
+    await repo.createIndexes();
+    await repo.addDay(
+      dayDelta(
+        'u1',
+        [['20', 3]],
+        [
+          ['alice', 2],
+          ['bob', 1],
+        ],
+      ),
+      await repo.dayNames('u1', day),
+    );
+    await repo.closeDays(nextDay, 10);
+
+    const names = await repo.dayNames('u1', day);
+    expect([names.chatters.has('alice'), names.chatters.has('bob'), names.commands.has('dice')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    await repo.addDay(
+      dayDelta(
+        'u1',
+        [['21', 2]],
+        [
+          ['alice', 1],
+          ['carol', 1],
+        ],
+      ),
+      names,
+    );
+    const expected = [
+      {
+        hours: { '20': storedHour(3), '21': storedHour(2) },
+        chatters: { alice: 3, bob: 1, carol: 1 },
+        commandRuns: { dice: 2 },
+      },
+    ];
+    expect(await dayRead(repo, 'u1')).toMatchObject(expected);
+
+    // moved too: two entries of the day, still read as one
+    expect(await repo.closeDays(nextDay, 10)).toBe(1);
+    expect(await dayRead(repo, 'u1')).toMatchObject(expected);
   });
 });

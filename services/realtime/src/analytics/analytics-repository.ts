@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RecentItem, RecentLogSpec, Store, Update } from '@kickstand/platform/store';
 import {
   analyticsLimits,
@@ -98,11 +99,37 @@ export const minutesSpec: RecentLogSpec = {
   atField: 'minute',
 };
 
+/**
+ * A day that ended, as an entry of the recent log `analytics-past-days` (on MongoDB the document
+ * `{ _id, userId, day, ...entry }`): the day document it was, its names as `[name, count]` pairs.
+ */
+export type PastDayEntry = {
+  hours?: Record<string, Partial<Counts>>;
+  chatters?: Array<[string, number]>;
+  unnamedLines?: number;
+  commandRuns?: Array<[string, number]>;
+};
+
+/**
+ * The store's recent log `analytics-past-days`: the days that ended, moved out of the collection
+ * `analytics-days` by `closeDays`. A day is written every minute while it lasts, then never again
+ * (but for a Kick event delivered more than a day late: a second entry, summed when read), and is
+ * read only by the 7 and 30 day reports. The embedded store keeps each entry's text on disk, not
+ * the document on the heap: a busy channel's day holds up to 5,000 names, ~200 kB of heap as a
+ * document, 31 of them kept (docs/performance.md, session of 2026-11-27 21:30 UTC).
+ * Kept per owner: twice the 31 days (a day moved in more than one entry); older ones are not read.
+ */
+export const pastDaysSpec: RecentLogSpec = {
+  keepPerKey: 2 * analyticsLimits.retentionDays,
+  keyField: 'userId',
+  atField: 'day',
+};
+
 /** Writes of one minute beyond which addMinute gives up (a fault: each report or late line adds one). */
 const maxWritesPerMinute = 10_000;
 
 export interface AnalyticsRepository {
-  /** Prepares the buckets (indexes; the minutes' recent log). */
+  /** Prepares the buckets (indexes; the recent logs of minutes and of past days). */
   createIndexes(): Promise<void>;
   /** Adds a minute's counts to its bucket: a new entry, summed with the minute's others when read. */
   addMinute(delta: MinuteDelta): Promise<void>;
@@ -112,7 +139,13 @@ export interface AnalyticsRepository {
   addDay(delta: DayDelta, names: DayNames): Promise<void>;
   /** The minutes in [from, to) among the owner's kept ones, one document per minute, oldest first. */
   minutesBetween(userId: string, from: Date, to: Date): Promise<MinuteDoc[]>;
+  /** The days in [from, to), one document per day (the collection's and the moved ones summed), oldest first. */
   daysBetween(userId: string, from: Date, to: Date): Promise<DayDoc[]>;
+  /**
+   * Moves up to `limit` day documents of days that started before `startedBefore` from the
+   * collection to the recent log of past days; returns how many it moved.
+   */
+  closeDays(startedBefore: Date, limit: number): Promise<number>;
   /** The stream that started last, or null. */
   lastStream(userId: string): Promise<StreamDoc | null>;
   /** The streams that overlap [from, to), oldest first. */
@@ -177,17 +210,78 @@ export function minuteDocsOf(userId: string, items: ReadonlyArray<RecentItem<Min
   return docs;
 }
 
+/** A day document as the entry of the past days' log (the names as pairs: cheaper to parse). */
+function pastDayEntryOf(doc: DayDoc): PastDayEntry {
+  const entry: PastDayEntry = {};
+  if (doc.hours) entry.hours = doc.hours;
+  if (doc.chatters) entry.chatters = Object.entries(doc.chatters);
+  if (doc.unnamedLines) entry.unnamedLines = doc.unnamedLines;
+  if (doc.commandRuns) entry.commandRuns = Object.entries(doc.commandRuns);
+  return entry;
+}
+
+/** Adds a day's counts (a document or an entry of the past days' log) into `sum`. */
+function addDayInto(sum: DayDoc, day: Omit<DayDoc, '_id' | 'userId' | 'day'> | PastDayEntry): void {
+  for (const [hour, counts] of Object.entries(day.hours ?? {})) {
+    const into = ((sum.hours ??= {})[hour] ??= {});
+    for (const name of countNames) if (counts[name] !== undefined) into[name] = (into[name] ?? 0) + counts[name];
+  }
+  const chatters = summed(sum.chatters, day.chatters);
+  if (chatters) sum.chatters = asRecord(chatters);
+  if (day.unnamedLines) sum.unnamedLines = (sum.unnamedLines ?? 0) + day.unnamedLines;
+  const commandRuns = summed(sum.commandRuns, day.commandRuns);
+  if (commandRuns) sum.commandRuns = asRecord(commandRuns);
+}
+
+/** Name counts as the object a day document keeps them in (pairs: a null-prototype one, as `summed` makes). */
+function asRecord(counts: NameCounts): Record<string, number> {
+  if (!isPairs(counts)) return counts;
+  const record = Object.create(null) as Record<string, number>;
+  for (const [name, count] of counts) record[name] = count;
+  return record;
+}
+
+const isPairs = (counts: NameCounts): counts is ReadonlyArray<readonly [string, number]> => Array.isArray(counts);
+
+/**
+ * The days of the collection and of the past days' log as one document per day, oldest first:
+ * a day found in both (a late write after it was moved) or in several entries has them summed.
+ */
+export function dayDocsOf(
+  userId: string,
+  docs: readonly DayDoc[],
+  past: ReadonlyArray<RecentItem<PastDayEntry>>,
+): DayDoc[] {
+  if (past.length === 0) return [...docs];
+  const byDay = new Map<number, DayDoc>();
+  const sumOf = (day: Date): DayDoc => {
+    let sum = byDay.get(day.getTime());
+    if (!sum) {
+      sum = { _id: `${userId}|${dayKey(day)}`, userId, day };
+      byDay.set(day.getTime(), sum);
+    }
+    return sum;
+  };
+  for (const doc of docs) addDayInto(sumOf(doc.day), doc);
+  for (const { at, entry } of past) addDayInto(sumOf(at), entry);
+  return [...byDay.values()].sort((a, b) => a.day.getTime() - b.day.getTime());
+}
+
 export function createAnalyticsRepository(store: Store): AnalyticsRepository {
   const minutes = store.recentLog<MinuteEntry>('analytics-minutes', minutesSpec);
   const days = store.collection<DayDoc>('analytics-days');
+  const pastDays = store.recentLog<PastDayEntry>('analytics-past-days', pastDaysSpec);
   const streams = store.collection<StreamDoc>('analytics-streams');
   const streamId = (userId: string, startedAt: Date) => `${userId}|${startedAt.toISOString()}`;
   let opening: Promise<void> | undefined;
-  const openMinutes = () =>
-    (opening ??= minutes.open().catch((error: unknown) => {
-      opening = undefined; // tried again by the next call
-      throw error;
-    }));
+  const openLogs = () =>
+    (opening ??= Promise.all([minutes.open(), pastDays.open()]).then(
+      () => undefined,
+      (error: unknown) => {
+        opening = undefined; // tried again by the next call
+        throw error;
+      },
+    ));
   /**
    * Each owner's latest minute written here and how many writes of it: the minute under way
    * written for a report is written again when it ends (its n-th write is tried first, not each
@@ -197,7 +291,7 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
 
   return {
     createIndexes: async () => {
-      await openMinutes();
+      await openLogs();
       await days.createIndex({ fields: { userId: 1, day: 1 } });
       await days.createIndex({ fields: { day: 1 }, expireAfterSeconds: retentionSeconds });
       await streams.createIndex({ fields: { userId: 1, startedAt: -1 } });
@@ -205,7 +299,7 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
     },
 
     addMinute: async (delta) => {
-      await openMinutes();
+      await openLogs();
       // A minute is normally written once, after it ended. A later write of it (a line that came
       // late, a report that wrote the minute under way, another instance) is an entry of its own,
       // `|2`, `|3`…: the first id not taken yet (an append of a taken id is a no-op that says so).
@@ -224,11 +318,20 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
     },
 
     dayNames: async (userId, day) => {
-      const doc = await days.findOne({ _id: `${userId}|${dayKey(day)}` });
-      return {
-        chatters: new NameHashSet(Object.keys(doc?.chatters ?? {})),
-        commands: new NameHashSet(Object.keys(doc?.commandRuns ?? {})),
-      };
+      await openLogs();
+      // a day moved to the past days' log and written again (a Kick event delivered a day late)
+      // keeps the names of both within the caps
+      const [doc, past] = await Promise.all([
+        days.findOne({ _id: `${userId}|${dayKey(day)}` }),
+        pastDays.range(userId, day, new Date(day.getTime() + dayMs)),
+      ]);
+      const chatters = Object.keys(doc?.chatters ?? {});
+      const commands = Object.keys(doc?.commandRuns ?? {});
+      for (const { entry } of past) {
+        for (const [name] of entry.chatters ?? []) chatters.push(name);
+        for (const [name] of entry.commandRuns ?? []) commands.push(name);
+      }
+      return { chatters: new NameHashSet(chatters), commands: new NameHashSet(commands) };
     },
 
     addDay: async (delta, names) => {
@@ -252,11 +355,33 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
     },
 
     minutesBetween: async (userId, from, to) => {
-      await openMinutes();
+      await openLogs();
       return minuteDocsOf(userId, await minutes.range(userId, from, to));
     },
 
-    daysBetween: (userId, from, to) => days.find({ userId, day: { $gte: from, $lt: to } }, { sort: { day: 1 } }),
+    daysBetween: async (userId, from, to) => {
+      await openLogs();
+      const [docs, past] = await Promise.all([
+        days.find({ userId, day: { $gte: from, $lt: to } }, { sort: { day: 1 } }),
+        pastDays.range(userId, from, to),
+      ]);
+      return dayDocsOf(userId, docs, past);
+    },
+
+    closeDays: async (startedBefore, limit) => {
+      await openLogs();
+      const ended = await days.find({ day: { $lt: startedBefore } }, { sort: { day: 1 }, limit });
+      for (const doc of ended) {
+        const entry = pastDayEntryOf(doc);
+        // the same document moved twice (a crash between the append and the delete, or two
+        // instances at once) is one entry; a later document of the same day (a write after the
+        // move) is another, summed when read
+        const version = createHash('sha1').update(JSON.stringify(entry)).digest('base64url');
+        await pastDays.append(doc.userId, `${doc._id}|${version}`, doc.day, entry);
+        await days.deleteOne({ _id: doc._id });
+      }
+      return ended.length;
+    },
 
     lastStream: async (userId) => (await streams.find({ userId }, { sort: { startedAt: -1 }, limit: 1 }))[0] ?? null,
 

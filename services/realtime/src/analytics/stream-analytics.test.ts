@@ -17,6 +17,7 @@ import {
   createAnalyticsRepository,
   minutesSpec,
   type AnalyticsRepository,
+  type DayDoc,
   type MinuteEntry,
 } from './analytics-repository';
 import { analyticsLimits } from './buckets';
@@ -654,5 +655,32 @@ describe('the last stream', () => {
       kicks: [0, 100],
     });
     expect(report.totals).toMatchObject({ follows: 1, subscriptions: 2, giftedSubscriptions: 5, kicks: 100 });
+  });
+});
+
+describe('the days that ended', () => {
+  const inCollection = () => platform.store.collection<DayDoc>('analytics-days').count({ userId: owner });
+
+  test('when the timer flushes more than an hour after a day ended, then the day leaves the collection and the 7-day report still counts it', async () => {
+    await chat('alice', at('2026-03-01T20:00:10Z'));
+    await chat('bob', at('2026-03-01T20:00:20Z'));
+    clock.set(at('2026-03-01T20:01:03Z'));
+    await analytics.flushEnded();
+    expect(await inCollection()).toBe(1);
+
+    clock.set(at('2026-03-02T00:59:00Z'));
+    await analytics.flushEnded();
+    expect(await inCollection()).toBe(1);
+
+    clock.set(at('2026-03-02T01:00:03Z'));
+    // the store is shared with the other tests, whose days are moved too, a few per flush
+    for (let flush = 0; flush < 50 && (await inCollection()) > 0; flush += 1) await analytics.flushEnded();
+    expect(await inCollection()).toBe(0);
+    const week = await analytics.report(owner, '7d');
+    expect(week.totals).toMatchObject({ messages: 2, uniqueChatters: 2 });
+    expect(week.topChatters).toEqual([
+      { username: 'alice', messages: 1 },
+      { username: 'bob', messages: 1 },
+    ]);
   });
 });

@@ -63,6 +63,20 @@ export const analyticsBigDayNames = 1_000;
 export const analyticsDayWriteEveryMs = 10 * 60_000;
 export const analyticsPendingDayNames = 200;
 
+/**
+ * A day's document leaves the collection for the recent log of past days (repo.closeDays) this
+ * long after the day ended: its last writes (lines believed up to 5 minutes before they arrive,
+ * the minute's grace, a big day's held counts at the day's end) are long done by then, so the
+ * move does not race them. Kick events delivered later still count (a second entry, summed).
+ */
+export const analyticsCloseDayAfterMs = 60 * 60_000;
+
+/**
+ * Chunks of `writeChunk` day documents each timer flush moves at most (with its pause between
+ * chunks): 1,000 channels' days are moved within a few minutes, a few documents at a time.
+ */
+export const analyticsCloseChunksPerFlush = 10;
+
 /** A day bucket's counts added up in memory, not written yet. */
 interface PendingDay {
   delta: DayDelta;
@@ -114,7 +128,7 @@ export interface StreamAnalyticsCounter {
   countKickEvent(message: TopicMessage<'kick.event'>): Promise<void>;
   /** Writes everything counted in memory, the minute under way too (a report, stop). */
   flush(): Promise<void>;
-  /** Writes the minutes that are over, pausing between chunks (the timer). */
+  /** Writes the minutes that are over, pausing between chunks, then moves the days that ended (the timer). */
   flushEnded(): Promise<void>;
   /** The signed-in streamer's report; this instance's unwritten counts are written first. */
   report(userId: string, range: AnalyticsRange): Promise<StreamAnalytics>;
@@ -277,8 +291,27 @@ export function createStreamAnalytics({
       hurried -= 1;
     }
   };
-  const flushEnded = () =>
-    queueFlush(() => pending.drainEndedBy(clock.now().getTime() - analyticsMinuteGraceMs), false);
+  /**
+   * Moves the days that ended over an hour ago out of the collection (on the embedded store each
+   * would stay on the heap for 31 days), in the flushes' queue so that no day write of this
+   * instance runs in between.
+   */
+  const closeEndedDays = async () => {
+    const startedBefore = new Date(clock.now().getTime() - dayMs - analyticsCloseDayAfterMs);
+    try {
+      for (let chunk = 0; chunk < analyticsCloseChunksPerFlush; chunk += 1) {
+        if (chunk > 0) await betweenChunks();
+        if ((await repo.closeDays(startedBefore, writeChunk)) < writeChunk) return;
+      }
+    } catch (error) {
+      log.error({ err: error }, 'stream analytics: days that ended could not be moved; tried again at the next flush');
+    }
+  };
+  const flushEnded = () => {
+    const written = queueFlush(() => pending.drainEndedBy(clock.now().getTime() - analyticsMinuteGraceMs), false);
+    flushing = written.catch(() => undefined).then(closeEndedDays);
+    return Promise.all([written, flushing]).then(() => undefined);
+  };
 
   return {
     countChat(message) {
