@@ -201,9 +201,14 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   const hourCounts = (messages: number) => ({ ...zeroCounts(), messages });
   /** An hour as the day document keeps it: only the counts that are not 0. */
   const storedHour = (messages: number) => ({ messages });
-  const dayDelta = (userId: string, hours: Array<[string, number]>, chatters: Array<[string, number]>) => ({
+  const dayDelta = (
+    userId: string,
+    hours: Array<[string, number]>,
+    chatters: Array<[string, number]>,
+    ofDay: Date = day,
+  ) => ({
     userId,
-    day,
+    day: ofDay,
     hours: new Map(hours.map(([hour, messages]) => [hour, hourCounts(messages)])),
     chatters: new Map(chatters),
     unnamedLines: 0,
@@ -211,6 +216,16 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   });
   /** The day's documents in the collection analytics-days (the moved ones are not there). */
   const inCollection = (store: Store) => store.collection<DayDoc>('analytics-days').count({});
+  /** A fresh store with one day written for each of the owners. */
+  async function withDays(userIds: string[], chatters: Array<[string, number]> = [['alice', 1]]) {
+    const store = await openStore(await dirs.make());
+    const repo = createAnalyticsRepository(store);
+    await repo.createIndexes();
+    for (const userId of userIds) {
+      await repo.addDay(dayDelta(userId, [['20', 1]], chatters), await repo.dayNames(userId, day));
+    }
+    return { store, repo };
+  }
   /** The day as the 7 and 30 day reports read it: hours, chatters, commands. */
   async function dayRead(repo: ReturnType<typeof createAnalyticsRepository>, userId: string) {
     const docs = await repo.daysBetween(userId, day, nextDay);
@@ -266,34 +281,28 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   });
 
   test('when a day has not started before the given date, then closeDays leaves it in the collection', async () => {
-    const store = await openStore(await dirs.make());
-    const repo = createAnalyticsRepository(store);
-    await repo.createIndexes();
-    await repo.addDay(dayDelta('u1', [['20', 1]], [['alice', 1]]), await repo.dayNames('u1', day));
+    const { store, repo } = await withDays(['u1']);
 
     expect(await repo.closeDays(day, 10)).toBe(0);
     expect(await inCollection(store)).toBe(1);
   });
 
   test('when closeDays is given a limit, then it moves that many days, oldest first', async () => {
-    const store = await openStore(await dirs.make());
-    const repo = createAnalyticsRepository(store);
-    await repo.createIndexes();
-    for (const userId of ['u1', 'u2', 'u3']) {
-      await repo.addDay(dayDelta(userId, [['20', 1]], [['alice', 1]]), await repo.dayNames(userId, day));
-    }
+    const { store, repo } = await withDays(['u1', 'u2']);
+    const dayBefore = at('2026-02-28T00:00:00Z');
+    await repo.addDay(dayDelta('u3', [['20', 1]], [['alice', 1]], dayBefore), await repo.dayNames('u3', dayBefore));
 
+    expect(await repo.closeDays(nextDay, 1)).toBe(1);
+    expect((await store.collection<DayDoc>('analytics-days').find({})).map((doc) => doc._id).sort()).toEqual([
+      'u1|2026-03-01',
+      'u2|2026-03-01',
+    ]);
     expect(await repo.closeDays(nextDay, 2)).toBe(2);
-    expect(await inCollection(store)).toBe(1);
-    expect(await repo.closeDays(nextDay, 2)).toBe(1);
     expect(await inCollection(store)).toBe(0);
   });
 
   test('when the same document is moved again (a stop between the log and the delete, or two instances at once), then the day counts once', async () => {
-    const store = await openStore(await dirs.make());
-    const repo = createAnalyticsRepository(store);
-    await repo.createIndexes();
-    await repo.addDay(dayDelta('u1', [['20', 3]], [['alice', 3]]), await repo.dayNames('u1', day));
+    const { store, repo } = await withDays(['u1'], [['alice', 3]]);
     const [doc] = await store.collection<DayDoc>('analytics-days').find({});
     await repo.closeDays(nextDay, 10);
 
@@ -301,23 +310,16 @@ describe('the days that ended (recent log analytics-past-days)', () => {
     await store.collection<DayDoc>('analytics-days').insertOne(doc as DayDoc);
     expect(await repo.closeDays(nextDay, 10)).toBe(1);
 
-    expect(await dayRead(repo, 'u1')).toMatchObject([{ hours: { '20': storedHour(3) }, chatters: { alice: 3 } }]);
+    expect(await dayRead(repo, 'u1')).toMatchObject([{ hours: { '20': storedHour(1) }, chatters: { alice: 3 } }]);
   });
 
   test('when a day is written again after it was moved, then its names count against the caps together and the reports sum both', async () => {
-    const store = await openStore(await dirs.make());
-    const repo = createAnalyticsRepository(store);
-    await repo.createIndexes();
-    await repo.addDay(
-      dayDelta(
-        'u1',
-        [['20', 3]],
-        [
-          ['alice', 2],
-          ['bob', 1],
-        ],
-      ),
-      await repo.dayNames('u1', day),
+    const { repo } = await withDays(
+      ['u1'],
+      [
+        ['alice', 2],
+        ['bob', 1],
+      ],
     );
     await repo.closeDays(nextDay, 10);
 
@@ -327,20 +329,14 @@ describe('the days that ended (recent log analytics-past-days)', () => {
       true,
       true,
     ]);
-    await repo.addDay(
-      dayDelta(
-        'u1',
-        [['21', 2]],
-        [
-          ['alice', 1],
-          ['carol', 1],
-        ],
-      ),
-      names,
-    );
+    const later: Array<[string, number]> = [
+      ['alice', 1],
+      ['carol', 1],
+    ];
+    await repo.addDay(dayDelta('u1', [['21', 2]], later), names);
     const expected = [
       {
-        hours: { '20': storedHour(3), '21': storedHour(2) },
+        hours: { '20': storedHour(1), '21': storedHour(2) },
         chatters: { alice: 3, bob: 1, carol: 1 },
         commandRuns: { dice: 2 },
       },
