@@ -16,7 +16,6 @@ export { chatLogLimit, createChatLog, type ChatLog } from './chat-log';
 export { createRealtimeRepository } from './repository';
 // for tools/bench (bench:chatlog, bench:analytics-flush, bench:analytics-memory)
 export { createAnalyticsRepository } from './analytics/analytics-repository';
-export { hashName } from './analytics/name-hashes';
 export { createStreamAnalytics } from './analytics/stream-analytics';
 export { realtimeConsumerGroup } from './events';
 export { botUsername } from './payloads';

@@ -5,11 +5,11 @@
  *
  * 1. Each of `channels` (default 1,000) gets a day document holding `names per day` (default 5,000,
  *    the cap) chatters: the store's heap per day document.
- * 2. The names of every day bucket as the flush holds them (`repo.dayNames`), and for comparison
- *    as the Set of strings it held before: heap (and array buffers) per name after `gc()`.
+ * 2. The count of chatters the flush reads once per day bucket (`repo.dayChatterCount`): CPU a read.
  * 3. One flush's day write per channel (`addDay` of 60 chatters already in the day, an hour's
- *    counts): CPU per write, i.e. the embedded store's copy of a document of that many names, and
- *    the event loop's longest delay meanwhile (one write's longest stretch on the thread).
+ *    counts): CPU per write (the day's read, its chatters' text parsed and written back whole, the
+ *    embedded store's copy of the document), and the event loop's longest delay meanwhile (one
+ *    write's longest stretch on the thread).
  * 4. `minutes` (default 10) minutes of chat, `lines` (default 60) a channel-minute from 10,000
  *    viewers picked at random (the bench's workload): CPU per minute write, heap per minute
  *    document (over all the minutes and over the later half alone) and per active channel-hour.
@@ -26,7 +26,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSilentLogger } from '@kickstand/platform/log';
 import { createEmbeddedStore } from '@kickstand/platform/store';
 import { createFakeClock } from '@kickstand/platform/testing';
-import { createAnalyticsRepository, hashName } from '@kickstand/realtime';
+import { createAnalyticsRepository } from '@kickstand/realtime';
 import { heapAfterGc } from './heap';
 import { seededRandom } from '@kickstand/platform/random';
 
@@ -42,7 +42,7 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-/** The V8 heap and the typed arrays' memory outside it (the day names' hash tables), after `gc()`. */
+/** The V8 heap and the typed arrays' memory outside it (the recent logs' indexes), after `gc()`. */
 const retained = () => heapAfterGc() + process.memoryUsage().arrayBuffers;
 
 async function main() {
@@ -78,7 +78,7 @@ async function main() {
   for (let channel = 0; channel < channels; channel += 1) {
     const names = distinctNames(namesPerDay);
     inDay.push(names.slice(0, 60));
-    await repo.addDay(dayDelta(owner(channel), names), await repo.dayNames(owner(channel), day));
+    await repo.addDay(dayDelta(owner(channel), names));
   }
   const heapDays = retained();
   console.log(
@@ -86,39 +86,10 @@ async function main() {
       `${((heapDays - heapBefore) / channels / 1000).toFixed(1)} kB a document`,
   );
 
-  // 2. the names the flush keeps per day bucket
+  // 2. the count of chatters the flush reads once per day bucket
   let cpu = process.cpuUsage();
-  const held = [];
-  for (let channel = 0; channel < channels; channel += 1) held.push(await repo.dayNames(owner(channel), day));
-  const readMs = cpuMs(cpu);
-  const heapNames = retained();
-  console.log(
-    `dayNames of ${channels} buckets: +${mb(heapNames - heapDays)} MB, ` +
-      `${((heapNames - heapDays) / (channels * namesPerDay)).toFixed(1)} bytes a name; ` +
-      `read ${((readMs * 1000) / channels).toFixed(0)} µs a bucket`,
-  );
-  const legacy = [];
-  for (let channel = 0; channel < channels; channel += 1) {
-    const [doc] = await repo.daysBetween(owner(channel), day, new Date(day.getTime() + 86_400_000));
-    legacy.push(new Set(Object.keys(doc?.chatters ?? {})));
-  }
-  const heapLegacy = retained();
-  console.log(
-    `  for comparison, a Set of the name strings (as before): +${mb(heapLegacy - heapNames)} MB, ` +
-      `${((heapLegacy - heapNames) / (channels * namesPerDay)).toFixed(1)} bytes a name`,
-  );
-  legacy.length = 0;
-  const numbers = [];
-  for (let channel = 0; channel < channels; channel += 1) {
-    const [doc] = await repo.daysBetween(owner(channel), day, new Date(day.getTime() + 86_400_000));
-    numbers.push(new Set(Object.keys(doc?.chatters ?? {}).map(hashName)));
-  }
-  const heapNumbers = retained();
-  console.log(
-    `  for comparison, a Set of the names' 32-bit hashes: +${mb(heapNumbers - heapLegacy)} MB, ` +
-      `${((heapNumbers - heapLegacy) / (channels * namesPerDay)).toFixed(1)} bytes a name`,
-  );
-  numbers.length = 0;
+  for (let channel = 0; channel < channels; channel += 1) await repo.dayChatterCount(owner(channel), day);
+  console.log(`dayChatterCount of ${channels} buckets: ${((cpuMs(cpu) * 1000) / channels).toFixed(0)} µs CPU a read`);
 
   // 3. one flush's day write per channel: 60 chatters the day holds already
   // the loop's longest delay meanwhile: how long one write holds the owner thread at a stretch
@@ -126,14 +97,14 @@ async function main() {
   delay.enable();
   cpu = process.cpuUsage();
   for (let channel = 0; channel < channels; channel += 1) {
-    await repo.addDay(dayDelta(owner(channel), inDay[channel] ?? []), held[channel] as (typeof held)[number]);
+    await repo.addDay(dayDelta(owner(channel), inDay[channel] ?? []));
     await new Promise((resolve) => setImmediate(resolve));
   }
   const dayWriteMs = cpuMs(cpu);
   // a block still under way when the writes resolve is recorded at the monitor's next sample
   await new Promise((resolve) => setTimeout(resolve, 20));
   delay.disable();
-  const [dayDoc] = await repo.daysBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
+  const dayDoc = await store.collection('analytics-days').findOne({ _id: `${owner(0)}|2026-03-01` });
   console.log(
     `addDay of 60 chatters to a day of ${namesPerDay} names: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write, ` +
       `~${(JSON.stringify(dayDoc).length / 1000).toFixed(0)} kB appended to the datafile; ` +
@@ -202,7 +173,6 @@ async function main() {
     return (cpuMs(started) * 1000) / readers;
   };
   const readBeforeUs = await readDays();
-  held.length = 0;
   const heapBeforeMove = retained();
   cpu = process.cpuUsage();
   let moved = 0;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createSilentLogger } from '@kickstand/platform/log';
-import { createEmbeddedStore, type Store } from '@kickstand/platform/store';
+import { createEmbeddedStore, type Document, type Filter, type Store } from '@kickstand/platform/store';
 import { createFakeClock, createTempDirs } from '@kickstand/platform/testing';
 import {
   createAnalyticsRepository,
@@ -9,6 +9,7 @@ import {
   type DayDoc,
   type MinuteDoc,
   type MinuteEntry,
+  type StoredDayDoc,
 } from './analytics-repository';
 import { analyticsLimits, zeroCounts, type MinuteDelta } from './buckets';
 import { createStreamAnalytics } from './stream-analytics';
@@ -195,48 +196,194 @@ describe('the minutes of stream analytics (recent log analytics-minutes)', () =>
   });
 });
 
-describe('the days that ended (recent log analytics-past-days)', () => {
-  const day = at('2026-03-01T00:00:00Z');
-  const nextDay = at('2026-03-02T00:00:00Z');
-  const hourCounts = (messages: number) => ({ ...zeroCounts(), messages });
-  /** An hour as the day document keeps it: only the counts that are not 0. */
-  const storedHour = (messages: number) => ({ messages });
-  const dayDelta = (
-    userId: string,
-    hours: Array<[string, number]>,
-    chatters: Array<[string, number]>,
-    ofDay: Date = day,
-  ) => ({
-    userId,
-    day: ofDay,
-    hours: new Map(hours.map(([hour, messages]) => [hour, hourCounts(messages)])),
-    chatters: new Map(chatters),
-    unnamedLines: 0,
-    commands: new Map([['dice', 1]]),
+const day = at('2026-03-01T00:00:00Z');
+const nextDay = at('2026-03-02T00:00:00Z');
+const hourCounts = (messages: number) => ({ ...zeroCounts(), messages });
+/** An hour as the day document keeps it: only the counts that are not 0. */
+const storedHour = (messages: number) => ({ messages });
+const dayDelta = (
+  userId: string,
+  hours: Array<[string, number]>,
+  chatters: Array<[string, number]>,
+  ofDay: Date = day,
+) => ({
+  userId,
+  day: ofDay,
+  hours: new Map(hours.map(([hour, messages]) => [hour, hourCounts(messages)])),
+  chatters: new Map(chatters),
+  unnamedLines: 0,
+  commands: new Map([['dice', 1]]),
+});
+/** The day as the 7 and 30 day reports read it: hours, chatters, commands. */
+async function dayRead(repo: ReturnType<typeof createAnalyticsRepository>, userId: string) {
+  const docs = await repo.daysBetween(userId, day, nextDay);
+  return docs.map((doc) => ({
+    _id: doc._id,
+    day: doc.day.toISOString(),
+    hours: doc.hours,
+    chatters: { ...doc.chatters },
+    commandRuns: { ...doc.commandRuns },
+  }));
+}
+
+/** A fresh store with one day written for each of the owners. */
+async function withDays(userIds: string[], chatters: Array<[string, number]> = [['alice', 1]]) {
+  const store = await openStore(await dirs.make());
+  const repo = createAnalyticsRepository(store);
+  await repo.createIndexes();
+  for (const userId of userIds) await repo.addDay(dayDelta(userId, [['20', 1]], chatters));
+  return { store, repo };
+}
+/** The day's document as the collection analytics-days holds it. */
+const storedDay = (store: Store, userId: string) =>
+  store.collection<StoredDayDoc>('analytics-days').findOne({ _id: `${userId}|2026-03-01` });
+
+describe('the days (collection analytics-days)', () => {
+  test('when a day is written, then its chatters are kept as text in the order they were first kept, and read back by name', async () => {
+    const { store, repo } = await withDays(
+      ['u1'],
+      [
+        ['bob', 2],
+        ['alice', 1],
+      ],
+    );
+
+    expect(
+      await repo.addDay(
+        dayDelta(
+          'u1',
+          [['21', 1]],
+          [
+            ['carol', 1],
+            ['bob', 1],
+          ],
+        ),
+      ),
+    ).toBe(3);
+
+    expect(await storedDay(store, 'u1')).toEqual({
+      _id: 'u1|2026-03-01',
+      userId: 'u1',
+      day,
+      hours: { '20': storedHour(1), '21': storedHour(1) },
+      chatterNames: 'bob alice carol',
+      chatterLines: '3 1 1',
+      commandRuns: { dice: 2 },
+      writes: 2,
+    });
+    expect(await dayRead(repo, 'u1')).toMatchObject([{ chatters: { bob: 3, alice: 1, carol: 1 } }]);
+    expect(await repo.dayChatterCount('u1', day)).toBe(3);
   });
-  /** The day's documents in the collection analytics-days (the moved ones are not there). */
-  const inCollection = (store: Store) => store.collection<DayDoc>('analytics-days').count({});
-  /** A fresh store with one day written for each of the owners. */
-  async function withDays(userIds: string[], chatters: Array<[string, number]> = [['alice', 1]]) {
+
+  test('when a day keeps its cap of chatters, then a newcomer’s lines are unnamed and a kept name still counts under its name', async () => {
+    const full = Array.from({ length: analyticsLimits.chattersPerDay }, (_, index): [string, number] => [
+      `v${index}`,
+      1,
+    ]);
+    const { repo } = await withDays(['u1'], full);
+
+    expect(
+      await repo.addDay(
+        dayDelta(
+          'u1',
+          [['21', 5]],
+          [
+            ['newcomer', 2],
+            ['v7', 3],
+          ],
+        ),
+      ),
+    ).toBe(analyticsLimits.chattersPerDay);
+
+    const [read] = await repo.daysBetween('u1', day, nextDay);
+    expect([read?.chatters?.v7, read?.chatters?.newcomer, read?.unnamedLines]).toEqual([4, undefined, 2]);
+  });
+
+  test('when a day document of an earlier version keeps its chatters as an object, then it is read, and its next write turns them into text', async () => {
     const store = await openStore(await dirs.make());
     const repo = createAnalyticsRepository(store);
     await repo.createIndexes();
-    for (const userId of userIds) {
-      await repo.addDay(dayDelta(userId, [['20', 1]], chatters), await repo.dayNames(userId, day));
-    }
-    return { store, repo };
-  }
-  /** The day as the 7 and 30 day reports read it: hours, chatters, commands. */
-  async function dayRead(repo: ReturnType<typeof createAnalyticsRepository>, userId: string) {
-    const docs = await repo.daysBetween(userId, day, nextDay);
-    return docs.map((doc) => ({
-      _id: doc._id,
-      day: doc.day.toISOString(),
-      hours: doc.hours,
-      chatters: { ...doc.chatters },
-      commandRuns: { ...doc.commandRuns },
-    }));
-  }
+    await store.collection<StoredDayDoc>('analytics-days').insertOne({
+      _id: 'u1|2026-03-01',
+      userId: 'u1',
+      day,
+      hours: { '20': storedHour(3) },
+      chatters: { alice: 2, bob: 1 },
+    });
+    expect(await dayRead(repo, 'u1')).toMatchObject([{ chatters: { alice: 2, bob: 1 } }]);
+    expect(await repo.dayChatterCount('u1', day)).toBe(2);
+
+    await repo.addDay(
+      dayDelta(
+        'u1',
+        [['20', 1]],
+        [
+          ['carol', 1],
+          ['alice', 1],
+        ],
+      ),
+    );
+
+    expect(await storedDay(store, 'u1')).toMatchObject({
+      chatterNames: 'alice bob carol',
+      chatterLines: '3 1 1',
+      writes: 1,
+    });
+    expect(await storedDay(store, 'u1')).not.toHaveProperty('chatters');
+    expect(await dayRead(repo, 'u1')).toMatchObject([
+      { hours: { '20': storedHour(4) }, chatters: { alice: 3, bob: 1, carol: 1 } },
+    ]);
+  });
+
+  test('when another write of the day comes between a write’s read and its update, then the write reads the day again and both count', async () => {
+    const { store } = await withDays(['u1'], [['alice', 1]]);
+    const other = createAnalyticsRepository(store);
+    let between: (() => Promise<unknown>) | undefined = () => other.addDay(dayDelta('u1', [['20', 1]], [['bob', 1]]));
+    const racing: Store = {
+      ...store,
+      collection: <T extends Document>(name: string) => {
+        const collection = store.collection<T>(name);
+        if (name !== 'analytics-days') return collection;
+        return {
+          ...collection,
+          findOne: async (filter: Filter) => {
+            const doc = await collection.findOne(filter);
+            const write = between;
+            between = undefined;
+            await write?.();
+            return doc;
+          },
+        };
+      },
+    };
+    const repo = createAnalyticsRepository(racing);
+
+    expect(
+      await repo.addDay(
+        dayDelta(
+          'u1',
+          [['20', 1]],
+          [
+            ['carol', 1],
+            ['alice', 1],
+          ],
+        ),
+      ),
+    ).toBe(3);
+
+    expect(await storedDay(store, 'u1')).toMatchObject({
+      hours: { '20': storedHour(3) },
+      chatterNames: 'alice bob carol',
+      chatterLines: '2 1 1',
+      commandRuns: { dice: 3 },
+      writes: 3,
+    });
+  });
+});
+
+describe('the days that ended (recent log analytics-past-days)', () => {
+  /** The day's documents in the collection analytics-days (the moved ones are not there). */
+  const inCollection = (store: Store) => store.collection<DayDoc>('analytics-days').count({});
 
   test('when a day ended, then closeDays moves its document out of the collection and the reports read the same day, after a restart too', async () => {
     const dir = await dirs.make();
@@ -255,9 +402,8 @@ describe('the days that ended (recent log analytics-past-days)', () => {
           ['bob', 1],
         ],
       ),
-      await repo.dayNames('u1', day),
     );
-    await repo.addDay(dayDelta('u2', [['20', 1]], [['carol', 1]]), await repo.dayNames('u2', day));
+    await repo.addDay(dayDelta('u2', [['20', 1]], [['carol', 1]]));
     const before = await dayRead(repo, 'u1');
 
     expect(await repo.closeDays(nextDay, 10)).toBe(2);
@@ -290,7 +436,7 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   test('when closeDays is given a limit, then it moves that many days, oldest first', async () => {
     const { store, repo } = await withDays(['u1', 'u2']);
     const dayBefore = at('2026-02-28T00:00:00Z');
-    await repo.addDay(dayDelta('u3', [['20', 1]], [['alice', 1]], dayBefore), await repo.dayNames('u3', dayBefore));
+    await repo.addDay(dayDelta('u3', [['20', 1]], [['alice', 1]], dayBefore));
 
     expect(await repo.closeDays(nextDay, 1)).toBe(1);
     expect((await store.collection<DayDoc>('analytics-days').find({})).map((doc) => doc._id).sort()).toEqual([
@@ -323,17 +469,12 @@ describe('the days that ended (recent log analytics-past-days)', () => {
     );
     await repo.closeDays(nextDay, 10);
 
-    const names = await repo.dayNames('u1', day);
-    expect([names.chatters.has('alice'), names.chatters.has('bob'), names.commands.has('dice')]).toEqual([
-      true,
-      true,
-      true,
-    ]);
     const later: Array<[string, number]> = [
       ['alice', 1],
       ['carol', 1],
     ];
-    await repo.addDay(dayDelta('u1', [['21', 2]], later), names);
+    // the new document starts with the moved day's names: alice is not counted twice
+    expect(await repo.addDay(dayDelta('u1', [['21', 2]], later))).toBe(3);
     const expected = [
       {
         hours: { '20': storedHour(1), '21': storedHour(2) },

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { RecentItem, RecentLogSpec, Store, Update } from '@kickstand/platform/store';
+import {
+  DuplicateKeyError,
+  type RecentItem,
+  type RecentLogSpec,
+  type Store,
+  type Update,
+} from '@kickstand/platform/store';
 import {
   analyticsLimits,
   countNames,
@@ -10,7 +16,6 @@ import {
   type MinuteDelta,
   type NameCounts,
 } from './buckets';
-import { NameHashSet } from './name-hashes';
 
 /**
  * One channel owner's minute as read: `_id` is `<userId>|<minute ISO>`, its entries (MinuteEntry)
@@ -30,7 +35,7 @@ export interface MinuteDoc {
   commandRuns?: NameCounts;
 }
 
-/** One channel owner's UTC day: `_id` is `<userId>|<YYYY-MM-DD>`. */
+/** One channel owner's UTC day as read: `_id` is `<userId>|<YYYY-MM-DD>`. */
 export interface DayDoc {
   _id: string;
   userId: string;
@@ -54,12 +59,30 @@ export interface StreamDoc {
 }
 
 /**
- * The names a day document holds already, so that its caps are kept without reading it every flush
- * (as hashes: name-hashes.ts says what a collision does).
+ * A day as the collection `analytics-days` holds it (read as a DayDoc). Its chatters are two
+ * strings, not an object by name: a day of 5,000 names was ~200 kB of the embedded store's heap as
+ * an object (~40 bytes a name, each a string and a dictionary entry for the collector to mark, the
+ * whole copied by NeDB at every write), ~14 bytes a name as strings
+ * (docs/decisions/analytics-day-chatters-as-text.md).
  */
-export interface DayNames {
-  chatters: NameHashSet;
-  commands: NameHashSet;
+export interface StoredDayDoc {
+  _id: string;
+  userId: string;
+  day: Date;
+  hours?: Record<string, Partial<Counts>>;
+  /** The chatters kept by name, in the order they were first kept, separated by spaces (nameKey allows none in a name). */
+  chatterNames?: string;
+  /** Their chat lines, in the order of `chatterNames`: decimal numbers separated by spaces. */
+  chatterLines?: string;
+  /** Versions before the names as text: chat lines per chatter. Read, and turned into text by the day's next write. */
+  chatters?: Record<string, number>;
+  unnamedLines?: number;
+  commandRuns?: Record<string, number>;
+  /**
+   * How many times the day was written: each write replaces the chatters' text, so it is made only
+   * if no other write came between its read and its update (absent in documents of versions before).
+   */
+  writes?: number;
 }
 
 /**
@@ -127,16 +150,21 @@ export const pastDaysSpec: RecentLogSpec = {
 
 /** Writes of one minute beyond which addMinute gives up (a fault: each report or late line adds one). */
 const maxWritesPerMinute = 10_000;
+/** Tries of a day's write beyond which addDay gives up (each lost only to another write of the same day). */
+const maxDayWriteTries = 20;
 
 export interface AnalyticsRepository {
   /** Prepares the buckets (indexes; the recent logs of minutes and of past days). */
   createIndexes(): Promise<void>;
   /** Adds a minute's counts to its bucket: a new entry, summed with the minute's others when read. */
   addMinute(delta: MinuteDelta): Promise<void>;
-  /** The names already kept in a day bucket. */
-  dayNames(userId: string, day: Date): Promise<DayNames>;
-  /** Adds a day's counts; names beyond the caps (given the names already kept) are counted as unnamed. */
-  addDay(delta: DayDelta, names: DayNames): Promise<void>;
+  /** How many chatters a day bucket keeps by name. */
+  dayChatterCount(userId: string, day: Date): Promise<number>;
+  /**
+   * Adds a day's counts; names beyond the caps (given the names the day keeps already) are counted
+   * as unnamed. Resolves to how many chatters the day keeps by name after the write.
+   */
+  addDay(delta: DayDelta): Promise<number>;
   /** The minutes in [from, to) among the owner's kept ones, one document per minute, oldest first. */
   minutesBetween(userId: string, from: Date, to: Date): Promise<MinuteDoc[]>;
   /** The days in [from, to), one document per day (the collection's and the moved ones summed), oldest first. */
@@ -210,14 +238,88 @@ export function minuteDocsOf(userId: string, items: ReadonlyArray<RecentItem<Min
   return docs;
 }
 
-/** A day document as the entry of the past days' log (the names as pairs: cheaper to parse). */
-function pastDayEntryOf(doc: DayDoc): PastDayEntry {
+/** A day's chatters as a write works on them: the names in the order they were kept, and their lines. */
+interface ChatterList {
+  names: string[];
+  lines: number[];
+}
+
+/** The chatters a stored day keeps by name: its text, and the object of versions before. */
+function chatterListOf(doc: StoredDayDoc): ChatterList {
+  const names = doc.chatterNames ? doc.chatterNames.split(' ') : [];
+  const lineTexts = doc.chatterLines ? doc.chatterLines.split(' ') : [];
+  const lines = names.map((_, index) => Number(lineTexts[index]) || 0);
+  for (const [name, count] of Object.entries(doc.chatters ?? {})) {
+    names.push(name);
+    lines.push(count);
+  }
+  return { names, lines };
+}
+
+const pairsOf = ({ names, lines }: ChatterList): Array<[string, number]> =>
+  names.map((name, index) => [name, lines[index] ?? 0]);
+
+/** A stored day as the reports read it. */
+function dayDocOf(doc: StoredDayDoc): DayDoc {
+  const day: DayDoc = { _id: doc._id, userId: doc.userId, day: doc.day };
+  if (doc.hours) day.hours = doc.hours;
+  const chatters = chatterListOf(doc);
+  if (chatters.names.length > 0) day.chatters = asRecord(pairsOf(chatters));
+  if (doc.unnamedLines) day.unnamedLines = doc.unnamedLines;
+  if (doc.commandRuns) day.commandRuns = doc.commandRuns;
+  return day;
+}
+
+/** A stored day as the entry of the past days' log (the names as pairs: cheaper to parse). */
+function pastDayEntryOf(doc: StoredDayDoc): PastDayEntry {
   const entry: PastDayEntry = {};
   if (doc.hours) entry.hours = doc.hours;
-  if (doc.chatters) entry.chatters = Object.entries(doc.chatters);
+  const chatters = chatterListOf(doc);
+  if (chatters.names.length > 0) entry.chatters = pairsOf(chatters);
   if (doc.unnamedLines) entry.unnamedLines = doc.unnamedLines;
   if (doc.commandRuns) entry.commandRuns = Object.entries(doc.commandRuns);
   return entry;
+}
+
+/**
+ * The update that adds `delta` to the stored day `doc`, and how many chatters the day keeps by name
+ * after it. Each chatter's lines go under its name or to the unnamed ones, never both: a name the
+ * day keeps already, or a new one while fewer than the cap are kept (in the delta's order, its
+ * names' first appearance); a day's command names the same way.
+ */
+function dayWriteOf(doc: StoredDayDoc, delta: DayDelta): { update: Update; chatterCount: number } {
+  const inc: Record<string, number> = { writes: 1 };
+  for (const [hour, counts] of delta.hours) {
+    for (const name of countNames) if (counts[name] !== 0) inc[`hours.${hour}.${name}`] = counts[name];
+  }
+  const { names, lines } = chatterListOf(doc);
+  const newNames = new Map(delta.chatters);
+  names.forEach((name, index) => {
+    const added = newNames.get(name);
+    if (added === undefined) return;
+    lines[index] = (lines[index] ?? 0) + added;
+    newNames.delete(name);
+  });
+  let unnamedLines = delta.unnamedLines;
+  for (const [chatter, added] of newNames) {
+    if (names.length < analyticsLimits.chattersPerDay) {
+      names.push(chatter);
+      lines.push(added);
+    } else unnamedLines += added;
+  }
+  if (unnamedLines > 0) inc.unnamedLines = unnamedLines;
+  const commands = new Set(Object.keys(doc.commandRuns ?? {}));
+  for (const [command, runs] of delta.commands) {
+    if (!commands.has(command) && commands.size >= analyticsLimits.commandsPerBucket) continue;
+    commands.add(command);
+    inc[`commandRuns.${command}`] = runs;
+  }
+  const update: Update = { $inc: inc };
+  if (delta.chatters.size > 0 || doc.chatters) {
+    update.$set = { chatterNames: names.join(' '), chatterLines: lines.join(' ') };
+  }
+  if (doc.chatters) update.$unset = { chatters: true };
+  return { update, chatterCount: names.length };
 }
 
 /** Adds a day's counts (a document or an entry of the past days' log) into `sum`. */
@@ -269,7 +371,7 @@ export function dayDocsOf(
 
 export function createAnalyticsRepository(store: Store): AnalyticsRepository {
   const minutes = store.recentLog<MinuteEntry>('analytics-minutes', minutesSpec);
-  const days = store.collection<DayDoc>('analytics-days');
+  const days = store.collection<StoredDayDoc>('analytics-days');
   const pastDays = store.recentLog<PastDayEntry>('analytics-past-days', pastDaysSpec);
   const streams = store.collection<StreamDoc>('analytics-streams');
   const streamId = (userId: string, startedAt: Date) => `${userId}|${startedAt.toISOString()}`;
@@ -288,6 +390,31 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
    * id from the first).
    */
   const lastWritten = new Map<string, { minuteMs: number; writes: number }>();
+  /**
+   * Creates a day's document, empty, before its first write (another instance may create it
+   * first). A day written again after its move to the past days' log (a Kick event a day late)
+   * starts with the names that log keeps for it, at 0 lines, so that its caps hold across both.
+   */
+  const createDay = async (_id: string, userId: string, day: Date) => {
+    await openLogs();
+    const doc: StoredDayDoc = { _id, userId, day, writes: 0 };
+    const chatters = new Set<string>();
+    const commands = new Map<string, number>();
+    for (const { entry } of await pastDays.range(userId, day, new Date(day.getTime() + dayMs))) {
+      for (const [name] of entry.chatters ?? []) if (chatters.size < analyticsLimits.chattersPerDay) chatters.add(name);
+      for (const [command] of entry.commandRuns ?? []) commands.set(command, 0);
+    }
+    if (chatters.size > 0) {
+      doc.chatterNames = [...chatters].join(' ');
+      doc.chatterLines = [...chatters].map(() => '0').join(' ');
+    }
+    if (commands.size > 0) doc.commandRuns = Object.fromEntries(commands);
+    try {
+      await days.insertOne(doc);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+  };
 
   return {
     createIndexes: async () => {
@@ -317,41 +444,26 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
       throw new Error(`minute ${base} was written ${maxWritesPerMinute} times already`);
     },
 
-    dayNames: async (userId, day) => {
-      await openLogs();
-      // a day moved to the past days' log and written again (a Kick event delivered a day late)
-      // keeps the names of both within the caps
-      const [doc, past] = await Promise.all([
-        days.findOne({ _id: `${userId}|${dayKey(day)}` }),
-        pastDays.range(userId, day, new Date(day.getTime() + dayMs)),
-      ]);
-      const chatters = Object.keys(doc?.chatters ?? {});
-      const commands = Object.keys(doc?.commandRuns ?? {});
-      for (const { entry } of past) {
-        for (const [name] of entry.chatters ?? []) chatters.push(name);
-        for (const [name] of entry.commandRuns ?? []) commands.push(name);
-      }
-      return { chatters: new NameHashSet(chatters), commands: new NameHashSet(commands) };
+    dayChatterCount: async (userId, day) => {
+      const doc = await days.findOne({ _id: `${userId}|${dayKey(day)}` });
+      return doc ? chatterListOf(doc).names.length : 0;
     },
 
-    addDay: async (delta, names) => {
-      const inc: Record<string, number> = {};
-      for (const [hour, counts] of delta.hours) {
-        for (const name of countNames) if (counts[name] !== 0) inc[`hours.${hour}.${name}`] = counts[name];
+    addDay: async (delta) => {
+      const _id = `${delta.userId}|${dayKey(delta.day)}`;
+      for (let tries = 0; tries < maxDayWriteTries; tries += 1) {
+        const doc = await days.findOne({ _id });
+        if (!doc) {
+          await createDay(_id, delta.userId, delta.day);
+          continue;
+        }
+        // the chatters' text is replaced whole: the update is made only if the day was not written
+        // since it was read (another instance, or a move to the past days' log), else read again
+        const { update, chatterCount } = dayWriteOf(doc, delta);
+        const { matchedCount } = await days.updateOne({ _id, writes: doc.writes ?? { $exists: false } }, update);
+        if (matchedCount === 1) return chatterCount;
       }
-      let unnamedLines = delta.unnamedLines;
-      // each chatter's lines go under its name or to the unnamed ones, never both
-      for (const [chatter, lines] of delta.chatters) {
-        if (names.chatters.admit(chatter, analyticsLimits.chattersPerDay)) inc[`chatters.${chatter}`] = lines;
-        else unnamedLines += lines;
-      }
-      if (unnamedLines > 0) inc.unnamedLines = unnamedLines;
-      for (const [command, runs] of delta.commands) {
-        if (names.commands.admit(command, analyticsLimits.commandsPerBucket)) inc[`commandRuns.${command}`] = runs;
-      }
-      const update: Update = { $setOnInsert: { userId: delta.userId, day: delta.day } };
-      if (Object.keys(inc).length > 0) update.$inc = inc;
-      await days.updateOne({ _id: `${delta.userId}|${dayKey(delta.day)}` }, update, { upsert: true });
+      throw new Error(`day ${_id}: ${maxDayWriteTries} other writes came between this write's read and its update`);
     },
 
     minutesBetween: async (userId, from, to) => {
@@ -365,7 +477,7 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
         days.find({ userId, day: { $gte: from, $lt: to } }, { sort: { day: 1 } }),
         pastDays.range(userId, from, to),
       ]);
-      return dayDocsOf(userId, docs, past);
+      return dayDocsOf(userId, docs.map(dayDocOf), past);
     },
 
     closeDays: async (startedBefore, limit) => {

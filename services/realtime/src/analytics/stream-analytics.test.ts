@@ -21,7 +21,6 @@ import {
   type MinuteEntry,
 } from './analytics-repository';
 import { analyticsLimits } from './buckets';
-import { hashName, NameHashSet } from './name-hashes';
 import {
   allChannels,
   analyticsMinuteGraceMs,
@@ -59,9 +58,9 @@ beforeEach(() => {
       writes.minutes += 1;
       return real.addMinute(delta);
     },
-    addDay: (delta, names) => {
+    addDay: (delta) => {
       writes.days += 1;
-      return real.addDay(delta, names);
+      return real.addDay(delta);
     },
   };
   analytics = createStreamAnalytics({ repo, clock, log: platform.log });
@@ -219,65 +218,6 @@ describe('counting', () => {
     await analytics.flush();
     expect(writes).toEqual({ minutes: 0, days: 0 });
   });
-
-  test('when a day bucket holds its cap of chatters, then new chatters are counted as lines only', async () => {
-    const day = at('2026-03-01T00:00:00Z');
-    const names = await repo.dayNames(owner, day);
-    for (let index = 0; index < analyticsLimits.chattersPerDay; index += 1) names.chatters.admit(`v${index}`, Infinity);
-
-    await repo.addDay(
-      {
-        userId: owner,
-        day,
-        hours: new Map([
-          ['20', { messages: 2, commands: 0, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 }],
-        ]),
-        chatters: new Map([
-          ['v1', 1],
-          ['newcomer', 1],
-        ]),
-        unnamedLines: 0,
-        commands: new Map(),
-      },
-      names,
-    );
-
-    const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
-    expect(doc?.chatters).toEqual({ v1: 1 });
-    expect(doc?.unnamedLines).toBe(1);
-  });
-
-  test('when a newcomer’s name hash collides with a name of a full day bucket, then its lines are kept under its name and every line counts once', async () => {
-    const day = at('2026-03-01T00:00:00Z');
-    // 'v1' and 'twin' hash alike; the bucket is full (cap 5,000) with v0…v4999
-    const collide = (name: string) => (name === 'twin' ? hashName('v1') : hashName(name));
-    const held = Array.from({ length: analyticsLimits.chattersPerDay }, (_, index) => `v${index}`);
-    const names = { chatters: new NameHashSet(held, collide), commands: new NameHashSet() };
-    const hours = new Map([
-      ['20', { messages: 6, commands: 0, follows: 0, subscriptions: 0, giftedSubscriptions: 0, kicks: 0 }],
-    ]);
-
-    await repo.addDay(
-      {
-        userId: owner,
-        day,
-        hours,
-        chatters: new Map([
-          ['v1', 1],
-          ['twin', 2],
-          ['newcomer', 3],
-        ]),
-        unnamedLines: 0,
-        commands: new Map(),
-      },
-      names,
-    );
-
-    const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
-    expect(doc?.chatters).toEqual({ v1: 1, twin: 2 });
-    expect(doc?.unnamedLines).toBe(3);
-    expect(names.chatters.size).toBe(analyticsLimits.chattersPerDay);
-  });
 });
 
 describe('big day buckets', () => {
@@ -287,12 +227,12 @@ describe('big day buckets', () => {
     dayWrites = [];
     return {
       ...repo,
-      addDay: (delta, names) => {
+      addDay: (delta) => {
         if (delta.userId === owner) {
           const messages = [...delta.hours.values()].reduce((sum, counts) => sum + counts.messages, 0);
           dayWrites.push({ day: delta.day.toISOString().slice(0, 10), messages });
         }
-        return repo.addDay(delta, names);
+        return repo.addDay(delta);
       },
     };
   };
@@ -367,10 +307,14 @@ describe('big day buckets', () => {
     const day = at('2026-03-01T00:00:00Z');
     const full = analyticsLimits.chattersPerDay;
     const earlier = new Map(Array.from({ length: full - 2 }, (_, index) => [`v${index}`, 1]));
-    await repo.addDay(
-      { userId: owner, day, hours: new Map(), chatters: earlier, unnamedLines: 0, commands: new Map() },
-      await repo.dayNames(owner, day),
-    );
+    await repo.addDay({
+      userId: owner,
+      day,
+      hours: new Map(),
+      chatters: earlier,
+      unnamedLines: 0,
+      commands: new Map(),
+    });
     await chat('new_a', at('2026-03-01T20:00:10Z'));
     await chat('v1', at('2026-03-01T20:00:20Z'));
     await timerAt('2026-03-01T20:01:03Z');
@@ -510,16 +454,16 @@ describe('writing', () => {
     expect(writes).toEqual({ minutes: 4, days: 2 });
   });
 
-  test('when a day ended 15 minutes ago, then its names are forgotten, and a late line of it reads them again and counts exactly', async () => {
+  test('when a day ended 15 minutes ago, then its count of chatters is forgotten, and a late line of it reads it again and counts exactly', async () => {
     const reads: string[] = [];
-    const readsNames: AnalyticsRepository = {
+    const readsCounts: AnalyticsRepository = {
       ...repo,
-      dayNames: (userId, day) => {
+      dayChatterCount: (userId, day) => {
         if (userId === owner) reads.push(`${clock.now().toISOString()} ${day.toISOString().slice(0, 10)}`);
-        return repo.dayNames(userId, day);
+        return repo.dayChatterCount(userId, day);
       },
     };
-    analytics = createStreamAnalytics({ repo: readsNames, clock, log: platform.log });
+    analytics = createStreamAnalytics({ repo: readsCounts, clock, log: platform.log });
     const dayStart = at('2026-03-01T00:00:00Z');
     const dayEnd = at('2026-03-02T00:00:00Z');
 
@@ -529,7 +473,7 @@ describe('writing', () => {
     await chat('bob', at('2026-03-01T23:59:50Z')); // a line of the day, late
     await analytics.flushEnded();
     clock.set(at('2026-03-02T00:15:00Z'));
-    await chat('carol', at('2026-03-01T23:59:55Z')); // later still: the day's names were forgotten
+    await chat('carol', at('2026-03-01T23:59:55Z')); // later still: the day's count was forgotten
     await chat('alice', at('2026-03-01T23:59:56Z'));
     await analytics.flushEnded();
 

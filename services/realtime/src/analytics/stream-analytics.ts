@@ -3,7 +3,7 @@ import type { AnalyticsRange, StreamAnalytics } from '@kickstand/api-contract';
 import type { TopicMessage } from '@kickstand/platform/bus';
 import { messageTimeMs, type Clock } from '@kickstand/platform/clock';
 import type { Logger } from '@kickstand/platform/log';
-import type { AnalyticsRepository, DayNames } from './analytics-repository';
+import type { AnalyticsRepository } from './analytics-repository';
 import {
   analyticsLimits,
   createMinuteAccumulator,
@@ -44,20 +44,20 @@ export const analyticsWriteChunk = 4;
 export const analyticsWritePauseMs = 10;
 
 /**
- * How long after a day ended its names stay in memory: lines sent before midnight arrive up to a
- * few minutes later (a chat line's time is believed up to 5 minutes before its arrival), and the
- * minute is written 3 s after it ends.
+ * How long after a day ended the count of its chatters stays in memory: lines sent before midnight
+ * arrive up to a few minutes later (a chat line's time is believed up to 5 minutes before its
+ * arrival), and the minute is written 3 s after it ends.
  */
-export const dayNamesKeptMs = 15 * 60_000;
+export const dayChatterCountKeptMs = 15 * 60_000;
 
 /**
  * A day bucket whose document holds this many names or more is written at most every
  * `analyticsDayWriteEveryMs` (and at its day's end, a report or stop), its counts added up in
  * memory meanwhile, unless they hold `analyticsPendingDayNames` names already; a smaller one at
- * every flush. The embedded store copies the whole document on each `$inc`: ~1.3 ms at 1,000
- * names, ~6 ms at 5,000, once a minute per busy channel; the counts held cost ~80 bytes a name
- * (docs/performance.md, "Stream analytics in memory"). A crash loses what is held of such a day
- * (its minutes are written).
+ * every flush. Each write reads the day's chatters and writes them back whole (the embedded store
+ * also appends the whole document to its datafile): ~60 kB at 5,000 names, once a minute per busy
+ * channel; the counts held cost ~80 bytes a name (docs/performance.md, "Stream analytics in
+ * memory"). A crash loses what is held of such a day (its minutes are written).
  */
 export const analyticsBigDayNames = 1_000;
 export const analyticsDayWriteEveryMs = 10 * 60_000;
@@ -168,8 +168,8 @@ export function createStreamAnalytics({
 }): StreamAnalyticsCounter {
   const pending = createMinuteAccumulator();
   const seen = createRecentIds();
-  /** The names each recent day bucket holds, learnt once per day bucket and kept up to date here. */
-  const dayNames = new Map<string, Promise<DayNames>>();
+  /** How many chatters each recent day bucket keeps by name: read once per day bucket, then each write says. */
+  const dayChatterCounts = new Map<string, Promise<number>>();
   let flushing: Promise<void> = Promise.resolve();
   /** Flushes queued by a report or stop, not done yet: until then no flush pauses between chunks. */
   let hurried = 0;
@@ -191,24 +191,25 @@ export function createStreamAnalytics({
     pending.add(allChannels, at, change);
   };
 
-  const namesOf = (userId: string, day: Date): Promise<DayNames> => {
-    const key = `${userId}|${day.getTime()}`;
-    let names = dayNames.get(key);
-    if (!names) {
-      names = repo.dayNames(userId, day);
+  const dayKeyOf = (userId: string, day: Date) => `${userId}|${day.getTime()}`;
+  const chatterCountOf = (userId: string, day: Date): Promise<number> => {
+    const key = dayKeyOf(userId, day);
+    let count = dayChatterCounts.get(key);
+    if (!count) {
+      count = repo.dayChatterCount(userId, day);
       // a failed read is tried again at the next flush
-      names.catch(() => dayNames.delete(key));
-      dayNames.set(key, names);
+      count.catch(() => dayChatterCounts.delete(key));
+      dayChatterCounts.set(key, count);
     }
-    return names;
+    return count;
   };
 
-  // yesterday's names are not kept all of today (1,000 channels' full days: ~33 MB): a line of a day
-  // forgotten here reads its names again
+  // the counts of days that ended are not kept all of the next one: a line of a day forgotten here
+  // reads its count again
   const forgetOldDays = () => {
-    const endedBy = clock.now().getTime() - dayNamesKeptMs;
-    for (const key of dayNames.keys())
-      if (Number(key.slice(key.lastIndexOf('|') + 1)) + dayMs <= endedBy) dayNames.delete(key);
+    const endedBy = clock.now().getTime() - dayChatterCountKeptMs;
+    for (const key of dayChatterCounts.keys())
+      if (Number(key.slice(key.lastIndexOf('|') + 1)) + dayMs <= endedBy) dayChatterCounts.delete(key);
   };
 
   /** Each owner's day counts not written yet, by the day's start (ms). */
@@ -230,20 +231,25 @@ export function createStreamAnalytics({
 
   /**
    * Writes the owner's pending days; a big one (analyticsBigDayNames) only once it is due or holds
-   * `pendingDayNames` names, unless everything is to be written (`isAll`: a report, stop). A day whose names cannot be read stays
-   * pending (tried again at the next flush); one whose write fails loses its counts (logged):
-   * retrying it could count them twice.
+   * `pendingDayNames` names, unless everything is to be written (`isAll`: a report, stop). A day whose count of
+   * chatters cannot be read stays pending (tried again at the next flush); one whose write fails
+   * loses its counts (logged): retrying it could count them twice.
    */
   const writeDaysOf = (userId: string, isAll: boolean, nowMs: number): Array<Promise<void>> => {
     const own = pendingDays.get(userId);
     if (!own) return [];
     return [...own].map(async ([dayStart, day]) => {
-      const names = await namesOf(userId, day.delta.day);
+      const chatterCount = await chatterCountOf(userId, day.delta.day);
       const isHeld = nowMs < day.dueMs && day.delta.chatters.size < pendingDayNames;
-      if (!isAll && isHeld && names.chatters.size >= bigDayNames) return;
+      if (!isAll && isHeld && chatterCount >= bigDayNames) return;
       own.delete(dayStart);
       if (own.size === 0) pendingDays.delete(userId);
-      await repo.addDay(day.delta, names);
+      const written = repo.addDay(day.delta);
+      dayChatterCounts.set(
+        dayKeyOf(userId, day.delta.day),
+        written.catch(() => chatterCount),
+      );
+      await written;
     });
   };
 
@@ -277,7 +283,7 @@ export function createStreamAnalytics({
     }
   };
 
-  // one flush at a time, in order: a day bucket's names are learnt once; the minutes are taken
+  // one flush at a time, in order: a day bucket's count of chatters is read once; the minutes are taken
   // when the flush's turn comes, so a report queued behind a timed flush still writes everything
   const queueFlush = (take: () => MinuteDelta[], isAll: boolean) => {
     flushing = flushing.catch(() => undefined).then(() => writeMinutes(take(), isAll));
