@@ -7,7 +7,7 @@ import { kickstandWindow, scrapeMetrics, type KickstandWindowMetrics } from './k
 import { countLogLines, logSize, type LogCount } from './log-file';
 import { defaultTimelineBinSeconds } from './options';
 import type { PromSample } from './prom-text';
-import { plannedStart, presign, type PresignedPhase } from './presign';
+import { measureSigningCpuMs, plannedStart, presign, type PresignedPhase } from './presign';
 import {
   machineBusySeconds,
   residentMb,
@@ -197,7 +197,7 @@ async function prepare(
     seed: settings.seed,
   });
   progress(`  signing ${plan.length} deliveries…`);
-  const startsAtEpochMs = plannedStart(plan.length);
+  const startsAtEpochMs = plannedStart(plan.length, measureSigningCpuMs(signingKeyPem));
   const signed = await presign(plan, channels, signingKeyPem, startsAtEpochMs, {
     hostHeader,
     path: '/api/kick/webhook',

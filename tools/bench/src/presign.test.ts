@@ -1,7 +1,7 @@
 import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { deliveryRequest, kickSignature } from './kick-delivery';
-import { createDeliveryMaker, plannedStart, signBatch } from './presign';
+import { createDeliveryMaker, measureSigningCpuMs, plannedStart, signBatch } from './presign';
 import { RequestArena } from './request-arena';
 
 describe('plannedStart', () => {
@@ -9,11 +9,23 @@ describe('plannedStart', () => {
     const now = Date.parse('2026-11-25T20:00:00.250Z');
     const signingMs = (10_000 * 0.7) / Math.max(1, availableParallelism());
 
-    const start = plannedStart(10_000, now);
+    const start = plannedStart(10_000, 0.7, now);
 
     expect(start % 1000).toBe(0);
     expect(start).toBeGreaterThanOrEqual(now + 2 * signingMs + 1000);
     expect(start).toBeLessThan(now + 2 * signingMs + 2000);
+  });
+});
+
+describe('measureSigningCpuMs', () => {
+  test('when signatures are measured, then the cost of one is a finite number of milliseconds above zero', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+    const cpuMs = measureSigningCpuMs(pem, 20);
+
+    expect(Number.isFinite(cpuMs)).toBe(true);
+    expect(cpuMs).toBeGreaterThan(0);
   });
 });
 

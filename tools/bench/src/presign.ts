@@ -1,4 +1,4 @@
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -15,8 +15,8 @@ import { packRequests, RequestArena, type RequestBatch } from './request-arena';
 import type { BenchChannel, PlannedMessage } from './workload';
 
 /**
- * RSA-2048 signing costs ~0.7 ms of CPU per delivery: 3,000 a second would need two cores on their
- * own. Kick signs on its own machines, so the generator signs a phase's deliveries before the
+ * RSA-2048 signing costs 0.3–0.7 ms of CPU per delivery: 3,000 a second would need one or two cores
+ * on their own. Kick signs on its own machines, so the generator signs a phase's deliveries before the
  * phase, on every core, and only writes bytes while it runs. The timestamp header is the time the
  * delivery is planned to be sent, as Kick stamps a delivery when it sends it: with the signing time
  * instead, a phase longer than a few minutes ran out of the product's ±5 minute window and its
@@ -29,16 +29,33 @@ import type { BenchChannel, PlannedMessage } from './workload';
  * `plannedStart`).
  */
 
-/** Signing costs about this much CPU per delivery (RSA-2048). */
-const signingCpuMsPerDelivery = 0.7;
+/**
+ * The CPU one signature costs on this machine now (RSA-2048: 0.3–0.7 ms), measured on `samples`
+ * deliveries of a chat line's size: a fixed guess planned long phases' starts minutes late (0.7 ms
+ * planned where 0.29 ms was spent, ~11 minutes of waiting before a 20-minute phase).
+ */
+export function measureSigningCpuMs(privateKeyPem: string, samples = 200): number {
+  const privateKey = createPrivateKey(privateKeyPem);
+  const delivery = {
+    messageId: createUlidSource()(Date.now()),
+    subscriptionId: randomUUID(),
+    timestamp: rfc3339Seconds(Date.now()),
+    body: 'x'.repeat(800),
+  };
+  kickSignature(privateKey, delivery);
+  const started = process.cpuUsage();
+  for (let sample = 0; sample < samples; sample += 1) kickSignature(privateKey, delivery);
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000 / samples;
+}
 
 /**
  * When a phase of `count` deliveries can start once signed: on a whole second (so a delivery sent
  * on time arrives within its created_at's second, as Kick's do), after twice the expected signing
- * time and one second more.
+ * time (`signingCpuMs` a delivery, on every core) and one second more.
  */
-export function plannedStart(count: number, nowMs = Date.now()): number {
-  const signingMs = (count * signingCpuMsPerDelivery) / Math.max(1, availableParallelism());
+export function plannedStart(count: number, signingCpuMs: number, nowMs = Date.now()): number {
+  const signingMs = (count * signingCpuMs) / Math.max(1, availableParallelism());
   return Math.ceil((nowMs + 2 * signingMs + 1000) / 1000) * 1000;
 }
 
