@@ -299,6 +299,27 @@ describe('the days (collection analytics-days)', () => {
     expect([read?.chatters?.v7, read?.chatters?.newcomer, read?.unnamedLines]).toEqual([4, undefined, 2]);
   });
 
+  test('when a delta holds a name the counter keeps none of (a space in it), then its lines are unnamed and the other names keep their lines', async () => {
+    const { store, repo } = await withDays(['u1'], [['alice', 1]]);
+
+    await repo.addDay(
+      dayDelta(
+        'u1',
+        [['21', 3]],
+        [
+          ['bob carol', 2],
+          ['dave', 1],
+        ],
+      ),
+    );
+
+    expect(await storedDay(store, 'u1')).toMatchObject({
+      chatterNames: 'alice dave',
+      chatterLines: '1 1',
+      unnamedLines: 2,
+    });
+  });
+
   test('when a day document of an earlier version keeps its chatters as an object, then it is read, and its next write turns them into text', async () => {
     const store = await openStore(await dirs.make());
     const repo = createAnalyticsRepository(store);

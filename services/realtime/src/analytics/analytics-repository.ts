@@ -10,6 +10,7 @@ import {
   analyticsLimits,
   countNames,
   dayMs,
+  nameKey,
   zeroCounts,
   type Counts,
   type DayDelta,
@@ -302,7 +303,8 @@ function dayWriteOf(doc: StoredDayDoc, delta: DayDelta): { update: Update; chatt
   });
   let unnamedLines = delta.unnamedLines;
   for (const [chatter, added] of newNames) {
-    if (names.length < analyticsLimits.chattersPerDay) {
+    // a space in a name would shift every name after it against its lines (the counter names none)
+    if (names.length < analyticsLimits.chattersPerDay && nameKey(chatter) !== null) {
       names.push(chatter);
       lines.push(added);
     } else unnamedLines += added;

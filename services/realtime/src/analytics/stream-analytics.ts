@@ -55,7 +55,7 @@ export const dayChatterCountKeptMs = 15 * 60_000;
  * `analyticsDayWriteEveryMs` (and at its day's end, a report or stop), its counts added up in
  * memory meanwhile, unless they hold `analyticsPendingDayNames` names already; a smaller one at
  * every flush. Each write reads the day's chatters and writes them back whole (the embedded store
- * also appends the whole document to its datafile): ~60 kB at 5,000 names, once a minute per busy
+ * also appends the whole document to its datafile): ~70 kB at 5,000 names, once a minute per busy
  * channel; the counts held cost ~80 bytes a name (docs/performance.md, "Stream analytics in
  * memory"). A crash loses what is held of such a day (its minutes are written).
  */
