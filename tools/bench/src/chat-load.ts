@@ -7,7 +7,7 @@ import { kickstandWindow, scrapeMetrics, type KickstandWindowMetrics } from './k
 import { countLogLines, logSize, type LogCount } from './log-file';
 import { defaultTimelineBinSeconds } from './options';
 import type { PromSample } from './prom-text';
-import { measureSigningCpuMs, plannedStart, presign, type PresignedPhase } from './presign';
+import { measureSigningMs, plannedStart, presign, type PresignedPhase } from './presign';
 import {
   machineBusySeconds,
   residentMb,
@@ -196,8 +196,12 @@ async function prepare(
     commandShare: settings.commandShare,
     seed: settings.seed,
   });
-  progress(`  signing ${plan.length} deliveries…`);
-  const startsAtEpochMs = plannedStart(plan.length, measureSigningCpuMs(signingKeyPem));
+  const signatureMs = measureSigningMs(signingKeyPem);
+  const startsAtEpochMs = plannedStart(plan.length, signatureMs);
+  progress(
+    `  signing ${plan.length} deliveries (${signatureMs.toFixed(2)} ms a signature here; ` +
+      `the phase starts at ${new Date(startsAtEpochMs).toISOString()})…`,
+  );
   const signed = await presign(plan, channels, signingKeyPem, startsAtEpochMs, {
     hostHeader,
     path: '/api/kick/webhook',
