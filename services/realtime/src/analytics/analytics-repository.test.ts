@@ -204,13 +204,14 @@ const storedHour = (messages: number) => ({ messages });
 const dayDelta = (
   userId: string,
   hours: Array<[string, number]>,
-  chatters: Array<[string, number]>,
+  chatters: Record<string, number>,
   ofDay: Date = day,
 ) => ({
   userId,
   day: ofDay,
   hours: new Map(hours.map(([hour, messages]) => [hour, hourCounts(messages)])),
-  chatters: new Map(chatters),
+  // in the order written: the order a day keeps new names in
+  chatters: new Map(Object.entries(chatters)),
   unnamedLines: 0,
   commands: new Map([['dice', 1]]),
 });
@@ -227,7 +228,7 @@ async function dayRead(repo: ReturnType<typeof createAnalyticsRepository>, userI
 }
 
 /** A fresh store with one day written for each of the owners. */
-async function withDays(userIds: string[], chatters: Array<[string, number]> = [['alice', 1]]) {
+async function withDays(userIds: string[], chatters: Record<string, number> = { alice: 1 }) {
   const store = await openStore(await dirs.make());
   const repo = createAnalyticsRepository(store);
   await repo.createIndexes();
@@ -240,26 +241,9 @@ const storedDay = (store: Store, userId: string) =>
 
 describe('the days (collection analytics-days)', () => {
   test('when a day is written, then its chatters are kept as text in the order they were first kept, and read back by name', async () => {
-    const { store, repo } = await withDays(
-      ['u1'],
-      [
-        ['bob', 2],
-        ['alice', 1],
-      ],
-    );
+    const { store, repo } = await withDays(['u1'], { bob: 2, alice: 1 });
 
-    expect(
-      await repo.addDay(
-        dayDelta(
-          'u1',
-          [['21', 1]],
-          [
-            ['carol', 1],
-            ['bob', 1],
-          ],
-        ),
-      ),
-    ).toBe(3);
+    expect(await repo.addDay(dayDelta('u1', [['21', 1]], { carol: 1, bob: 1 }))).toBe(3);
 
     expect(await storedDay(store, 'u1')).toEqual({
       _id: 'u1|2026-03-01',
@@ -276,42 +260,21 @@ describe('the days (collection analytics-days)', () => {
   });
 
   test('when a day keeps its cap of chatters, then a newcomer’s lines are unnamed and a kept name still counts under its name', async () => {
-    const full = Array.from({ length: analyticsLimits.chattersPerDay }, (_, index): [string, number] => [
-      `v${index}`,
-      1,
-    ]);
+    const full = Object.fromEntries(
+      Array.from({ length: analyticsLimits.chattersPerDay }, (_, index) => [`v${index}`, 1]),
+    );
     const { repo } = await withDays(['u1'], full);
 
-    expect(
-      await repo.addDay(
-        dayDelta(
-          'u1',
-          [['21', 5]],
-          [
-            ['newcomer', 2],
-            ['v7', 3],
-          ],
-        ),
-      ),
-    ).toBe(analyticsLimits.chattersPerDay);
+    expect(await repo.addDay(dayDelta('u1', [['21', 5]], { newcomer: 2, v7: 3 }))).toBe(analyticsLimits.chattersPerDay);
 
     const [read] = await repo.daysBetween('u1', day, nextDay);
     expect([read?.chatters?.v7, read?.chatters?.newcomer, read?.unnamedLines]).toEqual([4, undefined, 2]);
   });
 
   test('when a delta holds a name the counter keeps none of (a space in it), then its lines are unnamed and the other names keep their lines', async () => {
-    const { store, repo } = await withDays(['u1'], [['alice', 1]]);
+    const { store, repo } = await withDays(['u1'], { alice: 1 });
 
-    await repo.addDay(
-      dayDelta(
-        'u1',
-        [['21', 3]],
-        [
-          ['bob carol', 2],
-          ['dave', 1],
-        ],
-      ),
-    );
+    await repo.addDay(dayDelta('u1', [['21', 3]], { 'bob carol': 2, dave: 1 }));
 
     expect(await storedDay(store, 'u1')).toMatchObject({
       chatterNames: 'alice dave',
@@ -334,16 +297,7 @@ describe('the days (collection analytics-days)', () => {
     expect(await dayRead(repo, 'u1')).toMatchObject([{ chatters: { alice: 2, bob: 1 } }]);
     expect(await repo.dayChatterCount('u1', day)).toBe(2);
 
-    await repo.addDay(
-      dayDelta(
-        'u1',
-        [['20', 1]],
-        [
-          ['carol', 1],
-          ['alice', 1],
-        ],
-      ),
-    );
+    await repo.addDay(dayDelta('u1', [['20', 1]], { carol: 1, alice: 1 }));
 
     expect(await storedDay(store, 'u1')).toMatchObject({
       chatterNames: 'alice bob carol',
@@ -357,9 +311,9 @@ describe('the days (collection analytics-days)', () => {
   });
 
   test('when another write of the day comes between a write’s read and its update, then the write reads the day again and both count', async () => {
-    const { store } = await withDays(['u1'], [['alice', 1]]);
+    const { store } = await withDays(['u1'], { alice: 1 });
     const other = createAnalyticsRepository(store);
-    let between: (() => Promise<unknown>) | undefined = () => other.addDay(dayDelta('u1', [['20', 1]], [['bob', 1]]));
+    let between: (() => Promise<unknown>) | undefined = () => other.addDay(dayDelta('u1', [['20', 1]], { bob: 1 }));
     const racing: Store = {
       ...store,
       collection: <T extends Document>(name: string) => {
@@ -379,18 +333,7 @@ describe('the days (collection analytics-days)', () => {
     };
     const repo = createAnalyticsRepository(racing);
 
-    expect(
-      await repo.addDay(
-        dayDelta(
-          'u1',
-          [['20', 1]],
-          [
-            ['carol', 1],
-            ['alice', 1],
-          ],
-        ),
-      ),
-    ).toBe(3);
+    expect(await repo.addDay(dayDelta('u1', [['20', 1]], { carol: 1, alice: 1 }))).toBe(3);
 
     expect(await storedDay(store, 'u1')).toMatchObject({
       hours: { '20': storedHour(3) },
@@ -418,13 +361,10 @@ describe('the days that ended (recent log analytics-past-days)', () => {
           ['19', 2],
           ['20', 1],
         ],
-        [
-          ['alice', 2],
-          ['bob', 1],
-        ],
+        { alice: 2, bob: 1 },
       ),
     );
-    await repo.addDay(dayDelta('u2', [['20', 1]], [['carol', 1]]));
+    await repo.addDay(dayDelta('u2', [['20', 1]], { carol: 1 }));
     const before = await dayRead(repo, 'u1');
 
     expect(await repo.closeDays(nextDay, 10)).toBe(2);
@@ -457,7 +397,7 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   test('when closeDays is given a limit, then it moves that many days, oldest first', async () => {
     const { store, repo } = await withDays(['u1', 'u2']);
     const dayBefore = at('2026-02-28T00:00:00Z');
-    await repo.addDay(dayDelta('u3', [['20', 1]], [['alice', 1]], dayBefore));
+    await repo.addDay(dayDelta('u3', [['20', 1]], { alice: 1 }, dayBefore));
 
     expect(await repo.closeDays(nextDay, 1)).toBe(1);
     expect((await store.collection<DayDoc>('analytics-days').find({})).map((doc) => doc._id).sort()).toEqual([
@@ -469,7 +409,7 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   });
 
   test('when the same document is moved again (a stop between the log and the delete, or two instances at once), then the day counts once', async () => {
-    const { store, repo } = await withDays(['u1'], [['alice', 3]]);
+    const { store, repo } = await withDays(['u1'], { alice: 3 });
     const [doc] = await store.collection<DayDoc>('analytics-days').find({});
     await repo.closeDays(nextDay, 10);
 
@@ -481,19 +421,10 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   });
 
   test('when a day is written again after it was moved, then its names count against the caps together and the reports sum both', async () => {
-    const { repo } = await withDays(
-      ['u1'],
-      [
-        ['alice', 2],
-        ['bob', 1],
-      ],
-    );
+    const { repo } = await withDays(['u1'], { alice: 2, bob: 1 });
     await repo.closeDays(nextDay, 10);
 
-    const later: Array<[string, number]> = [
-      ['alice', 1],
-      ['carol', 1],
-    ];
+    const later = { alice: 1, carol: 1 };
     // the new document starts with the moved day's names: alice is not counted twice
     expect(await repo.addDay(dayDelta('u1', [['21', 2]], later))).toBe(3);
     const expected = [
