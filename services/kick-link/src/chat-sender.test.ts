@@ -32,6 +32,7 @@ import {
   retention,
   type KickLinkRepository,
   type LinkDoc,
+  type NewLink,
   type SendClaimDoc,
   type StoredReply,
 } from './repository';
@@ -79,6 +80,22 @@ afterEach(async () => {
   await platform.close();
 });
 
+/** A link of a Kick channel, with sealed tokens that may write chat. */
+function aLink(kickUserId: string, kickUsername: string): NewLink {
+  return {
+    kickUserId,
+    kickUsername,
+    kickEmail: '',
+    profilePicture: '',
+    linkedAt: clock.now(),
+    accessToken: 'sealed',
+    refreshToken: 'sealed',
+    accessExpiresAt: clock.now(),
+    scopes: ['chat:write'],
+    tokensUpdatedAt: clock.now(),
+  };
+}
+
 async function aWorld(
   options: {
     mode?: 'auto' | 'bot' | 'user';
@@ -90,18 +107,7 @@ async function aWorld(
 ): Promise<World> {
   const repo = createKickLinkRepository(platform.store, { oauthStateSeconds: 600 });
   await repo.createIndexes();
-  const link = await repo.links.save(ownerUserId, {
-    kickUserId: channel,
-    kickUsername: 'some_streamer',
-    kickEmail: '',
-    profilePicture: '',
-    linkedAt: clock.now(),
-    accessToken: 'sealed',
-    refreshToken: 'sealed',
-    accessExpiresAt: clock.now(),
-    scopes: ['chat:write'],
-    tokensUpdatedAt: clock.now(),
-  });
+  const link = await repo.links.save(ownerUserId, aLink(channel, 'some_streamer'));
   const posted: Posted[] = [];
   const queueWaits: (number | undefined)[] = [];
   const answers: Answer[] = [];
@@ -348,6 +354,43 @@ describe('retries and refusals', () => {
       ['waits', true, ''],
     ]);
     expect(world.replies.map((r) => r.result)).toEqual(['dropped', 'sent']);
+  });
+
+  test('when a reply in another channel is posted while one waits here, then the wait still counts against this channel\'s queue', async () => {
+    let endBackoff: () => void = () => undefined;
+    const backoff = new Promise<void>((resolve) => {
+      endBackoff = resolve;
+    });
+    const world = await aWorld({ mode: 'user', maxQueuedPerChannel: 1, sleep: () => backoff });
+    const otherChannel = '5550001';
+    await world.repo.links.save('u-other', aLink(otherChannel, 'other_streamer'));
+    world.answers.push(new KickApiError(429, 'Too Many Requests'));
+    const message = (content: string, broadcasterUserId = channel, owner = ownerUserId) =>
+      ({
+        eventId: randomUUID(),
+        idempotencyKey: `reply:${randomUUID()}`,
+        broadcasterUserId,
+        ownerUserId: owner,
+        content,
+        origin: ChatOrigin.COMMAND,
+        sourceReceivedAt: timestampFromDate(world.clock.now()),
+      }) as TopicMessage<'chat.send'>;
+
+    await world.sender.handle(message('waits'));
+    await world.sender.handle(message('elsewhere', otherChannel, 'u-other'));
+    for (let waited = 0; waited < 2_000 && world.published.length === 0; waited += 5) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(world.published.map((m) => m.content)).toEqual(['elsewhere']);
+    await world.sender.handle(message('no room'));
+    endBackoff();
+    await world.sender.drain();
+
+    expect(world.published.map((m) => [m.content, m.isSent, m.error])).toEqual([
+      ['elsewhere', true, ''],
+      ['no room', false, queueFullMessage],
+      ['waits', true, ''],
+    ]);
   });
 
   test('when nothing waits in the channel, then the claim is stored as posting (no queued → posting write), and a reply behind it is stored queued and taken before its call', async () => {

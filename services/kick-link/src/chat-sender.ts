@@ -86,8 +86,8 @@ export function createOwnLines(deps: {
    * Sends in flight by channel and words (a viewer line is looked up, not compared with each):
    * whether each was echoed already.
    */
-  const inFlight = new Map<string, Map<symbol, { isEchoed: boolean }>>();
-  const inFlightSends = new Map<symbol, { broadcasterUserId: string; content: string; key: string }>();
+  let inFlight = new Map<string, Map<symbol, { isEchoed: boolean }>>();
+  let inFlightSends = new Map<symbol, { broadcasterUserId: string; content: string; key: string }>();
   const keyOf = (broadcasterUserId: string, content: string) => `${broadcasterUserId}\n${content}`;
   /** What was posted lately: one entry per post, spent by its echo (keyed and bounded: just-posted.ts). */
   const justPosted = createJustPosted({ keepMs: justPostedMs, maxEntries: deps.maxJustPosted });
@@ -165,6 +165,11 @@ export function createOwnLines(deps: {
       const sends = inFlight.get(send.key);
       sends?.delete(handle);
       if (sends?.size === 0) inFlight.delete(send.key);
+      // new ones once they empty (docs/performance.md, "Maps that fill and empty")
+      if (inFlightSends.size === 0) {
+        inFlightSends = new Map();
+        inFlight = new Map();
+      }
     },
   };
 }
@@ -370,10 +375,10 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
   const sleep = deps.sleep ?? defaultSleep;
   const random = deps.random ?? Math.random;
   const lock = createKeyedQueue();
-  const queued = new Map<string, number>();
-  const running = new Set<Promise<void>>();
+  let queued = new Map<string, number>();
+  let running = new Set<Promise<void>>();
   /** Keys queued here and not settled yet: recovery leaves them to this instance's queue. */
-  const held = new Set<string>();
+  let held = new Set<string>();
   const timing: RecoveryTiming = { ...defaultRecoveryTiming, ...deps.recovery };
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> | undefined;
@@ -692,6 +697,13 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         else queued.set(channel, left);
         held.delete(reply.key);
         running.delete(job);
+        // new ones once they empty (every job is in all three): an old Map's table is resized in
+        // the old generation, at every fill and drain (docs/performance.md, "Maps that fill and empty")
+        if (running.size === 0) {
+          running = new Set();
+          held = new Set();
+          queued = new Map();
+        }
       });
     running.add(job);
   }

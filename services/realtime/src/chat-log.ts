@@ -35,7 +35,7 @@ export interface ChatLog {
  */
 export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Logger }): ChatLog {
   /** Writes not settled yet, for flush. */
-  const writing = new Set<Promise<unknown>>();
+  let writing = new Set<Promise<unknown>>();
 
   const save = (userId: string, id: string, at: Date, line: ChatLine) => {
     const write = repo.saveLine(userId, id, at, line).catch((error: unknown) => {
@@ -43,7 +43,11 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
       log.error({ err: error, userId, messageId: id }, 'could not keep a chat line for the history');
     });
     writing.add(write);
-    void write.then(() => writing.delete(write));
+    void write.then(() => {
+      writing.delete(write);
+      // a new Set once it empties (docs/performance.md, "Maps that fill and empty")
+      if (writing.size === 0) writing = new Set();
+    });
   };
 
   return {

@@ -60,4 +60,24 @@ describe('createKeyedQueue', () => {
     await idle;
     expect(log).toEqual(['slow start', 'slow end', 'idle']);
   });
+
+  test('when one key drains while another has a task running, or every queue drained, then later tasks still wait per key', async () => {
+    const queue = createKeyedQueue();
+    await queue.run('k', async () => 'before');
+    await queue.idle();
+    const log: string[] = [];
+    const first = gate(log, 'first');
+    const second = gate(log, 'second');
+    const results = [queue.run('k', first.task)];
+    await queue.run('other', async () => 'drained');
+    await new Promise((resolve) => setImmediate(resolve)); // 'other' is forgotten by now
+    results.push(queue.run('k', second.task));
+    const idle = queue.idle().then(() => log.push('idle'));
+    await Promise.resolve();
+    second.open();
+    first.open();
+    expect(await Promise.all(results)).toEqual(['first', 'second']);
+    await idle;
+    expect(log).toEqual(['first start', 'first end', 'second start', 'second end', 'idle']);
+  });
 });

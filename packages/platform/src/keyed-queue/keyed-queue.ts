@@ -10,7 +10,7 @@ export interface KeyedQueue {
 }
 
 export function createKeyedQueue(): KeyedQueue {
-  const tails = new Map<string, Promise<unknown>>();
+  let tails = new Map<string, Promise<unknown>>();
   return {
     run(key, task) {
       const result = (tails.get(key) ?? Promise.resolve()).then(task);
@@ -18,7 +18,12 @@ export function createKeyedQueue(): KeyedQueue {
       tails.set(key, tail);
       // forget a key once its queue drains, so the map does not keep every key ever used
       void tail.then(() => {
-        if (tails.get(key) === tail) tails.delete(key);
+        if (tails.get(key) === tail) {
+          tails.delete(key);
+          // a new Map once it empties: an old Map's table is resized in the old generation, at every
+          // fill and drain (docs/performance.md, "Maps that fill and empty")
+          if (tails.size === 0) tails = new Map();
+        }
       });
       return result;
     },

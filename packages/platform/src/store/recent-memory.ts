@@ -206,10 +206,24 @@ function relocateKey(
   }
 }
 
+function segmentsOf(keys: Iterable<KeyEntries>): Set<number> {
+  const segs = new Set<number>();
+  for (const held of keys) for (let i = 0; i < held.ids.length; i++) segs.add(segOf(held, i));
+  return segs;
+}
+
 export function createRecentMemory(keepPerKey: number): RecentMemory {
   const byKey = new Map<string, KeyEntries>();
   /** The texts of the entries whose line is not written yet, by number. */
-  const pending = new Map<number, string>();
+  let pending = new Map<number, string>();
+  /**
+   * A new Map once it empties (each write empties it): an old Map's table is resized in the old
+   * generation, at every fill and drain (docs/performance.md, "Maps that fill and empty").
+   */
+  const dropPending = (number: number) => {
+    pending.delete(number);
+    if (pending.size === 0) pending = new Map();
+  };
   let nextPending = 0;
   let size = 0;
 
@@ -231,7 +245,7 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
     insertAt(held, at, { id, hash, atMs, seg, offset, length });
     size += 1;
     if (held.ids.length > keepPerKey) {
-      if (segOf(held, 0) === inMemory) pending.delete(offsetOf(held, 0));
+      if (segOf(held, 0) === inMemory) dropPending(offsetOf(held, 0));
       dropOldest(held);
       size -= 1;
     }
@@ -255,7 +269,7 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
       // pushed out (and maybe appended again since: its own line tells where it is), or placed
       if (i < 0 || segOf(held, i) !== inMemory || offsetOf(held, i) !== number) return;
       setPlace(held, i, seg, offset, length);
-      pending.delete(number);
+      dropPending(number);
     },
     recent(key, limit) {
       const held = byKey.get(key);
@@ -268,11 +282,7 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
       return entriesOf(held, firstAtOrAfter(held, fromMs), pending, firstAtOrAfter(held, toMs));
     },
     size: () => size,
-    segmentsInUse() {
-      const segs = new Set<number>();
-      for (const held of byKey.values()) for (let i = 0; i < held.ids.length; i++) segs.add(segOf(held, i));
-      return segs;
-    },
+    segmentsInUse: () => segmentsOf(byKey.values()),
     snapshot() {
       const texts = new Map(pending);
       return Array.from(byKey, ([key, { ids, numbers, ints }]) => {
