@@ -165,7 +165,7 @@ export function createOwnLines(deps: {
       const sends = inFlight.get(send.key);
       sends?.delete(handle);
       if (sends?.size === 0) inFlight.delete(send.key);
-      // new ones once they empty (docs/performance.md, "Maps that fill and empty")
+      // new ones once they empty (docs/performance.md, "Garbage made in the old generation")
       if (inFlightSends.size === 0) {
         inFlightSends = new Map();
         inFlight = new Map();
@@ -698,7 +698,7 @@ export function createChatSender(deps: ChatSenderDeps): ChatSender {
         held.delete(reply.key);
         running.delete(job);
         // new ones once they empty (every job is in all three): an old Map's table is resized in
-        // the old generation, at every fill and drain (docs/performance.md, "Maps that fill and empty")
+        // the old generation, at every fill and drain (docs/performance.md, "Garbage made in the old generation")
         if (running.size === 0) {
           running = new Set();
           held = new Set();

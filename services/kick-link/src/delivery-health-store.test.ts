@@ -56,6 +56,24 @@ describe('stored delivery health', () => {
     });
   });
 
+  test('when a delivery received earlier is reported after a later one, then the last delivery stays the later one', async () => {
+    const health = healthOn(platform.store);
+
+    health.deliveryAccepted('42', at('2026-11-25T17:59:58.000Z'), at('2026-11-25T17:59:59.000Z'));
+    health.deliveryAccepted('42', at('2026-11-25T17:59:50.000Z'), at('2026-11-25T17:59:58.000Z'));
+    await health.flush();
+    health.deliveryAccepted('42', at('2026-11-25T17:59:59.000Z'), at('2026-11-25T18:00:00.000Z'));
+    health.deliveryAccepted('42', at('2026-11-25T17:59:57.000Z'), at('2026-11-25T17:59:58.500Z'));
+    await health.flush();
+
+    expect((await docOf('42'))?.deliveries).toEqual({
+      accepted: 4,
+      lastReceivedAt: at('2026-11-25T18:00:00.000Z'),
+      lastSentAt: at('2026-11-25T17:59:59.000Z'),
+      lastLagMs: 1000,
+    });
+  });
+
   test('when two flushes and two instances report on one channel, then the stored counts are the sum of all', async () => {
     const first = healthOn(platform.store);
     const second = healthOn(platform.store);

@@ -46,7 +46,11 @@ export interface DeliveryHealthDoc extends Document {
 /** What one instance gathered for one channel since its last flush. */
 interface Pending {
   accepted: number;
-  lastDelivery?: { sentAt: Date; receivedAt: Date };
+  /**
+   * Epoch ms, changed in place: a new object (or the caller's Dates) each delivery would outlive the
+   * young generation, one per channel a second (docs/performance.md, "Garbage made in the old generation").
+   */
+  lastDelivery?: { sentAtMs: number; receivedAtMs: number };
   refused: Map<RefusalReason, number>;
   deadLetters: number;
   lastDeadLetter?: { at: Date; reason: string };
@@ -79,7 +83,7 @@ function merge(older: Pending, newer: Pending): Pending {
   };
   const lastDelivery =
     !older.lastDelivery ||
-    (newer.lastDelivery && newer.lastDelivery.receivedAt.getTime() >= older.lastDelivery.receivedAt.getTime())
+    (newer.lastDelivery && newer.lastDelivery.receivedAtMs >= older.lastDelivery.receivedAtMs)
       ? newer.lastDelivery
       : older.lastDelivery;
   return {
@@ -104,10 +108,10 @@ function updateOf(pending: Pending, now: Date): Update {
   const set: Record<string, unknown> = { updatedAt: now };
   if (pending.accepted > 0) inc['deliveries.accepted'] = pending.accepted;
   if (pending.lastDelivery) {
-    const { sentAt, receivedAt } = pending.lastDelivery;
-    set['deliveries.lastReceivedAt'] = receivedAt;
-    set['deliveries.lastSentAt'] = sentAt;
-    set['deliveries.lastLagMs'] = Math.max(0, receivedAt.getTime() - sentAt.getTime());
+    const { sentAtMs, receivedAtMs } = pending.lastDelivery;
+    set['deliveries.lastReceivedAt'] = new Date(receivedAtMs);
+    set['deliveries.lastSentAt'] = new Date(sentAtMs);
+    set['deliveries.lastLagMs'] = Math.max(0, receivedAtMs - sentAtMs);
   }
   for (const [reason, count] of pending.refused) inc[`refused.${reason}`] = count;
   if (pending.deadLetters > 0) inc['deadLetters.count'] = pending.deadLetters;
@@ -242,8 +246,10 @@ export function createStoredDeliveryHealth(deps: {
     deliveryAccepted: (channel, sentAt, receivedAt) =>
       note(channel, (entry) => {
         entry.accepted += 1;
-        if (!entry.lastDelivery || receivedAt.getTime() >= entry.lastDelivery.receivedAt.getTime()) {
-          entry.lastDelivery = { sentAt, receivedAt };
+        const last = (entry.lastDelivery ??= { sentAtMs: sentAt.getTime(), receivedAtMs: receivedAt.getTime() });
+        if (receivedAt.getTime() >= last.receivedAtMs) {
+          last.sentAtMs = sentAt.getTime();
+          last.receivedAtMs = receivedAt.getTime();
         }
       }),
     deliveryRefused: (channel, reason) =>

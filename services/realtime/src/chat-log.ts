@@ -45,7 +45,7 @@ export function createChatLog({ repo, log }: { repo: RealtimeRepository; log: Lo
     writing.add(write);
     void write.then(() => {
       writing.delete(write);
-      // a new Set once it empties (docs/performance.md, "Maps that fill and empty")
+      // a new Set once it empties (docs/performance.md, "Garbage made in the old generation")
       if (writing.size === 0) writing = new Set();
     });
   };

@@ -21,7 +21,7 @@ export function createKeyedQueue(): KeyedQueue {
         if (tails.get(key) === tail) {
           tails.delete(key);
           // a new Map once it empties: an old Map's table is resized in the old generation, at every
-          // fill and drain (docs/performance.md, "Maps that fill and empty")
+          // fill and drain (docs/performance.md, "Garbage made in the old generation")
           if (tails.size === 0) tails = new Map();
         }
       });

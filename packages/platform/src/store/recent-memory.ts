@@ -218,7 +218,7 @@ export function createRecentMemory(keepPerKey: number): RecentMemory {
   let pending = new Map<number, string>();
   /**
    * A new Map once it empties (each write empties it): an old Map's table is resized in the old
-   * generation, at every fill and drain (docs/performance.md, "Maps that fill and empty").
+   * generation, at every fill and drain (docs/performance.md, "Garbage made in the old generation").
    */
   const dropPending = (number: number) => {
     pending.delete(number);
