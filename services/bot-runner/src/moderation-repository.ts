@@ -73,8 +73,14 @@ export function createModerationRepository(
   // insertion order is the order entries were read in: the first is the oldest
   const cached = new Map<string, { filters: ModerationFilters; untilMs: number }>();
   const remember = (userId: string, filters: ModerationFilters) => {
+    const untilMs = options.clock.now().getTime() + ttlMs;
+    // the entry read again every ttlMs is kept, changed in place: a new one each time outlived the
+    // young generation (docs/performance.md, "Garbage made in the old generation")
+    const entry = cached.get(userId) ?? { filters, untilMs };
+    entry.filters = filters;
+    entry.untilMs = untilMs;
     cached.delete(userId);
-    cached.set(userId, { filters, untilMs: options.clock.now().getTime() + ttlMs });
+    cached.set(userId, entry);
     for (const oldest of cached.keys()) {
       if (cached.size <= maxEntries) break;
       cached.delete(oldest);
@@ -87,8 +93,10 @@ export function createModerationRepository(
       const held = cached.get(userId);
       if (held && held.untilMs > options.clock.now().getTime()) return held.filters;
       const savesBefore = saves;
-      const parsed = moderationFiltersSchema.safeParse((await settings.findOne({ _id: userId }))?.filters);
-      const filters = parsed.success ? parsed.data : defaultModerationFilters;
+      const stored = (await settings.findOne({ _id: userId }))?.filters;
+      // most streamers never saved any: no parse (and no error built) for those
+      const parsed = stored === undefined ? undefined : moderationFiltersSchema.safeParse(stored);
+      const filters = parsed?.success ? parsed.data : defaultModerationFilters;
       if (saves === savesBefore) remember(userId, filters);
       return filters;
     },
