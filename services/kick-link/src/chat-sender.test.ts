@@ -356,7 +356,7 @@ describe('retries and refusals', () => {
     expect(world.replies.map((r) => r.result)).toEqual(['dropped', 'sent']);
   });
 
-  test('when a reply in another channel is posted while one waits here, then the wait still counts against this channel\'s queue', async () => {
+  test("when a reply in another channel is posted while one waits here, then the wait still counts against this channel's queue", async () => {
     let endBackoff: () => void = () => undefined;
     const backoff = new Promise<void>((resolve) => {
       endBackoff = resolve;

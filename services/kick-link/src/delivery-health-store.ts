@@ -82,8 +82,7 @@ function merge(older: Pending, newer: Pending): Pending {
     return out;
   };
   const lastDelivery =
-    !older.lastDelivery ||
-    (newer.lastDelivery && newer.lastDelivery.receivedAtMs >= older.lastDelivery.receivedAtMs)
+    !older.lastDelivery || (newer.lastDelivery && newer.lastDelivery.receivedAtMs >= older.lastDelivery.receivedAtMs)
       ? newer.lastDelivery
       : older.lastDelivery;
   return {
