@@ -32,10 +32,10 @@ import {
   retention,
   type KickLinkRepository,
   type LinkDoc,
-  type NewLink,
   type SendClaimDoc,
   type StoredReply,
 } from './repository';
+import { aNewLink } from './testing/links';
 
 const channel = '4377088';
 const ownerUserId = 'u-streamer';
@@ -80,22 +80,6 @@ afterEach(async () => {
   await platform.close();
 });
 
-/** A link of a Kick channel, with sealed tokens that may write chat. */
-function aLink(kickUserId: string, kickUsername: string): NewLink {
-  return {
-    kickUserId,
-    kickUsername,
-    kickEmail: '',
-    profilePicture: '',
-    linkedAt: clock.now(),
-    accessToken: 'sealed',
-    refreshToken: 'sealed',
-    accessExpiresAt: clock.now(),
-    scopes: ['chat:write'],
-    tokensUpdatedAt: clock.now(),
-  };
-}
-
 async function aWorld(
   options: {
     mode?: 'auto' | 'bot' | 'user';
@@ -107,7 +91,10 @@ async function aWorld(
 ): Promise<World> {
   const repo = createKickLinkRepository(platform.store, { oauthStateSeconds: 600 });
   await repo.createIndexes();
-  const link = await repo.links.save(ownerUserId, aLink(channel, 'some_streamer'));
+  const link = await repo.links.save(
+    ownerUserId,
+    aNewLink({ kickUserId: channel, at: clock.now(), scopes: ['chat:write'] }),
+  );
   const posted: Posted[] = [];
   const queueWaits: (number | undefined)[] = [];
   const answers: Answer[] = [];
@@ -363,7 +350,10 @@ describe('retries and refusals', () => {
     });
     const world = await aWorld({ mode: 'user', maxQueuedPerChannel: 1, sleep: () => backoff });
     const otherChannel = '5550001';
-    await world.repo.links.save('u-other', aLink(otherChannel, 'other_streamer'));
+    await world.repo.links.save(
+      'u-other',
+      aNewLink({ kickUserId: otherChannel, kickUsername: 'other_streamer', at: clock.now(), scopes: ['chat:write'] }),
+    );
     world.answers.push(new KickApiError(429, 'Too Many Requests'));
     const message = (content: string, broadcasterUserId = channel, owner = ownerUserId) =>
       ({

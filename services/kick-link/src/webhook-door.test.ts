@@ -13,6 +13,7 @@ import type { DeadLetterView } from './dead-letter-routes';
 import type { LinkDoc } from './repository';
 import { createKickLinkService } from './service';
 import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './testing/signed-delivery';
+import { aStoredLink } from './testing/links';
 
 /**
  * The webhook door against deliveries signed here (a key pair of the test stands in for Kick's:
@@ -33,21 +34,7 @@ let baseUrl: string;
 beforeAll(async () => {
   platform = await createTestPlatform('kick-link', { clock });
   recorded = recordPublished(platform.bus, kickstandTopics);
-  const link: LinkDoc = {
-    _id: ownerUserId,
-    kickUserId: String(broadcasterId),
-    kickUsername: 'some_streamer',
-    kickEmail: '',
-    profilePicture: '',
-    linkedAt: clock.now(),
-    accessToken: 'sealed',
-    refreshToken: 'sealed',
-    accessExpiresAt: clock.now(),
-    scopes: [],
-    status: 'active',
-    version: 1,
-    tokensUpdatedAt: clock.now(),
-  };
+  const link: LinkDoc = aStoredLink(ownerUserId, { kickUserId: String(broadcasterId), at: clock.now() });
   await platform.store.collection<LinkDoc>('kick-links').insertOne(link);
   service = await startHttpService(
     createKickLinkService(

@@ -20,6 +20,7 @@ import { createKickLinkService, type KickLinkService } from './service';
 import type { VerifiedDelivery } from './webhook-delivery';
 import { createWebhookIntake } from './webhook-intake';
 import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './testing/signed-delivery';
+import { aStoredLink } from './testing/links';
 
 /**
  * kick-link's intake as single-machine mode's front door reaches it: the front door has answered
@@ -90,21 +91,7 @@ describe("kick-link's intake behind a door that has answered 200 already", () =>
   beforeAll(async () => {
     platform = await createTestPlatform('kick-link', { clock });
     recorded = recordPublished(platform.bus, kickstandTopics);
-    const link: LinkDoc = {
-      _id: ownerUserId,
-      kickUserId: String(broadcasterId),
-      kickUsername: 'some_streamer',
-      kickEmail: '',
-      profilePicture: '',
-      linkedAt: clock.now(),
-      accessToken: 'sealed',
-      refreshToken: 'sealed',
-      accessExpiresAt: clock.now(),
-      scopes: [],
-      status: 'active',
-      version: 1,
-      tokensUpdatedAt: clock.now(),
-    };
+    const link: LinkDoc = aStoredLink(ownerUserId, { kickUserId: String(broadcasterId), at: clock.now() });
     await platform.store.collection<LinkDoc>('kick-links').insertOne(link);
     kickLink = createKickLinkService(
       { ...platform, bus: switchableBus() },

@@ -16,6 +16,7 @@ import type { KickstandTopics } from '@kickstand/platform/bus';
 import type { LinkDoc } from './repository';
 import { createKickLinkService } from './service';
 import { generateKickKeyPair, kickTimestamp, postSignedDelivery } from './testing/signed-delivery';
+import { aStoredLink } from './testing/links';
 
 /**
  * The webhook door on a bus that can be down (Kafka in distributed mode): a delivery is answered
@@ -115,21 +116,7 @@ beforeEach(async () => {
   storeDir = await dirs.make('store');
   spoolDir = await dirs.make('spool');
   store = await createEmbeddedStore({ dir: storeDir, clock, log });
-  const link: LinkDoc = {
-    _id: ownerUserId,
-    kickUserId: String(broadcasterId),
-    kickUsername: 'some_streamer',
-    kickEmail: '',
-    profilePicture: '',
-    linkedAt: clock.now(),
-    accessToken: 'sealed',
-    refreshToken: 'sealed',
-    accessExpiresAt: clock.now(),
-    scopes: [],
-    status: 'active',
-    version: 1,
-    tokensUpdatedAt: clock.now(),
-  };
+  const link: LinkDoc = aStoredLink(ownerUserId, { kickUserId: String(broadcasterId), at: clock.now() });
   await store.collection<LinkDoc>('kick-links').insertOne(link);
   await startDoor();
 });
