@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TopicMessage } from '@kickstand/platform/bus';
-import { createFakeClock, createTestPlatform, type FakeClock, type TestPlatform } from '@kickstand/platform/testing';
+import {
+  createFakeClock,
+  createTestPlatform,
+  eventually,
+  type FakeClock,
+  type TestPlatform,
+} from '@kickstand/platform/testing';
 import { ChatOrigin, timestampFromDate } from '@kickstand/proto';
 import type { BotAccountDirectory, BotAccountView } from './bot-account';
 import {
@@ -368,10 +374,7 @@ describe('retries and refusals', () => {
 
     await world.sender.handle(message('waits'));
     await world.sender.handle(message('elsewhere', otherChannel, 'u-other'));
-    for (let waited = 0; waited < 2_000 && world.published.length === 0; waited += 5) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    expect(world.published.map((m) => m.content)).toEqual(['elsewhere']);
+    await eventually(() => expect(world.published.map((m) => m.content)).toEqual(['elsewhere']));
     await world.sender.handle(message('no room'));
     endBackoff();
     await world.sender.drain();
