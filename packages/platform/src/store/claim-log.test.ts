@@ -221,6 +221,20 @@ describe('the embedded store claim set (claim-log.ts)', () => {
     expect(await readdir(dir)).toEqual(['000000000007.log', '000000000008.log']);
   });
 
+  test('when a line has a date that is not whole milliseconds, then it is skipped with the warning, the others read', async () => {
+    const dir = await dirs.make();
+    const clock = createFakeClock();
+    const at = clock.now().getTime();
+    await writeFile(path.join(dir, '000000000003.log'), `+${at}.5 "half"\n+${at} "whole"\n`);
+    const { log, warnings } = warningsLog();
+    const claims = createClaimLog({ dir, expireAfterMs: 10 * minute, maxClaims: 100, clock, log });
+    await claims.open();
+    expect(warnings).toEqual(['claim log lines that could not be read were skipped']);
+    expect(await claims.claimedAt('whole')).toEqual(new Date(at));
+    expect(await claims.claim('half', clock.now())).toBe(true);
+    await claims.close();
+  });
+
   test('when an id holds a newline or quotes, then it is logged as one line and read back as it was', async () => {
     const dir = await dirs.make();
     const clock = createFakeClock();

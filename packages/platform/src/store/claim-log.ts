@@ -255,7 +255,8 @@ function parseLine(line: string): LogLine | undefined {
     if (!line.startsWith('+') || space < 0) return undefined;
     const atMs = Number(line.slice(1, space));
     const id: unknown = JSON.parse(line.slice(space + 1));
-    return Number.isFinite(atMs) && typeof id === 'string' ? { kind: 'claimed', id, atMs } : undefined;
+    // a date is whole milliseconds (Date's): a line with any other is not one this log wrote
+    return Number.isSafeInteger(atMs) && typeof id === 'string' ? { kind: 'claimed', id, atMs } : undefined;
   } catch {
     return undefined;
   }

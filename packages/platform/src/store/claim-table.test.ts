@@ -143,6 +143,31 @@ describe('the claim table (claim-table.ts)', () => {
     expect(table.length).toBe(0);
   });
 
+  test('when claims are dated weeks apart, then each keeps its exact date and the far one starts a chunk of its own', () => {
+    const table = createClaimTable();
+    const day = 24 * 60 * 60 * 1000;
+    const start = Date.UTC(2026, 10, 28, 6, 0, 0, 123);
+    const dated: Array<[string, number]> = [
+      ['first', start],
+      ['a day before it', start - day],
+      ['24 days after it', start + 24 * day + 7],
+      ['25 days after it', start + 25 * day + 9], // past 2^31 ms from the chunk's first: a new chunk
+      ['back near the first', start + 1], // 25 days before that chunk's first: another one
+    ];
+    for (const [id, atMs] of dated) table.add(id, atMs);
+    expect(dated.map(([id]) => table.atMs(table.find(id)))).toEqual(dated.map(([, atMs]) => atMs));
+    // the rest of the first two chunks became holes: 2 × 4,096 + the claim of the third
+    expect(table.size).toBe(5);
+    expect(table.length).toBe(2 * 4096 + 1);
+    const fronts: Array<number | undefined> = [];
+    while (table.length > 0) {
+      fronts.push(table.oldestAtMs());
+      table.dropOldest();
+    }
+    expect(fronts.filter((atMs) => atMs !== -Infinity)).toEqual(dated.map(([, atMs]) => atMs));
+    expect(() => table.add('fraction', start + 0.5)).toThrow("a claim's date must be whole milliseconds, not");
+  });
+
   test('when more prefixes come than it encodes, then ids with new prefixes are kept as strings, still exact', () => {
     const random = seededRandom(3);
     const table = createClaimTable();

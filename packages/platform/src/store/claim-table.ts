@@ -4,8 +4,8 @@
  * webhooks at 1,000 a second), and every full collection marks them all. Here a claim whose id has
  * a known 128-bit shape — a ULID (Kick's `Kick-Event-Message-Id`) or a lowercase UUID (Kick's chat
  * message ids, bus event ids) after an optional prefix such as `reply:` — is its 16 bytes, a kind
- * byte (shape and prefix) and its date, ~30 bytes in all with its slot in the hash index, outside
- * the V8 heap. The encoding is exact: two different ids never share a (kind, bytes) pair, so a
+ * byte (shape and prefix) and its date (4 bytes: milliseconds from its chunk's first claim's), ~27
+ * bytes in all with its slot in the hash index, outside the V8 heap. The encoding is exact: two different ids never share a (kind, bytes) pair, so a
  * claim is never taken for another's (no hash of the id is trusted: the index's hash only picks
  * where to look, the bytes are compared). Any other id is kept as its string.
  *
@@ -19,7 +19,7 @@ export interface ClaimTable {
   find(id: string): number;
   /** The claim date (epoch ms) at a position `find` returned. */
   atMs(position: number): number;
-  /** Appends a claim (the caller has made sure no claim holds `id`). */
+  /** Appends a claim (the caller has made sure no claim holds `id`); `atMs` in whole milliseconds. */
   add(id: string, atMs: number): void;
   /** Removes the claim at a position `find` returned (its place in the queue becomes a hole). */
   remove(position: number): void;
@@ -34,7 +34,7 @@ export interface ClaimTable {
 }
 
 const chunkBits = 12;
-/** 4,096 claims a chunk: 100 KB of typed arrays. */
+/** 4,096 claims a chunk: 84 KB of typed arrays. */
 const chunkSize = 1 << chunkBits;
 const chunkMask = chunkSize - 1;
 const minIndexSize = 1024;
@@ -51,7 +51,13 @@ const uuidShape = 1;
 interface Chunk {
   /** 4 words of 32 bits a claim: its id's 128 bits (unused for a plain string). */
   words: Uint32Array;
-  at: Float64Array;
+  /**
+   * Each claim's date as milliseconds from `baseMs`, the date of the chunk's first claim: half the
+   * bytes of a Float64Array, still exact. A date more than ~24.8 days from it starts a new chunk
+   * (ClaimQueue.push), which only claims that far apart within one chunk's 4,096 need.
+   */
+  at: Int32Array;
+  baseMs: number;
   kind: Uint8Array;
   /** Only for the chunks that hold a plain string id. */
   strings?: Array<string | undefined>;
@@ -72,6 +78,8 @@ const hexValues = (() => {
   for (let value = 0; value < alphabet.length; value++) values[alphabet.charCodeAt(value)] = value;
   return values;
 })();
+
+const fitsInt32 = (value: number): boolean => value >= -0x80000000 && value <= 0x7fffffff;
 
 /** 32-bit finaliser (MurmurHash3's fmix32). */
 function mix(hash: number): number {
@@ -203,7 +211,8 @@ class ClaimQueue {
   }
 
   atMsAt(position: number): number {
-    return this.chunkOf(position).at[position & chunkMask] as number;
+    const chunk = this.chunkOf(position);
+    return chunk.baseMs + (chunk.at[position & chunkMask] as number);
   }
 
   hashAt(position: number): number {
@@ -236,17 +245,18 @@ class ClaimQueue {
 
   /** Appends the id the encoder encoded last; returns its position. */
   push(encoder: IdEncoder, atMs: number): number {
-    if (this.tail - this.chunkBase >= this.chunks.length * chunkSize) {
-      this.chunks.push({
-        words: new Uint32Array(chunkSize * 4),
-        at: new Float64Array(chunkSize),
-        kind: new Uint8Array(chunkSize),
-      });
+    if (!Number.isInteger(atMs)) throw new Error(`a claim's date must be whole milliseconds, not ${atMs}`);
+    if (this.tail - this.chunkBase >= this.chunks.length * chunkSize) this.startChunk(atMs);
+    let chunk = this.chunkOf(this.tail);
+    if (!fitsInt32(atMs - chunk.baseMs)) {
+      // the rest of this chunk becomes holes (kind 0, as a new chunk's slots are), dropped as expired
+      this.tail = this.chunkBase + this.chunks.length * chunkSize;
+      this.startChunk(atMs);
+      chunk = this.chunkOf(this.tail);
     }
-    const chunk = this.chunkOf(this.tail);
     const slot = this.tail & chunkMask;
     chunk.kind[slot] = encoder.kind;
-    chunk.at[slot] = atMs;
+    chunk.at[slot] = atMs - chunk.baseMs;
     if (encoder.kind === stringKind) {
       chunk.strings ??= new Array<string | undefined>(chunkSize);
       chunk.strings[slot] = encoder.text;
@@ -254,6 +264,15 @@ class ClaimQueue {
       chunk.words.set(encoder.key, slot * 4);
     }
     return this.tail++;
+  }
+
+  private startChunk(baseMs: number): void {
+    this.chunks.push({
+      words: new Uint32Array(chunkSize * 4),
+      at: new Int32Array(chunkSize),
+      baseMs,
+      kind: new Uint8Array(chunkSize),
+    });
   }
 
   /** Makes the claim at `position` a hole. */
@@ -343,7 +362,8 @@ export function createClaimTable(): ClaimTable {
     },
     atMs: (position) => queue.atMsAt(position),
     add(id, atMs) {
-      if (queue.tail - queue.head >= positionModulo - 1) throw new Error('claim table full');
+      // a chunk's worth of room: a date far from its chunk's first pads the chunk with holes
+      if (queue.tail - queue.head >= positionModulo - chunkSize) throw new Error('claim table full');
       if (size + 1 > index.length * maxLoad) rebuildIndex(index.length * 2);
       const hash = encoder.encode(id);
       insertIntoIndex(queue.push(encoder, atMs), hash);
