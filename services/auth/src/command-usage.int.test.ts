@@ -128,8 +128,9 @@ if (!url && isRequired) {
       });
       const executions = store.collection<CommandExecutionDoc>('command-executions');
       await executions.insertOne(earlier('uncounted', false, now));
-      await executions.insertOne(earlier('counted-old', true, new Date(now.getTime() - 11 * minute)));
-      await executions.insertOne(earlier('counted-young', true, new Date(now.getTime() - 9 * minute)));
+      const windowMs = inProcessRedeliveryWindowSeconds * 1000;
+      await executions.insertOne(earlier('counted-old', true, new Date(now.getTime() - windowMs - minute)));
+      await executions.insertOne(earlier('counted-young', true, new Date(now.getTime() - windowMs + minute)));
       await store.collection<CommandUsageDoc>('command-usage').insertOne({
         _id: `${date}:dice`,
         date,
@@ -140,7 +141,7 @@ if (!url && isRequired) {
 
       const repo = await openRepo(store);
       expect((await executions.find({}, { sort: { _id: 1 } })).map(({ _id, expiresAt }) => [_id, expiresAt])).toEqual([
-        ['counted-young', new Date(now.getTime() - 9 * minute + 3 * day)],
+        ['counted-young', new Date(now.getTime() - windowMs + minute + 3 * day)],
         ['uncounted', undefined],
       ]);
       const counter = counterOn(repo);

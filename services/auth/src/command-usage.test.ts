@@ -438,8 +438,9 @@ describe('command usage counts', () => {
 
     test('a counted one older than the redelivery window goes at open; a younger one stays and refuses its redelivery', async () => {
       const minute = 60_000;
-      await executions().insertOne(earlier('event-1', true, new Date(now.getTime() - 11 * minute)));
-      await executions().insertOne(earlier('event-2', true, new Date(now.getTime() - 9 * minute)));
+      const windowMs = inProcessRedeliveryWindowSeconds * 1000;
+      await executions().insertOne(earlier('event-1', true, new Date(now.getTime() - windowMs - minute)));
+      await executions().insertOne(earlier('event-2', true, new Date(now.getTime() - windowMs + minute)));
 
       await createAuthRepository(platform.store).commandUsage.open(clock.now());
 

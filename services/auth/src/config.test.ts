@@ -14,14 +14,14 @@ describe('auth configuration', () => {
     expect(authOptionsFromConfig(config)).toEqual({
       jwtPrivateKey: config.JWT_PRIVATE_KEY,
       tokenTtlSeconds: 86_400,
-      redeliveryWindowSeconds: 600,
+      redeliveryWindowSeconds: 120,
     });
   });
 
   describe('the redelivery window of counted command executions', () => {
-    test('when the bus is in-process, then it is 10 minutes, whatever KAFKA_REDELIVERY_WINDOW says', () => {
+    test('when the bus is in-process, then it is 2 minutes, whatever KAFKA_REDELIVERY_WINDOW says', () => {
       const config = loadConfig(authConfigSchema, { ...base, KAFKA_REDELIVERY_WINDOW: '7d' });
-      expect(authOptionsFromConfig(config).redeliveryWindowSeconds).toBe(600);
+      expect(authOptionsFromConfig(config).redeliveryWindowSeconds).toBe(120);
     });
 
     test('when KAFKA_BROKERS is set, then it is 3 days by default', () => {

@@ -10,7 +10,7 @@ export interface AuthServiceOptions {
   tokenTtlSeconds: number;
   /**
    * How long a counted command.executed is still recognised when the bus delivers it again:
-   * `redeliveryWindowSeconds` of the bus in use (@kickstand/platform/config): 10 minutes with
+   * `redeliveryWindowSeconds` of the bus in use (@kickstand/platform/config): 2 minutes with
    * the in-process bus, KAFKA_REDELIVERY_WINDOW (3 days by default) with Kafka.
    */
   redeliveryWindowSeconds: number;

@@ -2,9 +2,9 @@ import { loadConfig } from '@kickstand/platform/config';
 import { commandsConfigSchema, commandsOptionsFromSettings } from './config';
 
 describe('commands configuration: the redelivery window of counted command executions', () => {
-  test('when the bus is in-process, then it is 10 minutes, whatever KAFKA_REDELIVERY_WINDOW says', () => {
+  test('when the bus is in-process, then it is 2 minutes, whatever KAFKA_REDELIVERY_WINDOW says', () => {
     const config = loadConfig(commandsConfigSchema, { KAFKA_REDELIVERY_WINDOW: '7d' });
-    expect(commandsOptionsFromSettings(config)).toEqual({ redeliveryWindowSeconds: 600 });
+    expect(commandsOptionsFromSettings(config)).toEqual({ redeliveryWindowSeconds: 120 });
   });
 
   test('when KAFKA_BROKERS is set, then it is 3 days by default', () => {

@@ -2,7 +2,7 @@
 export interface CommandsServiceOptions {
   /**
    * How long a counted command.executed is recognised when the bus delivers it again
-   * (`redeliveryWindowSeconds` of @kickstand/platform/config): 10 minutes with the in-process bus
+   * (`redeliveryWindowSeconds` of @kickstand/platform/config): 2 minutes with the in-process bus
    * (the default), KAFKA_REDELIVERY_WINDOW with Kafka.
    */
   redeliveryWindowSeconds?: number;

@@ -19,9 +19,12 @@ export const durationSecondsSchema = z
  * Only a redelivery of that very message needs it: publishers give each message a fresh event id.
  *
  * The in-process bus is not durable: it delivers a message again only while a failing handler is
- * retried (5 attempts, backoff up to 5 s: seconds in all), so minutes are plenty.
+ * retried (defaultRetryPolicy: 5 attempts, waits of 0.2 to 5 s, ~3 s in all), so two minutes are
+ * forty times that. Each counted id is a claim held for the window (~28 bytes on the embedded
+ * store, two services at the rate of the bot's answers): 10 minutes cost ~6.7 MB at 200 answers a
+ * second, 2 minutes ~1.3 MB (docs/performance.md, session of 2026-11-28 06:00 UTC).
  */
-export const inProcessRedeliveryWindowSeconds = 10 * 60;
+export const inProcessRedeliveryWindowSeconds = 2 * 60;
 
 /**
  * Kafka delivers again what a consumer group had not committed when it resumes, however long it
@@ -38,7 +41,7 @@ export function redeliveryWindowSeconds(bus: { kafkaBrokers?: readonly string[];
 export const redeliveryWindowSettingsSchema = z.object({
   /**
    * With Kafka: how long a counted message is still recognised if Kafka delivers it again, i.e.
-   * how long the service's consumer group may stay stopped. Ignored with the in-process bus (10 minutes).
+   * how long the service's consumer group may stay stopped. Ignored with the in-process bus (2 minutes).
    */
   KAFKA_REDELIVERY_WINDOW: durationSecondsSchema.default(defaultKafkaRedeliveryWindowSeconds),
 });

@@ -231,7 +231,7 @@ describe('usage per command: documents of earlier versions', () => {
       userId: 'u-1',
       command: 'hug',
       hours: { '2026-11-25T17': 2, '2026-11-25T18': 2 },
-      lastUsedAt: new Date('2026-11-25T18:40:00Z'),
+      lastUsedAt: new Date(Date.parse('2026-11-25T18:30:00Z') + windowMs),
     });
   });
 });
