@@ -685,6 +685,31 @@ describe('own lines', () => {
     expect(await other.ownLines.isOwn(echo('msg-2'))).toBe(false);
   });
 
+  test('when Kick returned an id 10 minutes ago, or 10,000 ids since, then a line under it is no longer ours by its id', async () => {
+    const world = await aWorld({ mode: 'user' });
+    // a sender other than the channel: the store's sent ids (the streamer's own lines) are not asked
+    const byViewer = (messageId: string, n: number) =>
+      line({ messageId, content: `line ${n}`, senderUserId: `viewer-${n}`, senderUsername: `viewer_${n}` });
+    const post = (messageId: string) => world.ownLines.settled(postHandle(messageId));
+    const postHandle = (messageId: string) => {
+      const handle = world.ownLines.sending(channel, `posted as ${messageId}`);
+      world.ownLines.sent(messageId, handle);
+      return handle;
+    };
+    post('early');
+    world.clock.advance(10 * 60_000 - 1);
+    post('later');
+    expect(await world.ownLines.isOwn(byViewer('early', 1))).toBe(true);
+    world.clock.advance(2);
+    expect(await world.ownLines.isOwn(byViewer('early', 2))).toBe(false);
+    expect(await world.ownLines.isOwn(byViewer('later', 3))).toBe(true);
+
+    for (let i = 0; i < 10_000; i++) post(`id-${i}`);
+    expect(await world.ownLines.isOwn(byViewer('later', 4))).toBe(false);
+    expect(await world.ownLines.isOwn(byViewer('id-0', 5))).toBe(true);
+    expect(await world.ownLines.isOwn(byViewer('id-9999', 6))).toBe(true);
+  });
+
   test("when the streamer types a $command the bot did not post, then it is not the bot's", async () => {
     const world = await aWorld({ mode: 'user' });
     await world.send('something else');

@@ -17,7 +17,7 @@ import {
   type KickClient,
   type KickSentChat,
 } from './kick-client';
-import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
+import { createKeyedQueue, Fifo } from '@kickstand/platform/keyed-queue';
 import { createJustPosted } from './just-posted';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import {
@@ -83,6 +83,13 @@ export function createOwnLines(deps: {
   /** Message ids Kick returned → when we forget them. */
   const recent = new Map<string, number>();
   /**
+   * The same, oldest first, for the prune: a Map's entries deleted from its front stay in its table
+   * as holes until it is rehashed, and iterating it from the start walks over all of them, which
+   * at 1,200 lines a second was 1.2–1.7 % of the owner thread (docs/performance.md, session of
+   * 2026-11-28 06:00 UTC).
+   */
+  const recentOrder = new Fifo<{ messageId: string; expiresAt: number }>();
+  /**
    * Sends in flight by channel and words (a viewer line is looked up, not compared with each):
    * whether each was echoed already.
    */
@@ -95,9 +102,11 @@ export function createOwnLines(deps: {
   const botUsername = deps.botUsername?.toLowerCase();
 
   function prune(now: number) {
-    for (const [id, expiresAt] of recent) {
-      if (expiresAt > now && recent.size <= maxRecent) break;
-      recent.delete(id);
+    for (let oldest = recentOrder.peek(); oldest !== undefined; oldest = recentOrder.peek()) {
+      if (oldest.expiresAt > now && recent.size <= maxRecent) break;
+      recentOrder.shift();
+      // an id Kick returned again since has a newer entry further on: that one deletes it
+      if (recent.get(oldest.messageId) === oldest.expiresAt) recent.delete(oldest.messageId);
     }
   }
 
@@ -152,6 +161,7 @@ export function createOwnLines(deps: {
     sent(messageId, handle) {
       const now = clock.now().getTime();
       recent.set(messageId, now + keepMs);
+      recentOrder.push({ messageId, expiresAt: now + keepMs });
       const send = handle && inFlightSends.get(handle);
       const pending = handle && send ? inFlight.get(send.key)?.get(handle) : undefined;
       // an echo that overtook Kick's answer has spent this post already
