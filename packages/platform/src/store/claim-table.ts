@@ -4,10 +4,11 @@
  * webhooks at 1,000 a second), and every full collection marks them all. Here a claim whose id has
  * a known 128-bit shape — a ULID (Kick's `Kick-Event-Message-Id`) or a lowercase UUID (Kick's chat
  * message ids, bus event ids) after an optional prefix such as `reply:` — is its 16 bytes, a kind
- * byte (shape and prefix) and its date (4 bytes: milliseconds from its chunk's first claim's), ~27
- * bytes in all with its slot in the hash index, outside the V8 heap. The encoding is exact: two different ids never share a (kind, bytes) pair, so a
- * claim is never taken for another's (no hash of the id is trusted: the index's hash only picks
- * where to look, the bytes are compared). Any other id is kept as its string.
+ * byte (shape and prefix) and its date (4 bytes, from the date of its chunk's first claim), ~27
+ * bytes in all with its slot in the hash index, outside the V8 heap. The encoding is exact: two
+ * different ids never share a (kind, bytes) pair, so a claim is never taken for another's (no hash
+ * of the id is trusted: the index's hash only picks where to look, the bytes are compared). Any
+ * other id is kept as its string.
  *
  * Claims sit in a queue in the order they were taken (fixed-size chunks, freed once the front has
  * passed them), so the oldest are dropped from the front without a timer; a released claim leaves
