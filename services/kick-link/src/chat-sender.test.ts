@@ -690,11 +690,10 @@ describe('own lines', () => {
     // a sender other than the channel: the store's sent ids (the streamer's own lines) are not asked
     const byViewer = (messageId: string, n: number) =>
       line({ messageId, content: `line ${n}`, senderUserId: `viewer-${n}`, senderUsername: `viewer_${n}` });
-    const post = (messageId: string) => world.ownLines.settled(postHandle(messageId));
-    const postHandle = (messageId: string) => {
+    const post = (messageId: string) => {
       const handle = world.ownLines.sending(channel, `posted as ${messageId}`);
       world.ownLines.sent(messageId, handle);
-      return handle;
+      world.ownLines.settled(handle);
     };
     post('early');
     world.clock.advance(10 * 60_000 - 1);
