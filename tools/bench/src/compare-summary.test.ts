@@ -1,4 +1,5 @@
 import { compareRuns, formatComparison, median, type ComparedPhase } from './compare-summary';
+import { dashboardsProcessName } from './process-stats';
 
 const latency = (p50: number, p99: number) => ({ count: 100, p50, p95: p99, p99, max: p99, mean: p50 });
 
@@ -69,6 +70,7 @@ function phase(figures: {
       usage('kickstand', figures.kickstandMs, figures.rss, figures.ownerMs),
       usage('kick-sandbox (Kick)', 0.5, 200, 0.3),
       usage('generator', 0.1, 150, 0.1),
+      ...(figures.dashboardsP99 === undefined ? [] : [usage(dashboardsProcessName(10), 0.07, 108, 0.07)]),
     ],
     machine: { cores: 2, busyCores: figures.busy, otherCores: 0 },
   };
@@ -105,6 +107,34 @@ describe('bench:compare summary', () => {
     expect(rows.find((row) => row.label === '  of it its main thread')?.self).toEqual([0.473, 0.553, 0.553]);
     expect(rows.find((row) => row.label === 'sandbox CPU ms a message')?.otherMedian).toBe(0.5);
     expect(rows.find((row) => row.label === 'Kickstand peak RSS (MB)')?.differences).toEqual([9, 14, 17]);
+  });
+
+  test("when the dashboards' clients ran, then their process is not counted as Kickstand's", () => {
+    const withDashboards = [
+      {
+        other: phase({
+          ackP99: 7,
+          replyP99: 44,
+          ownerMs: 0.5,
+          kickstandMs: 0.8,
+          busy: 1.2,
+          rss: 250,
+          dashboardsP99: 30,
+        }),
+        self: phase({
+          ackP99: 6,
+          replyP99: 40,
+          ownerMs: 0.5,
+          kickstandMs: 0.9,
+          busy: 1.2,
+          rss: 270,
+          dashboardsP99: 20,
+        }),
+      },
+    ];
+    const rows = compareRuns(withDashboards);
+    expect(rows.find((row) => row.label === 'Kickstand peak RSS (MB)')).toMatchObject({ other: [250], self: [270] });
+    expect(rows.find((row) => row.label === 'Kickstand CPU ms a message')).toMatchObject({ other: [0.8], self: [0.9] });
   });
 
   test('when no run has dashboards, then there is no dashboards row; when some have, the others show as missing', () => {

@@ -1,5 +1,5 @@
 import type { PhaseResult } from './chat-load';
-import { notKickstandProcessNames, sandboxProcessName } from './process-stats';
+import { isKickstandProcess, sandboxProcessName } from './process-stats';
 
 /** What a comparison reads of a phase's result. */
 export type ComparedPhase = Pick<
@@ -20,7 +20,7 @@ interface Figure {
 }
 
 const kickstandProcesses = (phase: ComparedPhase) =>
-  phase.processes.filter((process) => !notKickstandProcessNames.has(process.name));
+  phase.processes.filter((process) => isKickstandProcess(process.name));
 
 const sumOf = (values: number[]) => values.reduce((sum, value) => sum + value, 0);
 

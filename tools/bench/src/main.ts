@@ -20,7 +20,13 @@ import {
 import { benchDataRoot, fileStamp } from './bench-data';
 import { useEngines, type Engines } from './engines';
 import { parseOptions, type BenchOptions } from './options';
-import { generatorProcessName, memory, sandboxProcessName, type WatchedProcess } from './process-stats';
+import {
+  dashboardsProcessName,
+  generatorProcessName,
+  memory,
+  sandboxProcessName,
+  type WatchedProcess,
+} from './process-stats';
 import { checkTargets, formatPhase, formatTargets } from './report';
 import { checkBots, setUpChannels, waitForBots } from './setup';
 import type { BenchChannel } from './workload';
@@ -388,7 +394,7 @@ async function main(): Promise<void> {
         const result = await run(phase('dashboards', options.dashboardRate, 3), {
           dashboards,
           dashboardsPerChannel: perChannel,
-          watched: [...watched, { name: `dashboards (${dashboards.connected} clients)`, pid: dashboards.pid }],
+          watched: [...watched, { name: dashboardsProcessName(dashboards.connected), pid: dashboards.pid }],
         });
         results.push(result);
         log(formatPhase(result));

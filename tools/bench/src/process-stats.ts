@@ -74,13 +74,17 @@ export const generatorProcessName = 'generator';
 /** Distributed mode's engines on this machine (engines.ts). */
 export const kafkaProcessName = 'kafka';
 export const secantusProcessName = 'secantusdb';
-/** Every watched process is Kickstand's but these. */
-export const notKickstandProcessNames: ReadonlySet<string> = new Set([
+/** The dashboards phase's socket.io clients, all in one process. */
+export const dashboardsProcessName = (clients: number): string => `dashboards (${clients} clients)`;
+const notKickstandProcessNames: ReadonlySet<string> = new Set([
   sandboxProcessName,
   generatorProcessName,
   kafkaProcessName,
   secantusProcessName,
 ]);
+/** Every watched process is Kickstand's but the bench's own, the sandbox and the engines. */
+export const isKickstandProcess = (name: string): boolean =>
+  !notKickstandProcessNames.has(name) && !/^dashboards \(\d+ clients\)$/.test(name);
 
 export interface WatchedProcess {
   name: string;
