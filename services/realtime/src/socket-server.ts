@@ -11,6 +11,7 @@ import type {
   SocketData,
 } from '@kickstand/platform/socket-events';
 import type { ChatLog } from './chat-log';
+import { useFlushInPlace } from './engine-flush';
 
 type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -75,6 +76,8 @@ export function createSocketServer(deps: {
 }): SocketServer {
   const { tokens, chatLog, log } = deps;
   const socketLimit = deps.maxSocketsPerUser ?? maxSocketsPerUser;
+  if (!useFlushInPlace())
+    log.warn('engine.io is not the version engine-flush.ts was written for: its own flush is used');
   const io: RealtimeServer = new Server({
     path: '/socket.io',
     // The spec's client tries websocket first, then polling.
