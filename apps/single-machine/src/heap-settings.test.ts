@@ -8,15 +8,18 @@ describe('heap settings of single-machine mode', () => {
   it('when HEAP_GROWING_PERCENT is unset or empty, then the old generation may grow by 20 % before a full collection', () => {
     expect(configWith({}).HEAP_GROWING_PERCENT).toBe(20);
     expect(configWith({ HEAP_GROWING_PERCENT: '' }).HEAP_GROWING_PERCENT).toBe(20);
-    expect(heapFlags(configWith({}))).toEqual(['--heap-growing-percent=20']);
+    expect(heapFlags(configWith({}))).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=20']);
   });
 
   it('when HEAP_GROWING_PERCENT is set, then that is the V8 flag', () => {
-    expect(heapFlags(configWith({ HEAP_GROWING_PERCENT: '50' }))).toEqual(['--heap-growing-percent=50']);
+    expect(heapFlags(configWith({ HEAP_GROWING_PERCENT: '50' }))).toEqual([
+      '--no-allocation-site-pretenuring',
+      '--heap-growing-percent=50',
+    ]);
   });
 
-  it("when HEAP_GROWING_PERCENT is 0, then no flag is set (V8's own heuristic)", () => {
-    expect(heapFlags(configWith({ HEAP_GROWING_PERCENT: '0' }))).toEqual([]);
+  it("when HEAP_GROWING_PERCENT is 0, then V8's own heuristic decides the growth", () => {
+    expect(heapFlags(configWith({ HEAP_GROWING_PERCENT: '0' }))).toEqual(['--no-allocation-site-pretenuring']);
   });
 
   it.each(['-1', '301', '12.5', 'lots'])('when HEAP_GROWING_PERCENT is %s, then the config is refused', (value) => {

@@ -9,12 +9,28 @@ import type { SingleMachineConfig } from './config';
  * before collecting again (less when allocation is slow); at chat rates that headroom, in two
  * threads, is most of the process's resident memory. HEAP_GROWING_PERCENT caps that growth: the
  * next full collection starts once the old generation is (100 + N) % of what survived the last one.
- * V8 reads the flag at each collection, so setting it once the process runs works, for both
- * threads (V8's flags are per process), and `npm start` and a plain `node …/main.js` get it alike.
+ * V8 reads these flags at each collection (and pretenuring's before any place in the code has
+ * learnt to pretenure), so setting them once the process runs works, for both threads (V8's flags
+ * are per process), and `npm start` and a plain `node …/main.js` get them alike.
  */
 export function heapFlags(config: Pick<SingleMachineConfig, 'HEAP_GROWING_PERCENT'>): string[] {
-  return config.HEAP_GROWING_PERCENT > 0 ? [`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`] : [];
+  const growing = config.HEAP_GROWING_PERCENT > 0 ? [`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`] : [];
+  return [noPretenuring, ...growing];
 }
+
+/**
+ * V8 allocates an object literal straight into the old generation once most of the objects made
+ * at that place in the code between two scavenges outlived the second (allocation-site
+ * pretenuring), and does not look back: no young object is made there afterwards to show that
+ * the later ones die young. In the owner such decisions come at start (the services load every
+ * channel's state) and keep coming under load, a few every ten seconds; the places that copy the
+ * bus's messages and parse Kick's deliveries were among them, so each chat line's message was
+ * made in the old generation and died there, filling it towards the next full collection (the
+ * owner promoted 3,267 bytes a message in the dashboards phase with it, 1,355 without;
+ * docs/performance.md, "Pretenured by V8"). Without it a long-lived object is copied once more,
+ * by a scavenge.
+ */
+const noPretenuring = '--no-allocation-site-pretenuring';
 
 /** Applies heapFlags to this process; call first thing, before the services allocate. */
 export function applyHeapSettings(config: Pick<SingleMachineConfig, 'HEAP_GROWING_PERCENT'>): void {
