@@ -26,7 +26,7 @@ export function heapFlags(config: Pick<SingleMachineConfig, 'HEAP_GROWING_PERCEN
  * channel's state) and keep coming under load, a few every ten seconds; the places that copy the
  * bus's messages and parse Kick's deliveries were among them, so each chat line's message was
  * made in the old generation and died there, filling it towards the next full collection (the
- * owner promoted 3,267 bytes a message in the dashboards phase with it, 1,355 without;
+ * owner promoted 3,257 bytes a message in the dashboards phase with it, 1,355 without;
  * docs/performance.md, "Pretenured by V8"). Without it a long-lived object is copied once more,
  * by a scavenge.
  */
