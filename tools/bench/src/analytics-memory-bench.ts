@@ -3,13 +3,14 @@
  * (docs/performance.md, "Stream analytics in memory"): `npm run bench:analytics-memory -- [channels]
  * [names per day] [minutes] [lines per channel-minute]`.
  *
- * 1. Each of `channels` (default 1,000) gets a day document holding `names per day` (default 5,000,
- *    the cap) chatters: the store's heap per day document.
- * 2. The count of chatters the flush reads once per day bucket (`repo.dayChatterCount`): CPU a read.
- * 3. One flush's day write per channel (`addDay` of 60 chatters already in the day, an hour's
- *    counts): CPU per write (the day's read, its chatters' text parsed and written back whole, the
- *    embedded store's copy of the document), and the event loop's longest delay meanwhile (one
- *    write's longest stretch on the thread).
+ * 1. Each of `channels` (default 1,000) gets a day of `names per day` (default 5,000, the cap)
+ *    chatters: its minutes (500 names each, the minute's cap) and its day document (counts only; a
+ *    day's chatters are its minutes'): the store's heap and array buffers per channel-day.
+ * 2. The 7 and 30 day reports' read of today (`repo.daysBetween`, 100 owners: the day's chatters
+ *    summed from its minutes, read an hour at a time): CPU a read.
+ * 3. One flush's day write per channel (`addDay` of an hour's counts): CPU per write (the day's
+ *    read, the embedded store's copy of the document), and the event loop's longest delay meanwhile
+ *    (one write's longest stretch on the thread).
  * 4. `minutes` (default 10) minutes of chat, `lines` (default 60) a channel-minute from 10,000
  *    viewers picked at random (the bench's workload): CPU per minute write, heap per minute
  *    document (over all the minutes and over the later half alone) and per active channel-hour.
@@ -63,41 +64,51 @@ async function main() {
     for (let extra = viewers; names.size < count; extra += 1) names.add(`viewer_${extra}`);
     return [...names];
   };
-  const dayDelta = (userId: string, names: readonly string[]) => ({
+  const dayDelta = (userId: string, messages: number) => ({
     userId,
     day,
-    hours: new Map([['20', { ...zero, messages: names.length }]]),
-    chatters: new Map(names.map((name) => [name, 1])),
-    unnamedLines: 0,
+    hours: new Map([['20', { ...zero, messages }]]),
     commands: new Map([['dice', 1]]),
   });
+  const perMinute = 500;
+  const dayAfter = new Date(day.getTime() + 86_400_000);
+  const readers = Math.min(channels, 100);
+  /** CPU a `daysBetween` of the day, for `readers` owners. */
+  const readDays = async () => {
+    const started = process.cpuUsage();
+    for (let channel = 0; channel < readers; channel += 1) await repo.daysBetween(owner(channel), day, dayAfter);
+    return (cpuMs(started) * 1000) / readers;
+  };
 
-  // 1. the day documents
+  // 1. the days: their minutes (the chatters) and their documents (the counts)
   const heapBefore = retained();
-  const inDay: string[][] = [];
   for (let channel = 0; channel < channels; channel += 1) {
     const names = distinctNames(namesPerDay);
-    inDay.push(names.slice(0, 60));
-    await repo.addDay(dayDelta(owner(channel), names));
+    for (let first = 0; first < names.length; first += perMinute) {
+      const chatters = new Map(names.slice(first, first + perMinute).map((name) => [name, 1]));
+      const minute = new Date(day.getTime() + (first / perMinute) * 60_000);
+      const counts = { ...zero, messages: chatters.size };
+      await repo.addMinute({ userId: owner(channel), minute, counts, chatters, unnamedLines: 0, commands: new Map() });
+    }
+    await repo.addDay(dayDelta(owner(channel), names.length));
   }
   const heapDays = retained();
   console.log(
-    `${channels} day documents of ${namesPerDay} names: store heap +${mb(heapDays - heapBefore)} MB, ` +
-      `${((heapDays - heapBefore) / channels / 1000).toFixed(1)} kB a document`,
+    `${channels} days of ${namesPerDay} names (${Math.ceil(namesPerDay / perMinute)} minutes and a day document each): ` +
+      `store heap and array buffers +${mb(heapDays - heapBefore)} MB, ` +
+      `${((heapDays - heapBefore) / channels / 1000).toFixed(1)} kB a day`,
   );
 
-  // 2. the count of chatters the flush reads once per day bucket
-  let cpu = process.cpuUsage();
-  for (let channel = 0; channel < channels; channel += 1) await repo.dayChatterCount(owner(channel), day);
-  console.log(`dayChatterCount of ${channels} buckets: ${((cpuMs(cpu) * 1000) / channels).toFixed(0)} µs CPU a read`);
+  // 2. the 7 and 30 day reports' read of today: its chatters summed from its minutes
+  console.log(`daysBetween of today (${readers} owners): ${(await readDays()).toFixed(0)} µs CPU a read`);
 
-  // 3. one flush's day write per channel: 60 chatters the day holds already
+  // 3. one flush's day write per channel
   // the loop's longest delay meanwhile: how long one write holds the owner thread at a stretch
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
-  cpu = process.cpuUsage();
+  let cpu = process.cpuUsage();
   for (let channel = 0; channel < channels; channel += 1) {
-    await repo.addDay(dayDelta(owner(channel), inDay[channel] ?? []));
+    await repo.addDay(dayDelta(owner(channel), 60));
     await new Promise((resolve) => setImmediate(resolve));
   }
   const dayWriteMs = cpuMs(cpu);
@@ -106,7 +117,7 @@ async function main() {
   delay.disable();
   const dayDoc = await store.collection('analytics-days').findOne({ _id: `${owner(0)}|2026-03-01` });
   console.log(
-    `addDay of 60 chatters to a day of ${namesPerDay} names: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write, ` +
+    `addDay of an hour's counts: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write, ` +
       `~${(JSON.stringify(dayDoc).length / 1000).toFixed(0)} kB appended to the datafile; ` +
       `event loop delay max ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms`,
   );
@@ -153,7 +164,6 @@ async function main() {
   );
 
   // 5. the last-stream report's read: every minute of an owner, for 100 owners
-  const readers = Math.min(channels, 100);
   cpu = process.cpuUsage();
   let read = 0;
   for (let channel = 0; channel < readers; channel += 1) {
@@ -166,12 +176,6 @@ async function main() {
   );
 
   // 6. the days once they ended: out of the collection, into the past days' log
-  const dayAfter = new Date(day.getTime() + 86_400_000);
-  const readDays = async () => {
-    const started = process.cpuUsage();
-    for (let channel = 0; channel < readers; channel += 1) await repo.daysBetween(owner(channel), day, dayAfter);
-    return (cpuMs(started) * 1000) / readers;
-  };
   const readBeforeUs = await readDays();
   const heapBeforeMove = retained();
   cpu = process.cpuUsage();

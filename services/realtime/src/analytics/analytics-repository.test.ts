@@ -11,7 +11,7 @@ import {
   type MinuteEntry,
   type StoredDayDoc,
 } from './analytics-repository';
-import { analyticsLimits, zeroCounts, type MinuteDelta } from './buckets';
+import { analyticsLimits, zeroCounts, type DayDelta, type MinuteDelta } from './buckets';
 import { createStreamAnalytics } from './stream-analytics';
 
 const at = (iso: string) => new Date(iso);
@@ -201,22 +201,32 @@ const nextDay = at('2026-03-02T00:00:00Z');
 const hourCounts = (messages: number) => ({ ...zeroCounts(), messages });
 /** An hour as the day document keeps it: only the counts that are not 0. */
 const storedHour = (messages: number) => ({ messages });
-const dayDelta = (
+const dayDelta = (userId: string, hours: Array<[string, number]>, ofDay: Date = day): DayDelta => ({
+  userId,
+  day: ofDay,
+  hours: new Map(hours.map(([hour, messages]) => [hour, hourCounts(messages)])),
+  commands: new Map([['dice', 1]]),
+});
+type Repository = ReturnType<typeof createAnalyticsRepository>;
+/**
+ * Writes a day as the flush does: one minute in each of its hours (the chatters in the first), then
+ * the day's counts. The chatters in the order written: the order a day keeps new names in.
+ */
+async function writeDay(
+  repo: Repository,
   userId: string,
   hours: Array<[string, number]>,
   chatters: Record<string, number>,
   ofDay: Date = day,
-) => ({
-  userId,
-  day: ofDay,
-  hours: new Map(hours.map(([hour, messages]) => [hour, hourCounts(messages)])),
-  // in the order written: the order a day keeps new names in
-  chatters: new Map(Object.entries(chatters)),
-  unnamedLines: 0,
-  commands: new Map([['dice', 1]]),
-});
+) {
+  for (const [index, [hour, messages]] of hours.entries()) {
+    const minute = new Date(ofDay.getTime() + Number(hour) * 3_600_000 + index * 60_000);
+    await repo.addMinute(delta(userId, minute, messages, index === 0 ? Object.entries(chatters) : []));
+  }
+  await repo.addDay(dayDelta(userId, hours, ofDay));
+}
 /** The day as the 7 and 30 day reports read it: hours, chatters, commands. */
-async function dayRead(repo: ReturnType<typeof createAnalyticsRepository>, userId: string) {
+async function dayRead(repo: Repository, userId: string) {
   const docs = await repo.daysBetween(userId, day, nextDay);
   return docs.map((doc) => ({
     _id: doc._id,
@@ -232,7 +242,7 @@ async function withDays(userIds: string[], chatters: Record<string, number> = { 
   const store = await openStore(await dirs.make());
   const repo = createAnalyticsRepository(store);
   await repo.createIndexes();
-  for (const userId of userIds) await repo.addDay(dayDelta(userId, [['20', 1]], chatters));
+  for (const userId of userIds) await writeDay(repo, userId, [['20', 1]], chatters);
   return { store, repo };
 }
 /** The day's document as the collection analytics-days holds it. */
@@ -240,80 +250,91 @@ const storedDay = (store: Store, userId: string) =>
   store.collection<StoredDayDoc>('analytics-days').findOne({ _id: `${userId}|2026-03-01` });
 
 describe('the days (collection analytics-days)', () => {
-  test('when a day is written, then its chatters are kept as text in the order they were first kept, and read back by name', async () => {
+  test('when a day is written, then its document keeps its counts and no names, and the reports read its chatters from its minutes', async () => {
     const { store, repo } = await withDays(['u1'], { bob: 2, alice: 1 });
 
-    expect(await repo.addDay(dayDelta('u1', [['21', 1]], { carol: 1, bob: 1 }))).toBe(3);
+    await writeDay(repo, 'u1', [['21', 1]], { carol: 1, bob: 1 });
 
     expect(await storedDay(store, 'u1')).toEqual({
       _id: 'u1|2026-03-01',
       userId: 'u1',
       day,
       hours: { '20': storedHour(1), '21': storedHour(1) },
-      chatterNames: 'bob alice carol',
-      chatterLines: '3 1 1',
       commandRuns: { dice: 2 },
       writes: 2,
     });
-    expect(await dayRead(repo, 'u1')).toMatchObject([{ chatters: { bob: 3, alice: 1, carol: 1 } }]);
-    expect(await repo.dayChatterCount('u1', day)).toBe(3);
-  });
-
-  test('when a day keeps its cap of chatters, then a newcomer’s lines are unnamed and a kept name still counts under its name', async () => {
-    const full = Object.fromEntries(
-      Array.from({ length: analyticsLimits.chattersPerDay }, (_, index) => [`v${index}`, 1]),
-    );
-    const { repo } = await withDays(['u1'], full);
-
-    expect(await repo.addDay(dayDelta('u1', [['21', 5]], { newcomer: 2, v7: 3 }))).toBe(analyticsLimits.chattersPerDay);
-
     const [read] = await repo.daysBetween('u1', day, nextDay);
-    expect([read?.chatters?.v7, read?.chatters?.newcomer, read?.unnamedLines]).toEqual([4, undefined, 2]);
+    expect(Object.entries(read?.chatters ?? {})).toEqual([
+      ['bob', 3],
+      ['alice', 1],
+      ['carol', 1],
+    ]);
+    expect(read?.unnamedLines).toBeUndefined();
   });
 
-  test('when a delta holds a name the counter keeps none of (a space in it), then its lines are unnamed and the other names keep their lines', async () => {
-    const { store, repo } = await withDays(['u1'], { alice: 1 });
-
-    await repo.addDay(dayDelta('u1', [['21', 3]], { 'bob carol': 2, dave: 1 }));
-
-    expect(await storedDay(store, 'u1')).toMatchObject({
-      chatterNames: 'alice dave',
-      chatterLines: '1 1',
-      unnamedLines: 2,
-    });
-  });
-
-  test('when a day document of an earlier version keeps its chatters as an object, then it is read, and its next write turns them into text', async () => {
+  test('when a day’s minutes name more chatters than its cap, then a newcomer’s lines are unnamed and a kept name still counts under its name', async () => {
     const store = await openStore(await dirs.make());
     const repo = createAnalyticsRepository(store);
     await repo.createIndexes();
-    await store.collection<StoredDayDoc>('analytics-days').insertOne({
-      _id: 'u1|2026-03-01',
-      userId: 'u1',
-      day,
-      hours: { '20': storedHour(3) },
-      chatters: { alice: 2, bob: 1 },
-    });
-    expect(await dayRead(repo, 'u1')).toMatchObject([{ chatters: { alice: 2, bob: 1 } }]);
-    expect(await repo.dayChatterCount('u1', day)).toBe(2);
-
-    await repo.addDay(dayDelta('u1', [['20', 1]], { carol: 1, alice: 1 }));
-
-    expect(await storedDay(store, 'u1')).toMatchObject({
-      chatterNames: 'alice bob carol',
-      chatterLines: '3 1 1',
-      writes: 1,
-    });
-    expect(await storedDay(store, 'u1')).not.toHaveProperty('chatters');
-    expect(await dayRead(repo, 'u1')).toMatchObject([
-      { hours: { '20': storedHour(4) }, chatters: { alice: 3, bob: 1, carol: 1 } },
+    const names: Array<[string, number]> = Array.from({ length: analyticsLimits.chattersPerDay }, (_, index) => [
+      `v${index}`,
+      1,
     ]);
+    // 500 names a minute, as the minutes' own cap keeps them
+    for (let first = 0; first < names.length; first += analyticsLimits.chattersPerMinute) {
+      const minute = new Date(day.getTime() + 20 * 3_600_000 + (first / analyticsLimits.chattersPerMinute) * 60_000);
+      await repo.addMinute(delta('u1', minute, 500, names.slice(first, first + analyticsLimits.chattersPerMinute)));
+    }
+    await repo.addMinute(
+      delta('u1', at('2026-03-01T21:00:00Z'), 5, [
+        ['newcomer', 2],
+        ['v7', 3],
+      ]),
+    );
+    await repo.addDay(
+      dayDelta('u1', [
+        ['20', 5_000],
+        ['21', 5],
+      ]),
+    );
+
+    const [read] = await repo.daysBetween('u1', day, nextDay);
+    expect(Object.keys(read?.chatters ?? {})).toHaveLength(analyticsLimits.chattersPerDay);
+    expect([read?.chatters?.v7, read?.chatters?.newcomer, read?.unnamedLines]).toEqual([4, undefined, 2]);
+  });
+
+  test('when a day document of an earlier version keeps chatters (as text or as an object), then they are not read twice, and its next write removes them', async () => {
+    const { store, repo } = await withDays(['u1', 'u2'], { alice: 2, bob: 1 });
+    const days = store.collection<StoredDayDoc>('analytics-days');
+    // as the versions before wrote them, beside the same lines in the minutes
+    await days.updateOne(
+      { _id: 'u1|2026-03-01' },
+      { $set: { chatterNames: 'alice bob', chatterLines: '2 1', unnamedLines: 4 } },
+    );
+    await days.updateOne({ _id: 'u2|2026-03-01' }, { $set: { chatters: { alice: 2, bob: 1 } } });
+    const expected = [{ hours: { '20': storedHour(1) }, chatters: { alice: 2, bob: 1 } }];
+    expect(await dayRead(repo, 'u1')).toMatchObject(expected);
+    expect(await dayRead(repo, 'u2')).toMatchObject(expected);
+
+    await repo.addDay(dayDelta('u1', [['20', 1]]));
+    await repo.addDay(dayDelta('u2', [['20', 1]]));
+
+    for (const userId of ['u1', 'u2']) {
+      expect(await storedDay(store, userId)).toEqual({
+        _id: `${userId}|2026-03-01`,
+        userId,
+        day,
+        hours: { '20': storedHour(2) },
+        commandRuns: { dice: 2 },
+        writes: 2,
+      });
+    }
   });
 
   test('when another write of the day comes between a write’s read and its update, then the write reads the day again and both count', async () => {
     const { store } = await withDays(['u1'], { alice: 1 });
     const other = createAnalyticsRepository(store);
-    let between: (() => Promise<unknown>) | undefined = () => other.addDay(dayDelta('u1', [['20', 1]], { bob: 1 }));
+    let between: (() => Promise<unknown>) | undefined = () => other.addDay(dayDelta('u1', [['20', 1]]));
     const racing: Store = {
       ...store,
       collection: <T extends Document>(name: string) => {
@@ -333,15 +354,31 @@ describe('the days (collection analytics-days)', () => {
     };
     const repo = createAnalyticsRepository(racing);
 
-    expect(await repo.addDay(dayDelta('u1', [['20', 1]], { carol: 1, alice: 1 }))).toBe(3);
+    await repo.addDay(dayDelta('u1', [['20', 1]]));
 
     expect(await storedDay(store, 'u1')).toMatchObject({
       hours: { '20': storedHour(3) },
-      chatterNames: 'alice bob carol',
-      chatterLines: '2 1 1',
       commandRuns: { dice: 3 },
       writes: 3,
     });
+  });
+
+  test('when a day counts its cap of commands, then a new command is not counted by name and a counted one still is', async () => {
+    const { store, repo } = await withDays(['u1']);
+    const commands = Array.from({ length: analyticsLimits.commandsPerBucket - 1 }, (_, index) => `c${index}`);
+    await repo.addDay({ ...dayDelta('u1', [['20', 1]]), commands: new Map(commands.map((name) => [name, 1])) });
+
+    await repo.addDay({
+      ...dayDelta('u1', [['21', 1]]),
+      commands: new Map([
+        ['late', 1],
+        ['dice', 2],
+      ]),
+    });
+
+    const stored = await storedDay(store, 'u1');
+    expect(Object.keys(stored?.commandRuns ?? {})).toHaveLength(analyticsLimits.commandsPerBucket);
+    expect([stored?.commandRuns?.dice, stored?.commandRuns?.late]).toEqual([3, undefined]);
   });
 });
 
@@ -349,22 +386,21 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   /** The day's documents in the collection analytics-days (the moved ones are not there). */
   const inCollection = (store: Store) => store.collection<DayDoc>('analytics-days').count({});
 
-  test('when a day ended, then closeDays moves its document out of the collection and the reports read the same day, after a restart too', async () => {
+  test('when a day ended, then closeDays moves its document out of the collection with its minutes’ chatters, and the reports read the same day, after a restart too', async () => {
     const dir = await dirs.make();
     const store = await openStore(dir);
     const repo = createAnalyticsRepository(store);
     await repo.createIndexes();
-    await repo.addDay(
-      dayDelta(
-        'u1',
-        [
-          ['19', 2],
-          ['20', 1],
-        ],
-        { alice: 2, bob: 1 },
-      ),
+    await writeDay(
+      repo,
+      'u1',
+      [
+        ['19', 2],
+        ['20', 1],
+      ],
+      { alice: 2, bob: 1 },
     );
-    await repo.addDay(dayDelta('u2', [['20', 1]], { carol: 1 }));
+    await writeDay(repo, 'u2', [['20', 1]], { carol: 1 });
     const before = await dayRead(repo, 'u1');
 
     expect(await repo.closeDays(nextDay, 10)).toBe(2);
@@ -397,7 +433,7 @@ describe('the days that ended (recent log analytics-past-days)', () => {
   test('when closeDays is given a limit, then it moves that many days, oldest first', async () => {
     const { store, repo } = await withDays(['u1', 'u2']);
     const dayBefore = at('2026-02-28T00:00:00Z');
-    await repo.addDay(dayDelta('u3', [['20', 1]], { alice: 1 }, dayBefore));
+    await writeDay(repo, 'u3', [['20', 1]], { alice: 1 }, dayBefore);
 
     expect(await repo.closeDays(nextDay, 1)).toBe(1);
     expect((await store.collection<DayDoc>('analytics-days').find({})).map((doc) => doc._id).sort()).toEqual([
@@ -420,17 +456,16 @@ describe('the days that ended (recent log analytics-past-days)', () => {
     expect(await dayRead(repo, 'u1')).toMatchObject([{ hours: { '20': storedHour(1) }, chatters: { alice: 3 } }]);
   });
 
-  test('when a day is written again after it was moved, then its names count against the caps together and the reports sum both', async () => {
+  test('when a day is written again after it was moved, then its commands count against the cap together, its chatters are not read twice, and the reports sum both', async () => {
     const { repo } = await withDays(['u1'], { alice: 2, bob: 1 });
     await repo.closeDays(nextDay, 10);
 
-    const later = { alice: 1, carol: 1 };
-    // the new document starts with the moved day's names: alice is not counted twice
-    expect(await repo.addDay(dayDelta('u1', [['21', 2]], later))).toBe(3);
+    // a Kick event delivered a day late: counts, no chat line
+    await repo.addDay(dayDelta('u1', [['21', 2]]));
     const expected = [
       {
         hours: { '20': storedHour(1), '21': storedHour(2) },
-        chatters: { alice: 3, bob: 1, carol: 1 },
+        chatters: { alice: 2, bob: 1 },
         commandRuns: { dice: 2 },
       },
     ];

@@ -9,14 +9,19 @@ import {
 import {
   analyticsLimits,
   countNames,
+  createDayChattersTally,
+  isNamePairs,
   dayMs,
-  nameKey,
+  hourMs,
   zeroCounts,
   type Counts,
+  type DayChatters,
   type DayDelta,
   type MinuteDelta,
   type NameCounts,
 } from './buckets';
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * One channel owner's minute as read: `_id` is `<userId>|<minute ISO>`, its entries (MinuteEntry)
@@ -60,31 +65,32 @@ export interface StreamDoc {
 }
 
 /**
- * A day as the collection `analytics-days` holds it (read as a DayDoc). Its chatters are two
- * strings, not an object by name: a day of 5,000 names was ~200 kB of the embedded store's heap as
- * an object (~40 bytes a name, each a string and a dictionary entry for the collector to mark, the
- * whole copied by NeDB at every write), ~14 bytes a name as strings
- * (docs/decisions/analytics-day-chatters-as-text.md).
+ * A day as the collection `analytics-days` holds it (read as a DayDoc, its chatters from its
+ * minutes): counts only. A day's chatters are its minutes' (`dayChattersOf`): kept in the day too,
+ * they were its largest part, a text of up to 5,000 names held on the embedded store's heap all day
+ * (docs/decisions/analytics-day-chatters-from-minutes.md).
  */
 export interface StoredDayDoc {
   _id: string;
   userId: string;
   day: Date;
   hours?: Record<string, Partial<Counts>>;
-  /** The chatters kept by name, in the order they were first kept, separated by spaces (nameKey allows none in a name). */
+  commandRuns?: Record<string, number>;
+  /** How many times the day was written: a write is made only if no other came between its read and its update. */
+  writes?: number;
+  /**
+   * Versions before kept the day's chatters here (as text, `chatterNames` and `chatterLines`, or as
+   * an object by name) and their unnamed lines: not read (the minutes hold the same lines), removed
+   * by the day's next write.
+   */
   chatterNames?: string;
-  /** Their chat lines, in the order of `chatterNames`: decimal numbers separated by spaces. */
   chatterLines?: string;
-  /** Versions before the names as text: chat lines per chatter. Read, and turned into text by the day's next write. */
   chatters?: Record<string, number>;
   unnamedLines?: number;
-  commandRuns?: Record<string, number>;
-  /**
-   * How many times the day was written: each write replaces the chatters' text, so it is made only
-   * if no other write came between its read and its update (absent in documents of versions before).
-   */
-  writes?: number;
 }
+
+/** The fields of earlier versions that a day's next write removes (StoredDayDoc). */
+const formerDayFields = ['chatterNames', 'chatterLines', 'chatters', 'unnamedLines'] as const;
 
 /**
  * Names and their counts as a minute entry keeps them: `[name, count]` pairs, or (documents of
@@ -159,20 +165,19 @@ export interface AnalyticsRepository {
   createIndexes(): Promise<void>;
   /** Adds a minute's counts to its bucket: a new entry, summed with the minute's others when read. */
   addMinute(delta: MinuteDelta): Promise<void>;
-  /** How many chatters a day bucket keeps by name. */
-  dayChatterCount(userId: string, day: Date): Promise<number>;
-  /**
-   * Adds a day's counts; names beyond the caps (given the names the day keeps already) are counted
-   * as unnamed. Resolves to how many chatters the day keeps by name after the write.
-   */
-  addDay(delta: DayDelta): Promise<number>;
+  /** Adds a day's counts (its chatters are those of its minutes: addMinute). */
+  addDay(delta: DayDelta): Promise<void>;
   /** The minutes in [from, to) among the owner's kept ones, one document per minute, oldest first. */
   minutesBetween(userId: string, from: Date, to: Date): Promise<MinuteDoc[]>;
-  /** The days in [from, to), one document per day (the collection's and the moved ones summed), oldest first. */
+  /**
+   * The days in [from, to), one document per day (the collection's and the moved ones summed),
+   * oldest first; a day still in the collection has its chatters read from its minutes.
+   */
   daysBetween(userId: string, from: Date, to: Date): Promise<DayDoc[]>;
   /**
    * Moves up to `limit` day documents of days that started before `startedBefore` from the
-   * collection to the recent log of past days; returns how many it moved.
+   * collection to the recent log of past days, each with its chatters read from its minutes;
+   * returns how many it moved.
    */
   closeDays(startedBefore: Date, limit: number): Promise<number>;
   /** The stream that started last, or null. */
@@ -239,77 +244,36 @@ export function minuteDocsOf(userId: string, items: ReadonlyArray<RecentItem<Min
   return docs;
 }
 
-/** A day's chatters as a write works on them: the names in the order they were kept, and their lines. */
-interface ChatterList {
-  names: string[];
-  lines: number[];
-}
-
-/** The chatters a stored day keeps by name: its text, and the object of versions before. */
-function chatterListOf(doc: StoredDayDoc): ChatterList {
-  const names = doc.chatterNames ? doc.chatterNames.split(' ') : [];
-  const lineTexts = doc.chatterLines ? doc.chatterLines.split(' ') : [];
-  const lines = names.map((_, index) => Number(lineTexts[index]) || 0);
-  for (const [name, count] of Object.entries(doc.chatters ?? {})) {
-    names.push(name);
-    lines.push(count);
-  }
-  return { names, lines };
-}
-
-const pairsOf = ({ names, lines }: ChatterList): Array<[string, number]> =>
-  names.map((name, index) => [name, lines[index] ?? 0]);
-
-/** A stored day as the reports read it. */
-function dayDocOf(doc: StoredDayDoc): DayDoc {
+/** A stored day as the reports read it, with its chatters (null: a day moved before, whose entries hold them). */
+function dayDocOf(doc: StoredDayDoc, chatters: DayChatters | null): DayDoc {
   const day: DayDoc = { _id: doc._id, userId: doc.userId, day: doc.day };
   if (doc.hours) day.hours = doc.hours;
-  const chatters = chatterListOf(doc);
-  if (chatters.names.length > 0) day.chatters = asRecord(pairsOf(chatters));
-  if (doc.unnamedLines) day.unnamedLines = doc.unnamedLines;
+  if (chatters && chatters.chatters.length > 0) day.chatters = asRecord(chatters.chatters);
+  if (chatters && chatters.unnamedLines > 0) day.unnamedLines = chatters.unnamedLines;
   if (doc.commandRuns) day.commandRuns = doc.commandRuns;
   return day;
 }
 
-/** A stored day as the entry of the past days' log (the names as pairs: cheaper to parse). */
-function pastDayEntryOf(doc: StoredDayDoc): PastDayEntry {
+/** A stored day as the entry of the past days' log, with its chatters (null: as in dayDocOf). */
+function pastDayEntryOf(doc: StoredDayDoc, chatters: DayChatters | null): PastDayEntry {
   const entry: PastDayEntry = {};
   if (doc.hours) entry.hours = doc.hours;
-  const chatters = chatterListOf(doc);
-  if (chatters.names.length > 0) entry.chatters = pairsOf(chatters);
-  if (doc.unnamedLines) entry.unnamedLines = doc.unnamedLines;
+  if (chatters && chatters.chatters.length > 0) entry.chatters = chatters.chatters;
+  if (chatters && chatters.unnamedLines > 0) entry.unnamedLines = chatters.unnamedLines;
   if (doc.commandRuns) entry.commandRuns = Object.entries(doc.commandRuns);
   return entry;
 }
 
 /**
- * The update that adds `delta` to the stored day `doc`, and how many chatters the day keeps by name
- * after it. Each chatter's lines go under its name or to the unnamed ones, never both: a name the
- * day keeps already, or a new one while fewer than the cap are kept (in the delta's order, its
- * names' first appearance); a day's command names the same way.
+ * The update that adds `delta` to the stored day `doc`: its hours, and its commands (a command the
+ * day counts already, or a new one while fewer than the cap are counted); the fields of earlier
+ * versions go.
  */
-function dayWriteOf(doc: StoredDayDoc, delta: DayDelta): { update: Update; chatterCount: number } {
+function dayWriteOf(doc: StoredDayDoc, delta: DayDelta): Update {
   const inc: Record<string, number> = { writes: 1 };
   for (const [hour, counts] of delta.hours) {
     for (const name of countNames) if (counts[name] !== 0) inc[`hours.${hour}.${name}`] = counts[name];
   }
-  const { names, lines } = chatterListOf(doc);
-  const newNames = new Map(delta.chatters);
-  names.forEach((name, index) => {
-    const added = newNames.get(name);
-    if (added === undefined) return;
-    lines[index] = (lines[index] ?? 0) + added;
-    newNames.delete(name);
-  });
-  let unnamedLines = delta.unnamedLines;
-  for (const [chatter, added] of newNames) {
-    // a space in a name would shift every name after it against its lines (the counter names none)
-    if (names.length < analyticsLimits.chattersPerDay && nameKey(chatter) !== null) {
-      names.push(chatter);
-      lines.push(added);
-    } else unnamedLines += added;
-  }
-  if (unnamedLines > 0) inc.unnamedLines = unnamedLines;
   const commands = new Set(Object.keys(doc.commandRuns ?? {}));
   for (const [command, runs] of delta.commands) {
     if (!commands.has(command) && commands.size >= analyticsLimits.commandsPerBucket) continue;
@@ -317,11 +281,9 @@ function dayWriteOf(doc: StoredDayDoc, delta: DayDelta): { update: Update; chatt
     inc[`commandRuns.${command}`] = runs;
   }
   const update: Update = { $inc: inc };
-  if (delta.chatters.size > 0 || doc.chatters) {
-    update.$set = { chatterNames: names.join(' '), chatterLines: lines.join(' ') };
-  }
-  if (doc.chatters) update.$unset = { chatters: true };
-  return { update, chatterCount: names.length };
+  const former = formerDayFields.filter((field) => doc[field] !== undefined);
+  if (former.length > 0) update.$unset = Object.fromEntries(former.map((field) => [field, true]));
+  return update;
 }
 
 /** Adds a day's counts (a document or an entry of the past days' log) into `sum`. */
@@ -339,13 +301,11 @@ function addDayInto(sum: DayDoc, day: Omit<DayDoc, '_id' | 'userId' | 'day'> | P
 
 /** Name counts as the object a day document keeps them in (pairs: a null-prototype one, as `summed` makes). */
 function asRecord(counts: NameCounts): Record<string, number> {
-  if (!isPairs(counts)) return counts;
+  if (!isNamePairs(counts)) return counts;
   const record = Object.create(null) as Record<string, number>;
   for (const [name, count] of counts) record[name] = count;
   return record;
 }
-
-const isPairs = (counts: NameCounts): counts is ReadonlyArray<readonly [string, number]> => Array.isArray(counts);
 
 /**
  * The days of the collection and of the past days' log as one document per day, oldest first:
@@ -395,20 +355,14 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
   /**
    * Creates a day's document, empty, before its first write (another instance may create it
    * first). A day written again after its move to the past days' log (a Kick event a day late)
-   * starts with the names that log keeps for it, at 0 lines, so that its caps hold across both.
+   * starts with the commands that log keeps for it, at 0 runs, so that its cap holds across both.
    */
   const createDay = async (_id: string, userId: string, day: Date) => {
     await openLogs();
     const doc: StoredDayDoc = { _id, userId, day, writes: 0 };
-    const chatters = new Set<string>();
     const commands = new Map<string, number>();
     for (const { entry } of await pastDays.range(userId, day, new Date(day.getTime() + dayMs))) {
-      for (const [name] of entry.chatters ?? []) if (chatters.size < analyticsLimits.chattersPerDay) chatters.add(name);
       for (const [command] of entry.commandRuns ?? []) commands.set(command, 0);
-    }
-    if (chatters.size > 0) {
-      doc.chatterNames = [...chatters].join(' ');
-      doc.chatterLines = [...chatters].map(() => '0').join(' ');
     }
     if (commands.size > 0) doc.commandRuns = Object.fromEntries(commands);
     try {
@@ -417,6 +371,24 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
   };
+  /**
+   * A day's chatters, from its minutes. Read an hour at a time, the event loop turning between:
+   * a busy day is 1,440 entries or more, ~25 ms of reads and parsing on the embedded store.
+   */
+  const chattersOfDay = async (userId: string, day: Date): Promise<DayChatters> => {
+    await openLogs();
+    const tally = createDayChattersTally();
+    for (let hourStart = day.getTime(); hourStart < day.getTime() + dayMs; hourStart += hourMs) {
+      if (hourStart > day.getTime()) await yieldToEventLoop();
+      for (const { entry } of await minutes.range(userId, new Date(hourStart), new Date(hourStart + hourMs))) {
+        tally.add(entry);
+      }
+    }
+    return tally.result();
+  };
+  /** Whether the past days' log holds the day already (its chatters are there, not in the minutes' sum). */
+  const isMovedBefore = async (userId: string, day: Date): Promise<boolean> =>
+    (await pastDays.range(userId, day, new Date(day.getTime() + dayMs))).length > 0;
 
   return {
     createIndexes: async () => {
@@ -446,11 +418,6 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
       throw new Error(`minute ${base} was written ${maxWritesPerMinute} times already`);
     },
 
-    dayChatterCount: async (userId, day) => {
-      const doc = await days.findOne({ _id: `${userId}|${dayKey(day)}` });
-      return doc ? chatterListOf(doc).names.length : 0;
-    },
-
     addDay: async (delta) => {
       const _id = `${delta.userId}|${dayKey(delta.day)}`;
       for (let tries = 0; tries < maxDayWriteTries; tries += 1) {
@@ -459,11 +426,13 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
           await createDay(_id, delta.userId, delta.day);
           continue;
         }
-        // the chatters' text is replaced whole: the update is made only if the day was not written
-        // since it was read (another instance, or a move to the past days' log), else read again
-        const { update, chatterCount } = dayWriteOf(doc, delta);
-        const { matchedCount } = await days.updateOne({ _id, writes: doc.writes ?? { $exists: false } }, update);
-        if (matchedCount === 1) return chatterCount;
+        // the commands' cap is read from the day: the update is made only if the day was not
+        // written since it was read (another instance, or a move to the past days' log), else read again
+        const { matchedCount } = await days.updateOne(
+          { _id, writes: doc.writes ?? { $exists: false } },
+          dayWriteOf(doc, delta),
+        );
+        if (matchedCount === 1) return;
       }
       throw new Error(`day ${_id}: ${maxDayWriteTries} other writes came between this write's read and its update`);
     },
@@ -479,18 +448,25 @@ export function createAnalyticsRepository(store: Store): AnalyticsRepository {
         days.find({ userId, day: { $gte: from, $lt: to } }, { sort: { day: 1 } }),
         pastDays.range(userId, from, to),
       ]);
-      return dayDocsOf(userId, docs.map(dayDocOf), past);
+      const moved = new Set(past.map(({ at }) => at.getTime()));
+      const read: DayDoc[] = [];
+      for (const doc of docs) {
+        read.push(dayDocOf(doc, moved.has(doc.day.getTime()) ? null : await chattersOfDay(userId, doc.day)));
+      }
+      return dayDocsOf(userId, read, past);
     },
 
     closeDays: async (startedBefore, limit) => {
       await openLogs();
       const ended = await days.find({ day: { $lt: startedBefore } }, { sort: { day: 1 }, limit });
       for (const doc of ended) {
-        const entry = pastDayEntryOf(doc);
+        const chatters = (await isMovedBefore(doc.userId, doc.day)) ? null : await chattersOfDay(doc.userId, doc.day);
+        const entry = pastDayEntryOf(doc, chatters);
         // the same document moved twice (a crash between the append and the delete, or two
-        // instances at once) is one entry; a later document of the same day (a write after the
-        // move) is another, summed when read
-        const version = createHash('sha1').update(JSON.stringify(entry)).digest('base64url');
+        // instances at once) is one entry, named by the document (the second move, finding the
+        // first's entry, would take no chatters); a later document of the same day (a write after
+        // the move) is another, summed when read
+        const version = createHash('sha1').update(JSON.stringify(doc)).digest('base64url');
         await pastDays.append(doc.userId, `${doc._id}|${version}`, doc.day, entry);
         await days.deleteOne({ _id: doc._id });
       }

@@ -1,10 +1,11 @@
 import {
   analyticsLimits,
   createMinuteAccumulator,
+  createDayChattersTally,
   createRecentIds,
   dayDeltasOf,
-  mergeDayDelta,
   nameKey,
+  type MinuteChatters,
 } from './buckets';
 
 const at = (iso: string) => new Date(iso);
@@ -126,35 +127,6 @@ describe('minute accumulator', () => {
   });
 });
 
-describe('mergeDayDelta', () => {
-  test('when a later delta of the day is merged, then hours and names add up, names in order of first appearance', () => {
-    const first = createMinuteAccumulator();
-    first.add('u1', at('2026-03-01T20:00:10Z'), { kind: 'message', chatter: 'bob' });
-    first.add('u1', at('2026-03-01T20:00:20Z'), { kind: 'command', command: 'dice' });
-    const later = createMinuteAccumulator();
-    later.add('u1', at('2026-03-01T21:00:10Z'), { kind: 'message', chatter: 'alice' });
-    later.add('u1', at('2026-03-01T20:30:10Z'), { kind: 'message', chatter: 'bob' });
-    later.add('u1', at('2026-03-01T21:00:20Z'), { kind: 'message', chatter: 'not a name' });
-    const [into] = dayDeltasOf(first.drain());
-    const [added] = dayDeltasOf(later.drain());
-
-    mergeDayDelta(into!, added!);
-
-    expect([...into!.chatters]).toEqual([
-      ['bob', 2],
-      ['alice', 1],
-    ]);
-    expect(into!.unnamedLines).toBe(1);
-    expect([...into!.commands]).toEqual([['dice', 1]]);
-    expect(
-      Object.fromEntries([...into!.hours].map(([hour, counts]) => [hour, [counts.messages, counts.commands]])),
-    ).toEqual({
-      '20': [2, 1],
-      '21': [2, 0],
-    });
-  });
-});
-
 describe('dayDeltasOf', () => {
   test('when minutes span midnight (UTC), then they go to two days with their hours', () => {
     const pending = createMinuteAccumulator();
@@ -168,12 +140,66 @@ describe('dayDeltasOf', () => {
       days.map((day) => ({
         day: day.day.toISOString(),
         hours: Object.fromEntries([...day.hours].map(([hour, counts]) => [hour, counts.messages])),
-        chatters: Object.fromEntries(day.chatters),
       })),
     ).toEqual([
-      { day: '2026-03-01T00:00:00.000Z', hours: { '23': 2 }, chatters: { alice: 1, bob: 1 } },
-      { day: '2026-03-02T00:00:00.000Z', hours: { '00': 1 }, chatters: { alice: 1 } },
+      { day: '2026-03-01T00:00:00.000Z', hours: { '23': 2 } },
+      { day: '2026-03-02T00:00:00.000Z', hours: { '00': 1 } },
     ]);
+  });
+});
+
+describe("a day's chatters from its minutes", () => {
+  const tallied = (minutes: MinuteChatters[]) => {
+    const tally = createDayChattersTally();
+    for (const minute of minutes) tally.add(minute);
+    return tally.result();
+  };
+
+  test('when minutes name chatters as pairs or as an object, then their lines add up under each name, in the order first seen', () => {
+    expect(
+      tallied([
+        {
+          chatters: [
+            ['bob', 2],
+            ['alice', 1],
+          ],
+          unnamedLines: 3,
+        },
+        {},
+        { chatters: { carol: 1, bob: 4 } },
+      ]),
+    ).toEqual({
+      chatters: [
+        ['bob', 6],
+        ['alice', 1],
+        ['carol', 1],
+      ],
+      unnamedLines: 3,
+    });
+  });
+
+  test('when the day reaches its cap of names, then a later newcomer’s lines are unnamed and a kept name still counts under its name', () => {
+    const full: Array<[string, number]> = Array.from({ length: analyticsLimits.chattersPerDay }, (_, index) => [
+      `v${index}`,
+      1,
+    ]);
+
+    const { chatters, unnamedLines } = tallied([
+      { chatters: full.slice(0, 2_000) },
+      { chatters: full.slice(2_000) },
+      {
+        chatters: [
+          ['newcomer', 2],
+          ['v7', 3],
+        ],
+        unnamedLines: 1,
+      },
+    ]);
+
+    expect(chatters).toHaveLength(analyticsLimits.chattersPerDay);
+    expect(new Map(chatters).get('v7')).toBe(4);
+    expect(new Map(chatters).has('newcomer')).toBe(false);
+    expect(unnamedLines).toBe(3);
   });
 });
 

@@ -81,15 +81,16 @@ export interface MinuteDelta {
   commands: Map<string, number>;
 }
 
-/** One channel owner's changes in one UTC day, not written yet. */
+/**
+ * One channel owner's changes in one UTC day, not written yet: its counts and commands. A day's
+ * chatters are not among them: they are read from its minutes (`dayChattersOf`).
+ */
 export interface DayDelta {
   userId: string;
   /** Start of the day (UTC). */
   day: Date;
   /** Per hour of the day ("00"–"23"). */
   hours: Map<string, Counts>;
-  chatters: Map<string, number>;
-  unnamedLines: number;
   commands: Map<string, number>;
 }
 
@@ -196,42 +197,61 @@ export function dayDeltasOf(minutes: readonly MinuteDelta[]): DayDelta[] {
     const key = `${minute.userId}|${dayStart}`;
     let day = days.get(key);
     if (!day) {
-      day = {
-        userId: minute.userId,
-        day: new Date(dayStart),
-        hours: new Map(),
-        chatters: new Map(),
-        unnamedLines: 0,
-        commands: new Map(),
-      };
+      day = { userId: minute.userId, day: new Date(dayStart), hours: new Map(), commands: new Map() };
       days.set(key, day);
     }
     const hour = hourOfDay(minute.minute);
     const counts = day.hours.get(hour) ?? zeroCounts();
     for (const name of countNames) counts[name] += minute.counts[name];
     day.hours.set(hour, counts);
-    for (const [chatter, lines] of minute.chatters) bump(day.chatters, chatter, lines);
-    day.unnamedLines += minute.unnamedLines;
     for (const [command, runs] of minute.commands) bump(day.commands, command, runs);
   }
   return [...days.values()];
 }
 
-/**
- * Adds `later`'s counts of the same owner and day into `into` (pure but for `into`). The names
- * keep their order of first appearance, so a day's caps admit the same names whether its minutes
- * are written one by one or added up first.
- */
-export function mergeDayDelta(into: DayDelta, later: DayDelta): void {
-  for (const [hour, counts] of later.hours) {
-    const sum = into.hours.get(hour) ?? zeroCounts();
-    for (const name of countNames) sum[name] += counts[name];
-    into.hours.set(hour, sum);
-  }
-  for (const [chatter, lines] of later.chatters) bump(into.chatters, chatter, lines);
-  into.unnamedLines += later.unnamedLines;
-  for (const [command, runs] of later.commands) bump(into.commands, command, runs);
+/** A day's chatters: lines per name (in the order first seen, at most the day's cap), and the rest. */
+export interface DayChatters {
+  chatters: Array<[string, number]>;
+  /** Lines of no name: a minute's own unnamed lines, and those of names beyond the day's cap. */
+  unnamedLines: number;
 }
+
+/** A minute as a day's chatters are summed from it: a minute entry, or a minute document. */
+export interface MinuteChatters {
+  chatters?: NameCounts | undefined;
+  unnamedLines?: number | undefined;
+}
+
+/**
+ * A day's chatters summed from its minutes, oldest first: every minute's lines under their names,
+ * the first `analyticsLimits.chattersPerDay` names of the day kept, the lines of any later name
+ * unnamed. The minutes are the day's record of who chatted (each capped at its own 500 names
+ * already, as the day's names always were), so the day keeps no names of its own
+ * (docs/decisions/analytics-day-chatters-from-minutes.md).
+ */
+export function createDayChattersTally(): { add(minute: MinuteChatters): void; result(): DayChatters } {
+  const lines = new Map<string, number>();
+  let unnamedLines = 0;
+  const addLines = (name: string, count: number) => {
+    const kept = lines.get(name);
+    if (kept !== undefined) lines.set(name, kept + count);
+    else if (lines.size < analyticsLimits.chattersPerDay) lines.set(name, count);
+    else unnamedLines += count;
+  };
+  return {
+    add(minute) {
+      unnamedLines += minute.unnamedLines ?? 0;
+      const chatters = minute.chatters;
+      if (chatters === undefined) return;
+      if (isNamePairs(chatters)) for (const [name, count] of chatters) addLines(name, count);
+      else for (const [name, count] of Object.entries(chatters)) addLines(name, count);
+    },
+    result: () => ({ chatters: [...lines], unnamedLines }),
+  };
+}
+
+export const isNamePairs = (counts: NameCounts): counts is ReadonlyArray<readonly [string, number]> =>
+  Array.isArray(counts);
 
 /**
  * The event ids seen lately, so that a redelivery (a retry, a rebalance) is not counted twice.

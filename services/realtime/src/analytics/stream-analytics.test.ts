@@ -20,7 +20,6 @@ import {
   type DayDoc,
   type MinuteEntry,
 } from './analytics-repository';
-import { analyticsLimits } from './buckets';
 import {
   allChannels,
   analyticsMinuteGraceMs,
@@ -220,124 +219,6 @@ describe('counting', () => {
   });
 });
 
-describe('big day buckets', () => {
-  /** The owner's day writes (not all channels', whose bucket every test's owner adds to). */
-  let dayWrites: Array<{ day: string; messages: number }>;
-  const countedDays = (): AnalyticsRepository => {
-    dayWrites = [];
-    return {
-      ...repo,
-      addDay: (delta) => {
-        if (delta.userId === owner) {
-          const messages = [...delta.hours.values()].reduce((sum, counts) => sum + counts.messages, 0);
-          dayWrites.push({ day: delta.day.toISOString().slice(0, 10), messages });
-        }
-        return repo.addDay(delta);
-      },
-    };
-  };
-  const bigDays = (bigDayNames: number) =>
-    createStreamAnalytics({ repo: countedDays(), clock, log: platform.log, bigDayNames, dayWriteEveryMs: 10 * 60_000 });
-  /** The timer's flush at `iso` (3 s after a minute's end, the grace). */
-  const timerAt = async (iso: string) => {
-    clock.set(at(iso));
-    await analytics.flushEnded();
-  };
-
-  test('when a day bucket holds the big-day names, then the timer adds its counts up and writes them once due, and a report at once', async () => {
-    analytics = bigDays(3);
-    for (const name of ['alice', 'bob', 'carol']) await chat(name, at('2026-03-01T20:00:10Z'));
-    await timerAt('2026-03-01T20:01:03Z'); // the day held no name yet: written
-    await chat('dave', at('2026-03-01T20:01:10Z'));
-    await timerAt('2026-03-01T20:02:03Z'); // 3 names now: pending until 20:12:03
-    await chat('alice', at('2026-03-01T20:05:10Z'));
-    await timerAt('2026-03-01T20:06:03Z');
-    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 3 }]);
-
-    await chat('erin', at('2026-03-01T20:11:10Z'));
-    await timerAt('2026-03-01T20:12:03Z');
-    expect(dayWrites).toEqual([
-      { day: '2026-03-01', messages: 3 },
-      { day: '2026-03-01', messages: 3 },
-    ]);
-
-    await chat('frank', at('2026-03-01T20:12:10Z'));
-    await timerAt('2026-03-01T20:13:03Z');
-    const week = await analytics.report(owner, '7d');
-    expect(dayWrites.length).toBe(3);
-    expect(week.totals).toMatchObject({ messages: 7, uniqueChatters: 6 });
-  });
-
-  test("when a big day's held counts reach the pending names, then the timer writes them before they are due", async () => {
-    analytics = createStreamAnalytics({
-      repo: countedDays(),
-      clock,
-      log: platform.log,
-      bigDayNames: 0,
-      pendingDayNames: 3,
-    });
-    await chat('alice', at('2026-03-01T20:00:10Z'));
-    await chat('bob', at('2026-03-01T20:00:20Z'));
-    await timerAt('2026-03-01T20:01:03Z');
-    await chat('alice', at('2026-03-01T20:01:10Z'));
-    await timerAt('2026-03-01T20:02:03Z');
-    expect(dayWrites).toEqual([]);
-
-    await chat('carol', at('2026-03-01T20:02:10Z'));
-    await timerAt('2026-03-01T20:03:03Z');
-
-    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 4 }]);
-  });
-
-  test('when a big day ends, then its counts are written by the first timer after its end', async () => {
-    analytics = bigDays(0);
-    await chat('alice', at('2026-03-01T23:55:10Z'));
-    await timerAt('2026-03-01T23:56:03Z');
-    await chat('bob', at('2026-03-01T23:59:50Z'));
-    await timerAt('2026-03-01T23:59:59Z');
-    expect(dayWrites).toEqual([]);
-
-    await timerAt('2026-03-02T00:00:03Z');
-
-    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 2 }]);
-  });
-
-  test('when a big day reaches its cap while its counts are added up, then it admits the names minute-by-minute writes would', async () => {
-    analytics = bigDays(0);
-    const day = at('2026-03-01T00:00:00Z');
-    const full = analyticsLimits.chattersPerDay;
-    const earlier = new Map(Array.from({ length: full - 2 }, (_, index) => [`v${index}`, 1]));
-    await repo.addDay({
-      userId: owner,
-      day,
-      hours: new Map(),
-      chatters: earlier,
-      unnamedLines: 0,
-      commands: new Map(),
-    });
-    await chat('new_a', at('2026-03-01T20:00:10Z'));
-    await chat('v1', at('2026-03-01T20:00:20Z'));
-    await timerAt('2026-03-01T20:01:03Z');
-    await chat('new_b', at('2026-03-01T20:01:10Z'));
-    await chat('new_c', at('2026-03-01T20:01:20Z'));
-    await timerAt('2026-03-01T20:02:03Z');
-    await chat('new_a', at('2026-03-01T20:02:10Z'));
-    await chat('new_d', at('2026-03-01T20:02:20Z'));
-    await timerAt('2026-03-01T20:03:03Z');
-    expect(dayWrites).toEqual([]);
-
-    await analytics.flush();
-
-    const [doc] = await repo.daysBetween(owner, day, at('2026-03-02T00:00:00Z'));
-    expect(dayWrites).toEqual([{ day: '2026-03-01', messages: 6 }]);
-    expect(Object.keys(doc?.chatters ?? {}).length).toBe(full);
-    expect(doc?.chatters).toMatchObject({ v1: 2, new_a: 2, new_b: 1 });
-    expect(doc?.chatters?.new_c).toBeUndefined();
-    expect(doc?.chatters?.new_d).toBeUndefined();
-    expect(doc?.unnamedLines).toBe(2);
-  });
-});
-
 describe('writing', () => {
   // small chunks, so that a flush of a few channels takes several of them
   const inChunks = () =>
@@ -454,16 +335,7 @@ describe('writing', () => {
     expect(writes).toEqual({ minutes: 4, days: 2 });
   });
 
-  test('when a day ended 15 minutes ago, then its count of chatters is forgotten, and a late line of it reads it again and counts exactly', async () => {
-    const reads: string[] = [];
-    const readsCounts: AnalyticsRepository = {
-      ...repo,
-      dayChatterCount: (userId, day) => {
-        if (userId === owner) reads.push(`${clock.now().toISOString()} ${day.toISOString().slice(0, 10)}`);
-        return repo.dayChatterCount(userId, day);
-      },
-    };
-    analytics = createStreamAnalytics({ repo: readsCounts, clock, log: platform.log });
+  test('when lines of a day come after its end, then the day’s chatters count each line once, under its name', async () => {
     const dayStart = at('2026-03-01T00:00:00Z');
     const dayEnd = at('2026-03-02T00:00:00Z');
 
@@ -473,11 +345,10 @@ describe('writing', () => {
     await chat('bob', at('2026-03-01T23:59:50Z')); // a line of the day, late
     await analytics.flushEnded();
     clock.set(at('2026-03-02T00:15:00Z'));
-    await chat('carol', at('2026-03-01T23:59:55Z')); // later still: the day's count was forgotten
+    await chat('carol', at('2026-03-01T23:59:55Z')); // later still
     await chat('alice', at('2026-03-01T23:59:56Z'));
     await analytics.flushEnded();
 
-    expect(reads).toEqual(['2026-03-02T00:14:59.000Z 2026-03-01', '2026-03-02T00:15:00.000Z 2026-03-01']);
     const [day] = await repo.daysBetween(owner, dayStart, dayEnd);
     expect(day?.chatters).toEqual({ alice: 2, bob: 1, carol: 1 });
     expect(day?.unnamedLines).toBeUndefined();

@@ -10,9 +10,7 @@ import {
   createRecentIds,
   dayDeltasOf,
   dayMs,
-  mergeDayDelta,
   type Change,
-  type DayDelta,
   type MinuteDelta,
 } from './buckets';
 import { kickFactFrom } from './kick-facts';
@@ -44,29 +42,9 @@ export const analyticsWriteChunk = 4;
 export const analyticsWritePauseMs = 10;
 
 /**
- * How long after a day ended the count of its chatters stays in memory: lines sent before midnight
- * arrive up to a few minutes later (a chat line's time is believed up to 5 minutes before its
- * arrival), and the minute is written 3 s after it ends.
- */
-export const dayChatterCountKeptMs = 15 * 60_000;
-
-/**
- * A day bucket whose document holds this many names or more is written at most every
- * `analyticsDayWriteEveryMs` (and at its day's end, a report or stop), its counts added up in
- * memory meanwhile, unless they hold `analyticsPendingDayNames` names already; a smaller one at
- * every flush. Each write reads the day's chatters and writes them back whole (the embedded store
- * also appends the whole document to its datafile): ~70 kB at 5,000 names, once a minute per busy
- * channel; the counts held cost ~80 bytes a name (docs/performance.md, "Stream analytics in
- * memory"). A crash loses what is held of such a day (its minutes are written).
- */
-export const analyticsBigDayNames = 1_000;
-export const analyticsDayWriteEveryMs = 10 * 60_000;
-export const analyticsPendingDayNames = 200;
-
-/**
  * A day's document leaves the collection for the recent log of past days (repo.closeDays) this
  * long after the day ended: its last writes (lines believed up to 5 minutes before they arrive,
- * the minute's grace, a big day's held counts at the day's end) are long done by then, so the
+ * the minute's grace) are long done by then, so the
  * move does not race them. Kick events delivered later still count (a second entry, summed).
  */
 export const analyticsCloseDayAfterMs = 60 * 60_000;
@@ -76,13 +54,6 @@ export const analyticsCloseDayAfterMs = 60 * 60_000;
  * chunks): 1,000 channels' days are moved within a few minutes, a few documents at a time.
  */
 export const analyticsCloseChunksPerFlush = 10;
-
-/** A day bucket's counts added up in memory, not written yet. */
-interface PendingDay {
-  delta: DayDelta;
-  /** When it is written at the latest: dayWriteEveryMs after its first counts, or its day's end. */
-  dueMs: number;
-}
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -152,9 +123,6 @@ export function createStreamAnalytics({
   flushEveryMs = analyticsFlushMs,
   writeChunk = analyticsWriteChunk,
   writePauseMs = analyticsWritePauseMs,
-  bigDayNames = analyticsBigDayNames,
-  dayWriteEveryMs = analyticsDayWriteEveryMs,
-  pendingDayNames = analyticsPendingDayNames,
 }: {
   repo: AnalyticsRepository;
   clock: Clock;
@@ -162,14 +130,9 @@ export function createStreamAnalytics({
   flushEveryMs?: number;
   writeChunk?: number;
   writePauseMs?: number;
-  bigDayNames?: number;
-  dayWriteEveryMs?: number;
-  pendingDayNames?: number;
 }): StreamAnalyticsCounter {
   const pending = createMinuteAccumulator();
   const seen = createRecentIds();
-  /** How many chatters each recent day bucket keeps by name: read once per day bucket, then each write says. */
-  const dayChatterCounts = new Map<string, Promise<number>>();
   let flushing: Promise<void> = Promise.resolve();
   /** Flushes queued by a report or stop, not done yet: until then no flush pauses between chunks. */
   let hurried = 0;
@@ -191,108 +154,32 @@ export function createStreamAnalytics({
     pending.add(allChannels, at, change);
   };
 
-  const dayKeyOf = (userId: string, day: Date) => `${userId}|${day.getTime()}`;
-  const chatterCountOf = (userId: string, day: Date): Promise<number> => {
-    const key = dayKeyOf(userId, day);
-    let count = dayChatterCounts.get(key);
-    if (!count) {
-      count = repo.dayChatterCount(userId, day);
-      // a failed read is tried again at the next flush
-      count.catch(() => dayChatterCounts.delete(key));
-      dayChatterCounts.set(key, count);
-    }
-    return count;
-  };
-
-  // the counts of days that ended are not kept all of the next one: a line of a day forgotten here
-  // reads its count again
-  const forgetOldDays = () => {
-    const endedBy = clock.now().getTime() - dayChatterCountKeptMs;
-    for (const key of dayChatterCounts.keys())
-      if (Number(key.slice(key.lastIndexOf('|') + 1)) + dayMs <= endedBy) dayChatterCounts.delete(key);
-  };
-
-  /** Each owner's day counts not written yet, by the day's start (ms). */
-  const pendingDays = new Map<string, Map<number, PendingDay>>();
-
-  const addToDays = (days: readonly DayDelta[], nowMs: number) => {
-    for (const day of days) {
-      let own = pendingDays.get(day.userId);
-      if (!own) {
-        own = new Map();
-        pendingDays.set(day.userId, own);
-      }
-      const dayStart = day.day.getTime();
-      const held = own.get(dayStart);
-      if (held) mergeDayDelta(held.delta, day);
-      else own.set(dayStart, { delta: day, dueMs: Math.min(nowMs + dayWriteEveryMs, dayStart + dayMs) });
-    }
-  };
-
   /**
-   * Writes the owner's pending days; a big one (analyticsBigDayNames) only once it is due or holds
-   * `pendingDayNames` names, unless everything is to be written (`isAll`: a report, stop). A day whose count of
-   * chatters cannot be read stays pending (tried again at the next flush); one whose write fails
-   * loses its counts (logged): retrying it could count them twice.
+   * Writes the minutes, and the days they fall in, 4 owners at a time (the timer pauses between
+   * chunks). A write that fails loses its counts (logged): retrying it could count them twice. A
+   * channel's day deltas are made with its writes, so no step adds up all channels' minutes at once.
    */
-  const writeDaysOf = (userId: string, isAll: boolean, nowMs: number): Array<Promise<void>> => {
-    const own = pendingDays.get(userId);
-    if (!own) return [];
-    return [...own].map(async ([dayStart, day]) => {
-      const chatterCount = await chatterCountOf(userId, day.delta.day);
-      const isHeld = nowMs < day.dueMs && day.delta.chatters.size < pendingDayNames;
-      if (!isAll && isHeld && chatterCount >= bigDayNames) return;
-      own.delete(dayStart);
-      if (own.size === 0) pendingDays.delete(userId);
-      const written = repo.addDay(day.delta);
-      dayChatterCounts.set(
-        dayKeyOf(userId, day.delta.day),
-        written.catch(() => chatterCount),
-      );
-      await written;
-    });
-  };
-
-  /** Owners not among `written` with a pending day to write now. */
-  const otherDaysToWrite = (written: ReadonlySet<string>, isAll: boolean, nowMs: number): string[] =>
-    [...pendingDays]
-      .filter(([userId, own]) => !written.has(userId) && (isAll || [...own.values()].some((day) => day.dueMs <= nowMs)))
-      .map(([userId]) => userId);
-
-  const writeMinutes = async (minutes: MinuteDelta[], isAll: boolean) => {
-    if (minutes.length === 0 && pendingDays.size === 0) return;
-    forgetOldDays();
-    const nowMs = clock.now().getTime();
-    const owners = byOwner(minutes);
-    // a write that fails loses its counts (logged): retrying it could count them twice. A channel's
-    // day deltas are made with its writes, so no step adds up all channels' minutes at once.
-    const failures = await settleInChunks(owners, writeChunk, betweenChunks, (own) => {
-      addToDays(dayDeltasOf(own), nowMs);
-      return [...own.map((minute) => repo.addMinute(minute)), ...writeDaysOf(own[0]?.userId ?? '', isAll, nowMs)];
-    });
-    // the days of owners without a minute this time: those due (every one for a report or stop)
-    const others = otherDaysToWrite(new Set(owners.map((own) => own[0]?.userId ?? '')), isAll, nowMs);
-    if (others.length > 0) {
-      if (owners.length > 0) await betweenChunks();
-      failures.push(
-        ...(await settleInChunks(others, writeChunk, betweenChunks, (userId) => writeDaysOf(userId, isAll, nowMs))),
-      );
-    }
+  const writeMinutes = async (minutes: MinuteDelta[]) => {
+    if (minutes.length === 0) return;
+    const failures = await settleInChunks(byOwner(minutes), writeChunk, betweenChunks, (own) => [
+      ...own.map((minute) => repo.addMinute(minute)),
+      ...dayDeltasOf(own).map((day) => repo.addDay(day)),
+    ]);
     if (failures.length > 0) {
       log.error({ err: failures[0], failed: failures.length }, 'stream analytics: counts could not be written');
     }
   };
 
-  // one flush at a time, in order: a day bucket's count of chatters is read once; the minutes are taken
-  // when the flush's turn comes, so a report queued behind a timed flush still writes everything
-  const queueFlush = (take: () => MinuteDelta[], isAll: boolean) => {
-    flushing = flushing.catch(() => undefined).then(() => writeMinutes(take(), isAll));
+  // one flush at a time, in order: the minutes are taken when the flush's turn comes, so a report
+  // queued behind a timed flush still writes everything
+  const queueFlush = (take: () => MinuteDelta[]) => {
+    flushing = flushing.catch(() => undefined).then(() => writeMinutes(take()));
     return flushing;
   };
   const flush = async () => {
     hurried += 1;
     try {
-      await queueFlush(() => pending.drain(), true);
+      await queueFlush(() => pending.drain());
     } finally {
       hurried -= 1;
     }
@@ -314,7 +201,7 @@ export function createStreamAnalytics({
     }
   };
   const flushEnded = () => {
-    const written = queueFlush(() => pending.drainEndedBy(clock.now().getTime() - analyticsMinuteGraceMs), false);
+    const written = queueFlush(() => pending.drainEndedBy(clock.now().getTime() - analyticsMinuteGraceMs));
     flushing = written.catch(() => undefined).then(closeEndedDays);
     return Promise.all([written, flushing]).then(() => undefined);
   };
