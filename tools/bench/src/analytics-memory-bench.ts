@@ -12,13 +12,15 @@
  *    read, the embedded store's copy of the document), and the event loop's longest delay meanwhile
  *    (one write's longest stretch on the thread).
  * 4. `minutes` (default 10) minutes of chat, `lines` (default 60) a channel-minute from 10,000
- *    viewers picked at random (the bench's workload): CPU per minute write, heap per minute
- *    document (over all the minutes and over the later half alone) and per active channel-hour.
+ *    viewers picked at random (the bench's workload), from 00:10 (1,430 make a full day): CPU per
+ *    minute write, heap per minute document (over all the minutes and over the later half alone)
+ *    and per active channel-hour.
  * 5. The last-stream report's read of those minutes (`repo.minutesBetween`) for 100 owners: CPU
  *    per read and per minute read.
  * 6. The day documents once their day ended (`repo.closeDays`, run by the timer's flush an hour
- *    after): the heap the move frees, CPU per day moved, and the 7 and 30 day reports' read of a
- *    day (`repo.daysBetween`, 100 owners) from the collection before and from the log after.
+ *    after, its chatters summed from all its minutes): the heap the move frees, CPU per day moved,
+ *    and the 7 and 30 day reports' read of a day (`repo.daysBetween`, 100 owners) from the
+ *    collection before and from the log after.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -118,7 +120,7 @@ async function main() {
   const dayDoc = await store.collection('analytics-days').findOne({ _id: `${owner(0)}|2026-03-01` });
   console.log(
     `addDay of an hour's counts: ${((dayWriteMs * 1000) / channels).toFixed(0)} µs CPU a write, ` +
-      `~${(JSON.stringify(dayDoc).length / 1000).toFixed(0)} kB appended to the datafile; ` +
+      `~${(JSON.stringify(dayDoc).length / 1000).toFixed(1)} kB appended to the datafile; ` +
       `event loop delay max ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms`,
   );
 
@@ -127,7 +129,9 @@ async function main() {
   let heapHalfway = heapBeforeMinutes;
   const halfway = Math.floor(minutes / 2);
   let minuteWriteMs = 0;
-  const minuteAt = (minute: number) => new Date(day.getTime() + 20 * 3_600_000 + minute * 60_000);
+  // from 00:10, after the days' own minutes: up to 1,430 minutes stay in the day, so that step 6
+  // reads (and moves) a day as long as the minutes asked for
+  const minuteAt = (minute: number) => new Date(day.getTime() + (10 + minute) * 60_000);
   for (let minute = 0; minute < minutes; minute += 1) {
     if (minute === halfway) heapHalfway = retained();
     const deltas = [];
@@ -151,7 +155,7 @@ async function main() {
     minuteWriteMs += cpuMs(cpu);
   }
   const heapMinutes = retained();
-  const [minuteDoc] = await repo.minutesBetween(owner(0), day, new Date(day.getTime() + 86_400_000));
+  const [minuteDoc] = await repo.minutesBetween(owner(0), minuteAt(0), minuteAt(1));
   const perMinuteDoc = (heapMinutes - heapBeforeMinutes) / (channels * minutes);
   // the later half alone: what one more minute document costs once each owner's structures exist
   const perLaterDoc = (heapMinutes - heapHalfway) / (channels * (minutes - halfway));

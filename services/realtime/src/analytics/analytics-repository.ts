@@ -131,7 +131,8 @@ export const minutesSpec: RecentLogSpec = {
 
 /**
  * A day that ended, as an entry of the recent log `analytics-past-days` (on MongoDB the document
- * `{ _id, userId, day, ...entry }`): the day document it was, its names as `[name, count]` pairs.
+ * `{ _id, userId, day, ...entry }`): the day document it was, with the chatters of its minutes
+ * (a day's document keeps none), names as `[name, count]` pairs.
  */
 export type PastDayEntry = {
   hours?: Record<string, Partial<Counts>>;
@@ -146,7 +147,7 @@ export type PastDayEntry = {
  * (but for a Kick event delivered more than a day late: a second entry, summed when read), and is
  * read only by the 7 and 30 day reports. The embedded store keeps each entry's text on disk, not
  * the document on the heap: a busy channel's day holds up to 5,000 names, ~200 kB of heap as a
- * document, 31 of them kept (docs/performance.md, session of 2026-11-27 21:30 UTC).
+ * document of their earlier shape, 31 of them kept (docs/performance.md, session of 2026-11-27 21:30 UTC).
  * Kept per owner: twice the 31 days (a day moved in more than one entry); older ones are not read.
  */
 export const pastDaysSpec: RecentLogSpec = {
