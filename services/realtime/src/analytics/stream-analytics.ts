@@ -44,8 +44,8 @@ export const analyticsWritePauseMs = 10;
 /**
  * A day's document leaves the collection for the recent log of past days (repo.closeDays) this
  * long after the day ended: its last writes (lines believed up to 5 minutes before they arrive,
- * the minute's grace) are long done by then, so the
- * move does not race them. Kick events delivered later still count (a second entry, summed).
+ * the minute's grace) are long done by then, so the move does not race them. Kick events
+ * delivered later still count (a second entry, summed).
  */
 export const analyticsCloseDayAfterMs = 60 * 60_000;
 
@@ -155,8 +155,8 @@ export function createStreamAnalytics({
   };
 
   /**
-   * Writes the minutes, and the days they fall in, 4 owners at a time (the timer pauses between
-   * chunks). A write that fails loses its counts (logged): retrying it could count them twice. A
+   * Writes the minutes, and the days they fall in, `writeChunk` owners at a time (the timer pauses
+   * between chunks). A write that fails loses its counts (logged): retrying it could count them twice. A
    * channel's day deltas are made with its writes, so no step adds up all channels' minutes at once.
    */
   const writeMinutes = async (minutes: MinuteDelta[]) => {
