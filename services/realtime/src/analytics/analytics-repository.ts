@@ -66,9 +66,9 @@ export interface StreamDoc {
 
 /**
  * A day as the collection `analytics-days` holds it (read as a DayDoc, its chatters from its
- * minutes): counts only. A day's chatters are its minutes' (`dayChattersOf`): kept in the day too,
- * they were its largest part, a text of up to 5,000 names held on the embedded store's heap all day
- * (docs/decisions/analytics-day-chatters-from-minutes.md).
+ * minutes): counts only. A day's chatters are its minutes' (`createDayChattersTally`): kept in
+ * the day too, they were its largest part, a text of up to 5,000 names held on the embedded store's
+ * heap all day (docs/decisions/analytics-day-chatters-from-minutes.md).
  */
 export interface StoredDayDoc {
   _id: string;

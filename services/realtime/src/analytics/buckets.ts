@@ -83,7 +83,7 @@ export interface MinuteDelta {
 
 /**
  * One channel owner's changes in one UTC day, not written yet: its counts and commands. A day's
- * chatters are not among them: they are read from its minutes (`dayChattersOf`).
+ * chatters are not among them: they are read from its minutes (`createDayChattersTally`).
  */
 export interface DayDelta {
   userId: string;
