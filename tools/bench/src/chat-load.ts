@@ -137,6 +137,8 @@ export interface PhaseResult {
     reply: TimelineBin[];
     /** Kickstand's resident set (all its processes) in MB, sampled every 250 ms: `max` is a bin's largest. */
     kickstandRssMb: TimelineBin[];
+    /** With dashboards connected: their chat-message latency, by when the delivery was written. */
+    dashboards?: TimelineBin[];
   };
   /**
    * `--alloc-prof`: what Kickstand's owner thread allocated a message over the window, by function;
@@ -486,10 +488,11 @@ export async function runChatPhase(context: {
 
   let dashboards: PhaseResult['dashboards'];
   let missingDashboardMessages = 0;
+  const dashboardAt = new Samples();
+  const dashboardLatency = new Samples();
   if (context.dashboards && context.dashboardsPerChannel) {
     await sleep(1000);
     const records = await context.dashboards.collect();
-    const latency = new Samples();
     let expected = 0;
     for (let i = firstMeasured; i < count; i++) {
       if (outcome[i] === 1) expected += context.dashboardsPerChannel[schedule.channel[i] as number] ?? 0;
@@ -499,14 +502,16 @@ export async function runChatPhase(context: {
       const index = signed.chatMessageIds.indexOf(id);
       if (index < firstMeasured) return;
       got++;
-      latency.push((records.at[k] as number) - (sentAtEpochMs[index] as number));
+      const sentAt = sentAtEpochMs[index] as number;
+      dashboardLatency.push((records.at[k] as number) - sentAt);
+      dashboardAt.push(sentAt - windowStartEpochMs);
     });
     missingDashboardMessages = Math.max(0, expected - got);
     dashboards = {
       sockets: context.dashboards.connected,
       expected,
       received: got,
-      latencyMs: rounded(latency.summary()),
+      latencyMs: rounded(dashboardLatency.summary()),
       disconnects: records.disconnects,
     };
   }
@@ -592,6 +597,7 @@ export async function runChatPhase(context: {
       ack: timeline(ackAt.toArray(), ackValue.toArray(), binSeconds * 1000),
       reply: timeline(replyAt.toArray(), replyLatency.toArray(), binSeconds * 1000),
       kickstandRssMb: timeline(rssAt, rssMb, binSeconds * 1000),
+      ...(dashboards ? { dashboards: timeline(dashboardAt.toArray(), dashboardLatency.toArray(), binSeconds * 1000) } : {}),
     },
   };
 }
