@@ -597,7 +597,9 @@ export async function runChatPhase(context: {
       ack: timeline(ackAt.toArray(), ackValue.toArray(), binSeconds * 1000),
       reply: timeline(replyAt.toArray(), replyLatency.toArray(), binSeconds * 1000),
       kickstandRssMb: timeline(rssAt, rssMb, binSeconds * 1000),
-      ...(dashboards ? { dashboards: timeline(dashboardAt.toArray(), dashboardLatency.toArray(), binSeconds * 1000) } : {}),
+      ...(dashboards
+        ? { dashboards: timeline(dashboardAt.toArray(), dashboardLatency.toArray(), binSeconds * 1000) }
+        : {}),
     },
   };
 }

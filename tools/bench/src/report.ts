@@ -73,7 +73,8 @@ export function formatPhase(result: PhaseResult): string {
     const bins = (list: readonly TimelineBin[]) => list.map((b) => ms(b.p99)).join(' ');
     lines.push(`  p99 per ${result.timeline.binSeconds} s (ms)        ack   ${bins(result.timeline.ack)}`);
     lines.push(`                           reply ${bins(result.timeline.reply)}`);
-    if (result.timeline.dashboards) lines.push(`                           dashboards ${bins(result.timeline.dashboards)}`);
+    if (result.timeline.dashboards)
+      lines.push(`                           dashboards ${bins(result.timeline.dashboards)}`);
     const rss = result.timeline.kickstandRssMb.map((b) => b.max.toFixed(0)).join(' ');
     lines.push(`  max per ${result.timeline.binSeconds} s (MB)        kickstand RSS ${rss}`);
   }
