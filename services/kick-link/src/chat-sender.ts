@@ -17,7 +17,8 @@ import {
   type KickClient,
   type KickSentChat,
 } from './kick-client';
-import { createKeyedQueue, Fifo } from '@kickstand/platform/keyed-queue';
+import { createKeyedQueue } from '@kickstand/platform/keyed-queue';
+import { createRecentIds } from '@kickstand/platform/store';
 import { createJustPosted } from './just-posted';
 import { NeedsRelinkError, NotLinkedError, needsRelinkMessage, notLinkedMessage, type UserTokens } from './kick-tokens';
 import {
@@ -78,17 +79,12 @@ export function createOwnLines(deps: {
   maxJustPosted?: number;
 }): OwnLines {
   const { repo, clock, botAccounts } = deps;
-  const keepMs = 10 * 60 * 1000;
-  const maxRecent = 10_000;
-  /** Message ids Kick returned → when we forget them. */
-  const recent = new Map<string, number>();
   /**
-   * The same, oldest first, for the prune: a Map's entries deleted from its front stay in its table
-   * as holes until it is rehashed, and iterating it from the start walks over all of them, which
-   * at 1,200 lines a second was 1.2–1.7 % of the owner thread (docs/performance.md, session of
-   * 2026-11-28 06:00 UTC).
+   * Message ids Kick returned, each kept 10 minutes (at most 10,000): outside the V8 heap, as a
+   * Map of them was promoted id by id and rehashed in the old generation (docs/performance.md,
+   * "Recent ids off the heap").
    */
-  const recentOrder = new Fifo<{ messageId: string; expiresAt: number }>();
+  const recent = createRecentIds({ maxIds: 10_000, keepMs: 10 * 60 * 1000 });
   /**
    * Sends in flight by channel and words (a viewer line is looked up, not compared with each):
    * whether each was echoed already.
@@ -101,15 +97,6 @@ export function createOwnLines(deps: {
   const botUserIds = new Set<string>();
   const botUsername = deps.botUsername?.toLowerCase();
 
-  function prune(now: number) {
-    for (let oldest = recentOrder.peek(); oldest !== undefined; oldest = recentOrder.peek()) {
-      if (oldest.expiresAt > now && recent.size <= maxRecent) break;
-      recentOrder.shift();
-      // an id Kick returned again since has a newer entry further on: that one deletes it
-      if (recent.get(oldest.messageId) === oldest.expiresAt) recent.delete(oldest.messageId);
-    }
-  }
-
   /** Spends the post this echo belongs to; true when there was one. */
   const spendJustPosted = (line: ChatLine, now: number): boolean =>
     justPosted.spend(line.broadcasterUserId, line.content, now);
@@ -117,10 +104,8 @@ export function createOwnLines(deps: {
   return {
     async isOwn(line) {
       const now = clock.now().getTime();
-      prune(now);
       const isSenderTheChannel = line.senderUserId === line.broadcasterUserId;
-      const expiresAt = recent.get(line.messageId);
-      if (expiresAt !== undefined && expiresAt > now) {
+      if (recent.has(line.messageId, now)) {
         spendJustPosted(line, now);
         // posting as the app's bot: the sender is that bot account, whatever it is called
         if (!isSenderTheChannel) botUserIds.add(line.senderUserId);
@@ -160,13 +145,11 @@ export function createOwnLines(deps: {
     },
     sent(messageId, handle) {
       const now = clock.now().getTime();
-      recent.set(messageId, now + keepMs);
-      recentOrder.push({ messageId, expiresAt: now + keepMs });
+      recent.add(messageId, now);
       const send = handle && inFlightSends.get(handle);
       const pending = handle && send ? inFlight.get(send.key)?.get(handle) : undefined;
       // an echo that overtook Kick's answer has spent this post already
       if (send && pending && !pending.isEchoed) justPosted.add(send.broadcasterUserId, send.content, now);
-      prune(now);
     },
     settled(handle) {
       const send = inFlightSends.get(handle);

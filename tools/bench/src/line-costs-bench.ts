@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -120,7 +121,9 @@ measure('kick-link parseDelivery (a chat line)', 100_000, (i) =>
 );
 
 const recent = buckets.createRecentIds();
-measure('realtime analytics recent ids isNew (20,000 kept)', 100_000, (i) => recent.isNew(`chat:${nowMs}-${i}`));
+// the ids as a chat line's are: `chat:` and Kick's message id, a UUID
+const chatIds = Array.from({ length: 100_000 }, () => `chat:${randomUUID()}`);
+measure('realtime analytics recent ids isNew (20,000 kept)', 100_000, (i) => recent.isNew(chatIds[i] as string));
 
 const counter = analytics.createStreamAnalytics({
   repo: {},

@@ -27,6 +27,7 @@ export type { MongoStoreOptions } from './mongo-store';
 export { mongoDriverOptions } from './mongo-driver';
 export { collectionClaimSet } from './claim-set';
 export { collectionRecentLog, recentLogTrimEvery } from './collection-recent-log';
+export { createRecentIds, type RecentIds, type RecentIdsOptions } from './recent-ids';
 
 /**
  * The MongoDB adapter (mongo-store.ts), loaded on first use: mongoose with its driver costs ~33 MB

@@ -1,3 +1,5 @@
+import { createRecentIds as createPlatformRecentIds } from '@kickstand/platform/store';
+
 /**
  * Stream analytics keeps counts, never messages: per channel owner, one bucket per minute and one
  * per UTC day. Chat lines, commands and Kick events are added up in memory here and written to the
@@ -255,31 +257,11 @@ export const isNamePairs = (counts: NameCounts): counts is ReadonlyArray<readonl
 
 /**
  * The event ids seen lately, so that a redelivery (a retry, a rebalance) is not counted twice.
- * Bounded: the oldest ids are forgotten first.
- *
- * The order of arrival is kept in a ring of its own: taking the oldest from the Set itself
- * (`values().next()`) walks over every entry deleted since the Set's table was last rebuilt, up to
- * ~10,000 of them, which cost ~14 µs a chat line (docs/performance.md, "The owner's per-line cost,
- * another round").
+ * Bounded: the oldest ids are forgotten first. Held outside the V8 heap (the platform's recent ids):
+ * a Set of 20,000 id strings was promoted id by id, and rehashed its table in the old generation.
  */
 export function createRecentIds(limit = 20_000): { isNew(id: string): boolean } {
-  const ids = new Set<string>();
-  const arrivals: string[] = [];
-  /** Where the next id goes in `arrivals`: once it is full, the oldest id's place. */
-  let next = 0;
-  return {
-    isNew(id) {
-      if (id === '') return true;
-      if (ids.has(id)) return false;
-      if (arrivals.length < limit) {
-        arrivals.push(id);
-      } else {
-        ids.delete(arrivals[next] as string);
-        arrivals[next] = id;
-        next = (next + 1) % limit;
-      }
-      ids.add(id);
-      return true;
-    },
-  };
+  const ids = createPlatformRecentIds({ maxIds: limit });
+  // forgotten by count only, so the time an id is seen at is never read
+  return { isNew: (id) => id === '' || ids.isNew(id, 0) };
 }
