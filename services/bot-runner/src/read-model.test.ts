@@ -113,6 +113,33 @@ describe('createCooldowns with cooldowns of their own', () => {
   });
 });
 
+describe('createCooldowns over many answers', () => {
+  test('when a key is answered again, then it is kept from that answer on, not from its first', () => {
+    const cooldowns = createCooldowns(1000, 3000);
+    cooldowns.answered('a', 100, new Date(0));
+    cooldowns.answered('a', 3100, new Date(3000));
+    cooldowns.answered('b', 1, new Date(6999));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBe(3100);
+    cooldowns.answered('b', 2, new Date(7000));
+    expect(cooldowns.lastAnsweredAtMs('a')).toBeUndefined();
+  });
+
+  test('when thousands of keys are answered over and over, then each keeps its last send time until its own time is up', () => {
+    const cooldowns = createCooldowns(1000, 3000);
+    // 5,000 keys, each answered every 2,500 ms (kept 4,000 ms), for 10 rounds
+    for (let round = 0; round < 10; round += 1) {
+      for (let k = 0; k < 5000; k += 1) cooldowns.answered(`key-${k}`, round * 10 + k, new Date(round * 2500 + k / 10));
+    }
+    expect(cooldowns.lastAnsweredAtMs('key-0')).toBe(90);
+    expect(cooldowns.lastAnsweredAtMs('key-4999')).toBe(90 + 4999);
+    // only key-0..key-9 answered once more, 4 s after the last round: the others' time is up
+    for (let k = 0; k < 10; k += 1) cooldowns.answered(`key-${k}`, 1_000_000 + k, new Date(9 * 2500 + 500 + 4000));
+    expect(cooldowns.lastAnsweredAtMs('key-9')).toBe(1_000_009);
+    expect(cooldowns.lastAnsweredAtMs('key-10')).toBeUndefined();
+    expect(cooldowns.lastAnsweredAtMs('key-4999')).toBeUndefined();
+  });
+});
+
 describe('createRecentReplies', () => {
   test('keeps a reply for a while, at most so many', () => {
     const replies = createRecentReplies(60_000, 2);
@@ -125,6 +152,26 @@ describe('createRecentReplies', () => {
     expect(replies.get('m2')).toBeUndefined();
     expect(replies.get('m3')).toBeUndefined();
     expect(replies.get('m4')).toBeDefined();
+  });
+
+  test('when 30,000 lines are answered into a window of 10,000, then exactly the last 10,000 are kept', () => {
+    const replies = createRecentReplies(60_000, 10_000);
+    for (let n = 0; n < 30_000; n += 1) replies.start(`m${n}`, anAnswer, new Date(n));
+    expect(replies.get('m19999')).toBeUndefined();
+    expect(replies.get('m20000')).toBeDefined();
+    expect(replies.get('m29999')).toBeDefined();
+  });
+
+  test('when a line is started again while it is held, then it keeps its place in the window', () => {
+    const replies = createRecentReplies(60_000, 3);
+    replies.start('m1', anAnswer, new Date(0));
+    replies.start('m2', anAnswer, new Date(1000));
+    replies.start('m1', anAnswer, new Date(2000));
+    expect(replies.get('m1')).toMatchObject({ receivedAtMs: 2000 });
+    replies.start('m3', anAnswer, new Date(3000));
+    // m1 is still the first in place: the window's next line pushes it out, not m2
+    replies.start('m4', anAnswer, new Date(4000));
+    expect(['m1', 'm2', 'm3', 'm4'].map((id) => replies.get(id) !== undefined)).toEqual([false, true, true, true]);
   });
 
   test('when a reply went out in full, then it is kept as answered, with its age and place in the window', () => {

@@ -1,4 +1,5 @@
 import { messageTimeMaxSkewMs } from '@kickstand/platform/clock';
+import { Fifo } from '@kickstand/platform/keyed-queue';
 import { commandKey } from '@kickstand/chat-language';
 import { commandCooldownMs, type Answer, type DispatchBot, type DispatchCommand } from './dispatch';
 import { settingsOf, type StoredCommand } from './bots';
@@ -89,6 +90,8 @@ export interface Cooldowns {
 interface CooldownEntry {
   sentAtMs: number;
   processedAtMs: number;
+  /** Its cooldown plus the skew bound: how long after processedAtMs it can still decide anything. */
+  keptMs: number;
 }
 
 /**
@@ -96,36 +99,48 @@ interface CooldownEntry {
  * times, which interleave across channels in a backlog. An entry can decide something only while
  * a line sent less than a cooldown after it may still come: such a line arrived at most the message
  * time bound (messageTimeMaxSkewMs) after it, and is processed right after it (a channel's lines
- * are processed in arrival order), so the bound plus the cooldown is kept. Commands have cooldowns
- * of their own, so entries are kept in one map per cooldown: in each, insertion order is
- * processing order and the oldest come first.
+ * are processed in arrival order), so the bound plus the cooldown is kept.
+ *
+ * One entry a key, changed in place when the key is answered again; an entry past its time counts
+ * as gone at once and is deleted by a sweep of the whole map once as many answers came as it holds
+ * entries (amortised O(1) an answer). Deleting and re-adding each answered key, and walking the map
+ * from its start for the oldest, left a hole per answer that each later walk stepped over until the
+ * table was rebuilt, a table of ~0.5 MB made in the old generation every few tens of seconds
+ * (docs/performance.md, "Recent ids off the heap").
  */
 export function createCooldowns(defaultCooldownMs = commandCooldownMs, maxSkewMs = messageTimeMaxSkewMs): Cooldowns {
-  const byKeptMs = new Map<number, Map<string, CooldownEntry>>();
-  const find = (key: string): CooldownEntry | undefined => {
-    for (const entries of byKeptMs.values()) {
-      const entry = entries.get(key);
-      if (entry) return entry;
-    }
-    return undefined;
+  const entries = new Map<string, CooldownEntry>();
+  /** The latest processing time answered at. */
+  let nowMs = -Infinity;
+  let answersSinceSweep = 0;
+  const isLive = (entry: CooldownEntry) => nowMs - entry.processedAtMs < entry.keptMs;
+  const liveEntry = (key: string): CooldownEntry | undefined => {
+    const entry = entries.get(key);
+    return entry && isLive(entry) ? entry : undefined;
+  };
+  const sweep = () => {
+    for (const [key, entry] of entries) if (!isLive(entry)) entries.delete(key);
   };
   return {
-    lastAnsweredAtMs: (key) => find(key)?.sentAtMs,
+    lastAnsweredAtMs: (key) => liveEntry(key)?.sentAtMs,
     answered: (key, sentAtMs, at, cooldownMs = defaultCooldownMs) => {
       const now = at.getTime();
-      const held = find(key);
-      for (const entries of byKeptMs.values()) entries.delete(key);
-      const keptMs = cooldownMs + maxSkewMs;
-      const entries = byKeptMs.get(keptMs) ?? new Map<string, CooldownEntry>();
-      byKeptMs.set(keptMs, entries);
+      nowMs = Math.max(nowMs, now);
+      const held = liveEntry(key);
       // a line sent before the one last answered (out of order) does not move the cooldown back
-      entries.set(key, { sentAtMs: Math.max(sentAtMs, held?.sentAtMs ?? sentAtMs), processedAtMs: now });
-      for (const [kept, olds] of byKeptMs) {
-        for (const [oldKey, old] of olds) {
-          if (now - old.processedAtMs < kept) break;
-          olds.delete(oldKey);
-        }
-        if (olds.size === 0) byKeptMs.delete(kept);
+      const lastSentAtMs = Math.max(sentAtMs, held?.sentAtMs ?? sentAtMs);
+      const entry = entries.get(key);
+      if (entry) {
+        entry.sentAtMs = lastSentAtMs;
+        entry.processedAtMs = now;
+        entry.keptMs = cooldownMs + maxSkewMs;
+      } else {
+        entries.set(key, { sentAtMs: lastSentAtMs, processedAtMs: now, keptMs: cooldownMs + maxSkewMs });
+      }
+      answersSinceSweep += 1;
+      if (answersSinceSweep >= entries.size) {
+        sweep();
+        answersSinceSweep = 0;
       }
     },
   };
@@ -161,8 +176,13 @@ export const recentRepliesKeptMs = 10 * 60_000;
 export const recentRepliesMax = 10_000;
 
 export function createRecentReplies(keptMs = recentRepliesKeptMs, max = recentRepliesMax): RecentReplies {
-  /** A number: the line was answered in full at that time (ms); in insertion order, oldest first. */
+  /** A number: the line was answered in full at that time (ms). */
   const replies = new Map<string, ReplyProgress | number>();
+  /**
+   * The ids held, oldest first, for forgetting: walking the map from its start for them stepped over
+   * every entry deleted since its table was last rebuilt, thousands of them once it held 10,000.
+   */
+  const order = new Fifo<string>();
   const receivedAtMs = (kept: ReplyProgress | number) => (typeof kept === 'number' ? kept : kept.receivedAtMs);
   return {
     get: (messageId) => {
@@ -171,10 +191,14 @@ export function createRecentReplies(keptMs = recentRepliesKeptMs, max = recentRe
     },
     start: (messageId, answer, at) => {
       const now = at.getTime();
-      for (const [oldId, old] of replies) {
-        if (replies.size < max && now - receivedAtMs(old) < keptMs) break;
+      for (let oldId = order.peek(); oldId !== undefined; oldId = order.peek()) {
+        const old = replies.get(oldId);
+        if (old !== undefined && replies.size < max && now - receivedAtMs(old) < keptMs) break;
+        order.shift();
         replies.delete(oldId);
       }
+      // started again while held: it keeps its place in the order (its age), as in the map
+      if (!replies.has(messageId)) order.push(messageId);
       const progress: ReplyProgress = {
         answer,
         receivedAtMs: now,
