@@ -41,6 +41,17 @@ interface Analytics {
     countChat(message: object): void;
   };
 }
+interface BotRunnerReadModel {
+  createCooldowns(): {
+    lastAnsweredAtMs(key: string): number | undefined;
+    answered(key: string, sentAtMs: number, now: Date): void;
+  };
+  createRecentReplies(): {
+    get(messageId: string): unknown;
+    start(messageId: string, answer: object, at: Date): unknown;
+    answered(messageId: string): void;
+  };
+}
 interface RealtimePayloads {
   isoOf(timestamp: Timestamp | undefined, fallback: Date): string;
 }
@@ -57,6 +68,7 @@ const payloads = load(path.join(root, 'services/kick-link/dist/webhook-payloads.
 const buckets = load(path.join(root, 'services/realtime/dist/analytics/buckets.js')) as Buckets;
 const analytics = load(path.join(root, 'services/realtime/dist/analytics/stream-analytics.js')) as Analytics;
 const realtime = load(path.join(root, 'services/realtime/dist/payloads.js')) as RealtimePayloads;
+const readModel = load(path.join(root, 'services/bot-runner/dist/read-model.js')) as BotRunnerReadModel;
 
 /** The per-message counters and histograms as that build makes them (prom-client's own before). */
 function metricsOf(): Metrics {
@@ -124,6 +136,39 @@ const recent = buckets.createRecentIds();
 // the ids as a chat line's are: `chat:` and Kick's message id, a UUID
 const chatIds = Array.from({ length: 100_000 }, () => `chat:${randomUUID()}`);
 measure('realtime analytics recent ids isNew (20,000 kept)', 100_000, (i) => recent.isNew(chatIds[i] as string));
+
+// bot-runner's per-command state as the bench drives it: 200 answers a second, 1,000 channels × 8
+// commands, each round a new 300,000 (25 minutes' worth) on fresh maps
+const answers = 300_000;
+const cooldownKeys = Array.from({ length: answers }, (_, i) => `${(i * 7919) % 1000}:command-${i % 8}`);
+let cooldowns = readModel.createCooldowns();
+measure(
+  'bot-runner cooldowns: a command checked and answered',
+  answers,
+  (i) => {
+    const key = cooldownKeys[i] as string;
+    cooldowns.lastAnsweredAtMs(key);
+    cooldowns.answered(key, nowMs + i * 5, new Date(nowMs + i * 5));
+  },
+  () => {
+    cooldowns = readModel.createCooldowns();
+  },
+);
+const replyIds = Array.from({ length: answers }, () => randomUUID());
+let replies = readModel.createRecentReplies();
+measure(
+  'bot-runner recent replies: a line looked up, started, answered',
+  answers,
+  (i) => {
+    const id = replyIds[i] as string;
+    replies.get(id);
+    replies.start(id, { kind: 'answer' }, new Date(nowMs + i * 5));
+    replies.answered(id);
+  },
+  () => {
+    replies = readModel.createRecentReplies();
+  },
+);
 
 const counter = analytics.createStreamAnalytics({
   repo: {},
