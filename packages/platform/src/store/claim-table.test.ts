@@ -1,20 +1,6 @@
 import { seededRandom } from '../random';
+import { hexAlphabet, randomUlid as ulidOf, randomUuid as uuidOf, ulidAlphabet } from '../testing/random-ids';
 import { createClaimTable } from './claim-table';
-
-const ulidAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const hexAlphabet = '0123456789abcdef';
-
-function ulidOf(random: () => number): string {
-  let id = String(Math.floor(random() * 8));
-  for (let i = 1; i < 26; i++) id += ulidAlphabet[Math.floor(random() * 32)];
-  return id;
-}
-
-function uuidOf(random: () => number): string {
-  let hex = '';
-  for (let i = 0; i < 32; i++) hex += hexAlphabet[Math.floor(random() * 16)];
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 const heldIds = (table: ReturnType<typeof createClaimTable>, ids: readonly string[]) =>
   ids.filter((id) => table.find(id) >= 0);

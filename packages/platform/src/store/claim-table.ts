@@ -1,3 +1,5 @@
+import { hashString, hashWords, IdEncoder, stringKind } from './id-bits';
+
 /**
  * The claims of an embedded claim set, in typed arrays instead of a `Map<string, number>`: a Map
  * entry with its id string costs ~100 bytes of V8 heap a claim (600,000 of them for 10 minutes of
@@ -43,12 +45,6 @@ const maxLoad = 0.7;
 /** The index stores queue positions modulo this (the queue never holds this many). */
 const positionModulo = 2 ** 31;
 
-/** Kind 0 is a hole; 1..maxPrefixes*2 a prefix with a ULID or UUID after it; `stringKind` a plain string. */
-const stringKind = 255;
-const maxPrefixes = 100;
-const ulidShape = 0;
-const uuidShape = 1;
-
 interface Chunk {
   /** 4 words of 32 bits a claim: its id's 128 bits (unused for a plain string). */
   words: Uint32Array;
@@ -64,135 +60,7 @@ interface Chunk {
   strings?: Array<string | undefined>;
 }
 
-/** Crockford base32 as ULIDs write it (uppercase; no I, L, O, U): char code → value, -1 if none. */
-const ulidValues = (() => {
-  const values = new Int8Array(128).fill(-1);
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  for (let value = 0; value < alphabet.length; value++) values[alphabet.charCodeAt(value)] = value;
-  return values;
-})();
-
-/** Lowercase hex: char code → value, -1 if none (an uppercase UUID is a different string: kept as a string). */
-const hexValues = (() => {
-  const values = new Int8Array(128).fill(-1);
-  const alphabet = '0123456789abcdef';
-  for (let value = 0; value < alphabet.length; value++) values[alphabet.charCodeAt(value)] = value;
-  return values;
-})();
-
 const fitsInt32 = (value: number): boolean => value >= -0x80000000 && value <= 0x7fffffff;
-
-/** 32-bit finaliser (MurmurHash3's fmix32). */
-function mix(hash: number): number {
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  return (hash ^ (hash >>> 16)) >>> 0;
-}
-
-/** Turns an id into its kind and 128 bits (or keeps it as a string), and hashes that. */
-class IdEncoder {
-  /** The id last encoded: its bits, its kind, the id itself. */
-  readonly key = new Uint32Array(4);
-  kind = 0;
-  text = '';
-  private hash = 0;
-  private readonly prefixes = new Map<string, number>();
-
-  /** Encodes `id` into key/kind/text; returns its hash (a claim's add right after its find encodes once). */
-  encode(id: string): number {
-    if (this.kind !== 0 && id === this.text) return this.hash;
-    this.text = id;
-    this.kind = this.encodeTail(id, 36, uuidShape) || this.encodeTail(id, 26, ulidShape) || stringKind;
-    const key = this.key;
-    this.hash =
-      this.kind === stringKind
-        ? hashString(id)
-        : hashWords(this.kind, key[0] as number, key[1] as number, key[2] as number, key[3] as number);
-    return this.hash;
-  }
-
-  /** The kind when `id` ends in the shape (writing its bits into `key`), else 0. */
-  private encodeTail(id: string, shapeLength: number, shape: number): number {
-    const start = id.length - shapeLength;
-    if (start < 0) return 0;
-    if (!(shape === uuidShape ? readUuid(id, start, this.key) : readUlid(id, start, this.key))) return 0;
-    const prefix = start === 0 ? '' : id.slice(0, start);
-    let prefixIndex = this.prefixes.get(prefix);
-    if (prefixIndex === undefined) {
-      if (this.prefixes.size >= maxPrefixes) return 0;
-      prefixIndex = this.prefixes.size;
-      this.prefixes.set(prefix, prefixIndex);
-    }
-    return 1 + prefixIndex * 2 + shape;
-  }
-}
-
-/** 8-4-4-4-12 lowercase hex digits: 4 words of 8 digits. */
-function readUuid(id: string, start: number, key: Uint32Array): boolean {
-  let word = 0;
-  let digits = 0;
-  for (let i = 0; i < 36; i++) {
-    const code = id.charCodeAt(start + i);
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (code !== 45 /* - */) return false;
-      continue;
-    }
-    const value = code < 128 ? (hexValues[code] as number) : -1;
-    if (value < 0) return false;
-    word = (word << 4) | value;
-    if (++digits % 8 === 0) {
-      key[digits / 8 - 1] = word;
-      word = 0;
-    }
-  }
-  return true;
-}
-
-/** 26 base32 characters, the first at most 7: 3 + 25 × 5 = 128 bits, packed into 4 words. */
-function readUlid(id: string, start: number, key: Uint32Array): boolean {
-  let word = 0;
-  let filled = 0;
-  let written = 0;
-  for (let i = 0; i < 26; i++) {
-    const code = id.charCodeAt(start + i);
-    const value = code < 128 ? (ulidValues[code] as number) : -1;
-    if (value < 0 || (i === 0 && value > 7)) return false;
-    const bits = i === 0 ? 3 : 5;
-    const room = 32 - filled;
-    if (bits <= room) {
-      word = (word << bits) | value;
-      filled += bits;
-    } else {
-      // the value's high bits end this word, its low bits begin the next
-      key[written++] = (word << room) | (value >>> (bits - room));
-      word = value & ((1 << (bits - room)) - 1);
-      filled = bits - room;
-    }
-    if (filled === 32) {
-      key[written++] = word;
-      word = 0;
-      filled = 0;
-    }
-  }
-  return written === 4;
-}
-
-function hashString(id: string): number {
-  let hash = 0x811c9dc5; // FNV-1a
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return mix(hash ^ stringKind);
-}
-
-function hashWords(kind: number, w0: number, w1: number, w2: number, w3: number): number {
-  let hash = Math.imul(kind, 0x9e3779b1);
-  hash = Math.imul(hash ^ w0, 0x85ebca6b);
-  hash = Math.imul(hash ^ w1, 0xc2b2ae35);
-  hash = Math.imul(hash ^ w2, 0x85ebca6b);
-  hash = Math.imul(hash ^ w3, 0xc2b2ae35);
-  return mix(hash);
-}
 
 /** The claims in claim order, by queue position, in chunks freed once the front has passed them. */
 class ClaimQueue {

@@ -1,3 +1,5 @@
+import { seededRandom } from '../random';
+import { randomUlid, randomUuid } from '../testing/random-ids';
 import { createRecentMemory, emptyEntries } from './recent-memory';
 
 /** The key's entries as [id, at, seg, offset, length, text]. */
@@ -95,6 +97,55 @@ describe('the recent log memory (recent-memory.ts)', () => {
     });
     memory.place('k', 'a', pending, 6, 0, 7);
     expect(rowsOf(memory, 'k')).toEqual([['a', 1, 5, 30, 7, undefined]]);
+  });
+
+  test('when ids are UUIDs and ULIDs, prefixed or not, beside plain ones, then each is held once, found and read back exactly, by date then id', () => {
+    const random = seededRandom(5);
+    const memory = createRecentMemory(6);
+    const ids = [
+      randomUuid(random),
+      `chat:${randomUuid(random)}`,
+      randomUlid(random),
+      `event:${randomUlid(random)}`,
+      '!plain',
+    ];
+    // all at one date: their order is the ids' own, as strings
+    ids.forEach((id, i) => memory.insertPlaced('k', id, 7, 0, 10 * i, 5));
+    for (const id of ids) expect(memory.insertPlaced('k', id, 7, 0, 0, 5)).toBe(false);
+    const byId = [...ids].sort();
+    expect(memory.recent('k', 10).ids).toEqual(byId);
+    expect(memory.recent('k', 10).offsets).toEqual(byId.map((id) => 10 * ids.indexOf(id)));
+    const later = randomUuid(random);
+    const pending = memory.insertPending('k', later, 8, '{"later":1}') as number;
+    expect(memory.insertPending('k', later, 9, '{}')).toBe('held');
+    memory.place('k', later, pending, 3, 30, 11);
+    expect(memory.recent('k', 1).ids).toEqual([later]);
+    expect(memory.recent('k', 1).segs).toEqual([3]);
+    // two more push the two oldest out (the plain id, first by its '!', among them); the others are still held
+    memory.insertPlaced('k', randomUuid(random), 9, 0, 0, 5);
+    memory.insertPlaced('k', randomUuid(random), 10, 0, 0, 5);
+    expect(memory.size()).toBe(6);
+    expect(memory.recent('k', 6).ids.slice(0, 3)).toEqual(byId.slice(2));
+    expect(byId.slice(2).every((id) => !memory.insertPlaced('k', id, 7, 0, 0, 5))).toBe(true);
+  });
+
+  test('when a compaction relocates a snapshot of UUID ids, then each entry still held moves, one pushed out does not come back', () => {
+    const random = seededRandom(6);
+    const memory = createRecentMemory(3);
+    const [a, b, c, d] = [randomUuid(random), randomUuid(random), randomUuid(random), randomUuid(random)];
+    const [first, second] = [b, c].sort(); // b and c share a date: their order is the ids'
+    memory.insertPlaced('k', a, 1, 0, 0, 5);
+    memory.insertPlaced('k', b, 2, 0, 10, 5);
+    memory.insertPlaced('k', c, 2, 0, 20, 5);
+    const [snapshot] = memory.snapshot();
+    expect(snapshot?.entries().ids).toEqual([a, first, second]);
+    memory.insertPlaced('k', d, 4, 2, 0, 5); // pushes a out
+    memory.relocate('k', snapshot?.entries() ?? emptyEntries(), 1, { offsets: [100, 110, 120], lengths: [5, 5, 5] });
+    expect(rowsOf(memory, 'k')).toEqual([
+      [first, 2, 1, 110, 5, undefined],
+      [second, 2, 1, 120, 5, undefined],
+      [d, 4, 2, 0, 5, undefined],
+    ]);
   });
 
   test('when segments are asked for, then they are those the held entries point at, pending ones as -1', () => {
