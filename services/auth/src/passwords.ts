@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import * as argon2 from 'argon2';
 import { passwordMessages, passwordRuleProblem } from '@kickstand/api-contract';
+import { commonPasswordList } from './common-passwords';
 
 // The spec's rules, the length caps and their messages are the HTTP contract's (the SPA checks them too).
 export { maxPasswordLength, maxSignInPasswordLength } from '@kickstand/api-contract';
@@ -11,14 +11,6 @@ export const passwordPolicyMessages = {
   tooCommon: passwordMessages.tooCommon,
 } as const;
 
-/**
- * zxcvbn-ts's list of common passwords (about 49,000, most frequent first, from breach corpora),
- * loaded once. It is all lower case and almost nothing in it meets the spec's rules as is: people
- * meet them by decorating a common password ("Password1!", "Dragon2024!"), and attackers try
- * exactly those decorations first, so `commonCores` undoes them before the look-up.
- */
-const commonPasswords: ReadonlySet<string> = new Set(dictionary['passwords-common']);
-
 /** The password lower-cased, then without the symbols, then without the digits and symbols around it. */
 function commonCores(password: string): string[] {
   const lower = password.toLowerCase();
@@ -27,9 +19,15 @@ function commonCores(password: string): string[] {
   return [lower, withoutSymbols, withoutDigitsOrSymbols];
 }
 
-/** True when the password is, or decorates, one of the common passwords. */
+/**
+ * True when the password is, or decorates, one of the common passwords. The list is all lower case
+ * and almost nothing in it meets the spec's rules as is: people meet them by decorating a common
+ * password ("Password1!", "Dragon2024!"), and attackers try exactly those decorations first, so
+ * `commonCores` undoes them before the look-up.
+ */
 export function isCommonPassword(password: string): boolean {
-  return commonCores(password).some((core) => commonPasswords.has(core));
+  const list = commonPasswordList();
+  return commonCores(password).some((core) => list.has(core));
 }
 
 /**
