@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 /**
  * zxcvbn-ts's list of common passwords (about 49,000, most frequent first, from breach corpora),
- * held as one sorted text and the offsets of its words, built on first use.
+ * held as one sorted text and the offsets of its words.
  *
  * Why not a `Set` of the package's array: importing the package keeps its arrays (the passwords,
  * and a diceware list beside them) in the module cache for the process's life, and a Set of them
@@ -58,14 +58,7 @@ export function createSortedWords(words: readonly string[]): SortedWords {
   };
 }
 
-let commonPasswords: SortedWords | undefined;
-
-/** The package's list (`src/passwords.json`: the same words its index exports), read once. */
-export function commonPasswordList(): SortedWords {
-  commonPasswords ??= createSortedWords(readPasswordsFile());
-  return commonPasswords;
-}
-
+/** The package's `src/passwords.json`: the same words its index exports. */
 function readPasswordsFile(): string[] {
   const file = require.resolve('@zxcvbn-ts/language-common/src/passwords.json');
   const words: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -73,4 +66,15 @@ function readPasswordsFile(): string[] {
     throw new Error(`${file} is not a list of passwords: @zxcvbn-ts/language-common changed its files`);
   }
   return words;
+}
+
+/**
+ * Built when auth loads (~50 ms: read, parse, sort), not at the first password set: there it would
+ * hold the single machine's owner thread, and every chat line behind it, for that long.
+ */
+const commonPasswords = createSortedWords(readPasswordsFile());
+
+/** The package's list (`src/passwords.json`: the same words its index exports). */
+export function commonPasswordList(): SortedWords {
+  return commonPasswords;
 }
