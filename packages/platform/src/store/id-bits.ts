@@ -13,21 +13,22 @@ const maxPrefixes = 100;
 const ulidShape = 0;
 const uuidShape = 1;
 
-/** Crockford base32 as ULIDs write it (uppercase; no I, L, O, U): char code → value, -1 if none. */
-const ulidValues = (() => {
-  const values = new Int8Array(128).fill(-1);
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  for (let value = 0; value < alphabet.length; value++) values[alphabet.charCodeAt(value)] = value;
-  return values;
-})();
+/** Crockford base32 as ULIDs write it (uppercase; no I, L, O, U), by value. */
+const ulidCodes = Buffer.from('0123456789ABCDEFGHJKMNPQRSTVWXYZ', 'latin1');
+/** Lowercase hex, by value (an uppercase UUID is a different string: kept as a string). */
+const hexCodes = Buffer.from('0123456789abcdef', 'latin1');
 
-/** Lowercase hex: char code → value, -1 if none (an uppercase UUID is a different string: kept as a string). */
-const hexValues = (() => {
+/** Char code → value in the alphabet, -1 if none. */
+function valuesOf(codes: Buffer): Int8Array {
   const values = new Int8Array(128).fill(-1);
-  const alphabet = '0123456789abcdef';
-  for (let value = 0; value < alphabet.length; value++) values[alphabet.charCodeAt(value)] = value;
+  codes.forEach((code, value) => {
+    values[code] = value;
+  });
   return values;
-})();
+}
+
+const ulidValues = valuesOf(ulidCodes);
+const hexValues = valuesOf(hexCodes);
 
 /** 32-bit finaliser (MurmurHash3's fmix32). */
 function mix(hash: number): number {
@@ -142,8 +143,6 @@ function readUlid(id: string, start: number, key: Uint32Array): boolean {
 
 /** The characters of a decoded id are written here, then read as one string (no string per character). */
 const scratch = Buffer.alloc(36);
-const hexCodes = Buffer.from('0123456789abcdef', 'latin1');
-const ulidCodes = Buffer.from('0123456789ABCDEFGHJKMNPQRSTVWXYZ', 'latin1');
 
 /** The UUID readUuid read into the 4 words from `at`. */
 function writeUuid(words: Uint32Array, at: number): string {
