@@ -74,6 +74,8 @@ export interface DeploymentOptions {
   mongoDbPrefix?: string;
   /** Extra node flags for Kickstand's processes (e.g. --cpu-prof). */
   nodeFlags?: string[];
+  /** Extra node flags for the Kick sandbox (`--sandbox-node-flags`). */
+  sandboxNodeFlags?: string[];
   /**
    * Single-machine mode: preload allocation-probe.js into Kickstand, writing the owner thread's
    * allocation profile (of this kind) of each window (SIGUSR2 at its start and end) into `dir`.
@@ -88,13 +90,14 @@ export interface DeploymentOptions {
 /**
  * The sandbox is profiled when Kickstand is (`--cpu-prof`), into a folder of its own
  * (`<run>/profiles/kick-sandbox`): it shares the machine, so its share is part of the picture.
- * Kickstand's other node flags are not its.
+ * Kickstand's other node flags are not its; its own come from `--sandbox-node-flags`.
  */
 function sandboxNodeFlags(options: DeploymentOptions): string[] {
+  const own = options.sandboxNodeFlags ?? [];
   const flags = options.nodeFlags ?? [];
-  if (!flags.includes('--cpu-prof')) return [];
+  if (!flags.includes('--cpu-prof')) return own;
   const interval = flags.filter((flag) => flag.startsWith('--cpu-prof-interval'));
-  return ['--cpu-prof', `--cpu-prof-dir=${path.join(options.runDir, 'profiles', 'kick-sandbox')}`, ...interval];
+  return ['--cpu-prof', `--cpu-prof-dir=${path.join(options.runDir, 'profiles', 'kick-sandbox')}`, ...interval, ...own];
 }
 
 export { freePort };

@@ -166,6 +166,7 @@ async function startForRun(
       ...options.nodeFlags,
       ...(options.isCpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(runDir, 'profiles')}`] : []),
     ],
+    sandboxNodeFlags: options.sandboxNodeFlags,
     allocationProfile: options.allocationProfile
       ? { dir: path.join(runDir, 'profiles'), kind: options.allocationProfile }
       : undefined,

@@ -15,6 +15,13 @@ describe('bench options', () => {
     expect(parseOptions(['--latency-rate=400']).latencyRate).toBe(400);
   });
 
+  test('when --sandbox-node-flags is given, then the sandbox gets those flags and Kickstand does not', () => {
+    const options = parseOptions(['--sandbox-node-flags=--trace-gc --trace-gc-nvp']);
+    expect(options.sandboxNodeFlags).toEqual(['--trace-gc', '--trace-gc-nvp']);
+    expect(options.nodeFlags).toEqual([]);
+    expect(parseOptions([]).sandboxNodeFlags).toEqual([]);
+  });
+
   test('when an option is not known, then it is refused by name', () => {
     expect(() => parseOptions(['--latency=400'])).toThrow('unknown option --latency');
   });

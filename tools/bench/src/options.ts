@@ -32,6 +32,8 @@ export interface BenchOptions {
   timelineBinSeconds: number;
   isDirect: boolean;
   nodeFlags: string[];
+  /** Extra node flags for the Kick sandbox's process (e.g. "--trace-gc": its share of the machine is part of the figures). */
+  sandboxNodeFlags: string[];
   out: string | undefined;
   step: { start: number; increment: number; seconds: number; maxAckP99Ms: number; maxReplyP99Ms: number; max: number };
 }
@@ -60,6 +62,7 @@ export const usage = `usage: node tools/bench/dist/main.js [options]   (npm run 
   --timeline-bin S         seconds a bin of the "p99 per S s" timeline spans, default 5 (e.g. 1 beside a --cpu-prof)
   --direct                 diagnostics: deliveries go straight to kick-link, skipping the gateway's proxy hop
   --node-flags "…"         extra node flags for Kickstand's processes, e.g. "--optimize-for-size"
+  --sandbox-node-flags "…" extra node flags for the Kick sandbox's process, e.g. "--trace-gc"
   --out FILE               also write the JSON report here
   --step-start R --step-increment R --step-max R --step-seconds S --max-ack-p99 MS --max-reply-p99 MS
 `;
@@ -111,6 +114,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     'connections',
     'log-level',
     'node-flags',
+    'sandbox-node-flags',
     'out',
     'timeline-bin',
     'step-start',
@@ -166,6 +170,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     timelineBinSeconds: positive('timeline-bin', defaultTimelineBinSeconds),
     isDirect: flags.has('direct'),
     nodeFlags: (values.get('node-flags') ?? '').split(' ').filter(Boolean),
+    sandboxNodeFlags: (values.get('sandbox-node-flags') ?? '').split(' ').filter(Boolean),
     out: values.get('out'),
     step: {
       start: number('step-start', isDistributed ? 500 : 1000),

@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createTempDirs } from '@kickstand/platform/testing';
 import {
+  clockTicks,
+  clockTicksOf,
   ioCalls,
   ioCallsBetween,
   memory,
@@ -12,6 +15,43 @@ import {
   threadTicks,
   threadUsage,
 } from './process-stats';
+
+describe('clock ticks', () => {
+  const auxv = (pairs: Array<[number, number]>) => {
+    const buffer = Buffer.alloc(pairs.length * 16);
+    pairs.forEach(([type, value], i) => {
+      buffer.writeBigUInt64LE(BigInt(type), i * 16);
+      buffer.writeBigUInt64LE(BigInt(value), i * 16 + 8);
+    });
+    return buffer;
+  };
+
+  test('when the auxiliary vector holds AT_CLKTCK before AT_NULL, then its value is the ticks a second', () => {
+    expect(
+      clockTicksOf(
+        auxv([
+          [6, 4096],
+          [17, 250],
+          [0, 0],
+        ]),
+      ),
+    ).toBe(250);
+    expect(
+      clockTicksOf(
+        auxv([
+          [6, 4096],
+          [0, 0],
+          [17, 250],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(clockTicksOf(auxv([[6, 4096]]))).toBeUndefined();
+  });
+
+  test('when this process reads them, then they are what getconf CLK_TCK says', () => {
+    expect(clockTicks()).toBe(Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()));
+  });
+});
 
 describe('CPU by thread', () => {
   test('when two readings are compared, then the main thread comes first and the others by CPU used; idle and ended threads are left out', () => {

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { endianness } from 'node:os';
 
 /**
  * CPU and memory of a process from /proc (Linux): CPU time is utime + stime of /proc/<pid>/stat,
@@ -8,16 +8,33 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
-/** Clock ticks a second (CLK_TCK), the unit of /proc's CPU times. */
+/**
+ * Clock ticks a second (CLK_TCK), the unit of /proc's CPU times: what sysconf(_SC_CLK_TCK) answers,
+ * read from this process's ELF auxiliary vector. Not from `getconf`: starting a process forks this
+ * one, and the first read is on the generator's send path at the window's start: ~5 ms there in a
+ * 30 s run, 51–57 ms for a process holding 1.4 GB (a 20-minute run's pre-signed requests), while
+ * the deliveries due meanwhile wait (docs/performance.md, block of 2026-11-29 03:26 UTC).
+ */
 export function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     try {
-      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      ticksPerSecond = clockTicksOf(readFileSync('/proc/self/auxv')) ?? 100;
     } catch {
       ticksPerSecond = 100;
     }
   }
   return ticksPerSecond;
+}
+
+/** AT_CLKTCK (17) of an auxiliary vector (pairs of native-endian 64-bit type and value, up to AT_NULL). */
+export function clockTicksOf(auxv: Buffer): number | undefined {
+  const isLittleEndian = endianness() === 'LE';
+  for (let at = 0; at + 16 <= auxv.length; at += 16) {
+    const type = isLittleEndian ? auxv.readBigUInt64LE(at) : auxv.readBigUInt64BE(at);
+    if (type === 0n) return undefined;
+    if (type === 17n) return Number(isLittleEndian ? auxv.readBigUInt64LE(at + 8) : auxv.readBigUInt64BE(at + 8));
+  }
+  return undefined;
 }
 
 /** CPU seconds the process has used so far, all of it (user + system) and in the kernel (system). */
