@@ -28,11 +28,12 @@ export function clockTicks(): number {
 
 /** AT_CLKTCK (17) of an auxiliary vector (pairs of native-endian 64-bit type and value, up to AT_NULL). */
 export function clockTicksOf(auxv: Buffer): number | undefined {
-  const isLittleEndian = endianness() === 'LE';
+  const read =
+    endianness() === 'LE' ? (at: number) => auxv.readBigUInt64LE(at) : (at: number) => auxv.readBigUInt64BE(at);
   for (let at = 0; at + 16 <= auxv.length; at += 16) {
-    const type = isLittleEndian ? auxv.readBigUInt64LE(at) : auxv.readBigUInt64BE(at);
+    const type = read(at);
     if (type === 0n) return undefined;
-    if (type === 17n) return Number(isLittleEndian ? auxv.readBigUInt64LE(at + 8) : auxv.readBigUInt64BE(at + 8));
+    if (type === 17n) return Number(read(at + 8));
   }
   return undefined;
 }
