@@ -34,6 +34,7 @@ import { serializeNedbLine } from './nedb-serialize';
 import { installInPlaceReindex } from './nedb-index-update';
 import { installKeyComparisonShortcut } from './nedb-compare-keys';
 import { nedbSingleUpdates, type SingleUpdates } from './nedb-single-update';
+import { installMapIdIndex } from './nedb-id-index';
 
 // a document leaves a NeDB index key shared by many others without copying the key's array (see there)
 installInPlaceIndexRemoval();
@@ -125,6 +126,8 @@ function openCollection(dir: string, name: string): CollectionState {
       loadError = error ?? undefined;
     },
   });
+  // before the datafile is loaded into it: a Map instead of an AVL tree for _id (see there)
+  installMapIdIndex(datastore);
   const journal = createJournal(filename, dataFileMode);
   const persistence = datastore.persistence as unknown as Partial<NedbPersistenceHook>;
   if (typeof persistence.persistNewStateAsync !== 'function') {
