@@ -61,6 +61,8 @@ interface Applied {
   before: Raw | null;
   after: Raw | null;
   isUpserted: boolean;
+  /** Set when the update was made in place (`before` is then `after` itself unless kept as a copy). */
+  isModified?: boolean;
 }
 
 // NeDB's deep copy, as its finds return documents (Dates are shared, as there)
@@ -454,10 +456,10 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
       () => engine.purgeExpired(name, datastore),
       () => translateErrors(name, run),
     );
-  const applyOnce = (filter: Filter, update: Update, isUpsert: boolean): Promise<Applied> => {
+  const applyOnce = (filter: Filter, update: Update, isUpsert: boolean, keepBefore = false): Promise<Applied> => {
     checkUpdate(update);
     return write(name, (datastore) =>
-      singleWrite(datastore, () => applyToOne(datastore, live(filter), filter, update, isUpsert)),
+      singleWrite(datastore, () => applyToOne(datastore, live(filter), filter, update, isUpsert, keepBefore)),
     );
   };
 
@@ -472,13 +474,15 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
       read(name, async (datastore) => (await findIn(datastore, live(filter), findOptions)) as unknown as T[]),
     count: (filter = {}) => read(name, (datastore) => datastore.countAsync(live(filter))),
     updateOne: async (filter, update, updateOptions) => {
-      const { before, after, isUpserted } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
+      const { before, after, isUpserted, isModified } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
       const result: UpdateResult = {
         matchedCount: before ? 1 : 0,
         // compared when read: on the hot path (claims, counts) no caller reads it, and the deep
         // comparison of every updated document showed in the owner's profile. NeDB replaces a
-        // document on update, so `before` and `after` stay as they were until then.
+        // document it copies on update, so `before` and `after` stay as they were until then; an
+        // update in place says itself whether it changed anything.
         get modifiedCount() {
+          if (isModified !== undefined) return isModified ? 1 : 0;
           return before && !isDeepStrictEqual(before, after) ? 1 : 0;
         },
       };
@@ -502,8 +506,9 @@ function embeddedCollection<T extends Document>(name: string, engine: EmbeddedEn
       );
     },
     findOneAndUpdate: async (filter, update, updateOptions) => {
-      const { before, after } = await applyOnce(filter, update, updateOptions?.upsert ?? false);
-      const returned = updateOptions?.returnDocument === 'before' ? before : after;
+      const isBeforeWanted = updateOptions?.returnDocument === 'before';
+      const { before, after } = await applyOnce(filter, update, updateOptions?.upsert ?? false, isBeforeWanted);
+      const returned = isBeforeWanted ? before : after;
       // NeDB's own object (applyToOne): the caller gets a copy it may change
       return (returned && copyOfNedbDocument(returned)) as T | null;
     },
@@ -547,13 +552,17 @@ async function applyToOne(
   filter: Filter,
   update: Update,
   isUpsert: boolean,
+  keepBefore: boolean,
 ): Promise<Applied> {
   const { $setOnInsert: setOnInsert, ...modifiers } = update;
   const hasModifiers = Object.keys(modifiers).length > 0;
   const singleUpdates = singleUpdatesOf(datastore);
   if (singleUpdates?.applies() && hasModifiers) {
-    const updated = await singleUpdates.updateFirst(liveFilter, modifiers);
-    if (updated) return { before: updated.before as Raw, after: updated.after as Raw, isUpserted: false };
+    const updated = await singleUpdates.updateFirst(liveFilter, modifiers, keepBefore);
+    if (updated) {
+      const { before, after, isModified } = updated;
+      return { before: before as Raw, after: after as Raw, isUpserted: false, isModified };
+    }
     if (!isUpsert) return { before: null, after: null, isUpserted: false };
     const inserted = await singleUpdates.insertModified(upsertSeedOf(filter, setOnInsert), modifiers);
     return { before: null, after: inserted as Raw, isUpserted: true };

@@ -18,6 +18,7 @@
  */
 
 import path from 'node:path';
+import { modifyInPlace } from './nedb-in-place-update';
 
 type Doc = Record<string, unknown> & { _id: unknown };
 type Query = Record<string, unknown>;
@@ -26,11 +27,13 @@ interface NedbModel {
   modify(doc: Doc, update: Query): Doc;
   match(doc: Doc, query: Query): boolean;
   deepCopy<T>(value: T, strictKeys?: boolean): T;
+  checkObject(value: unknown): void;
 }
 
 /** The parts of a NeDB datastore this uses (private to NeDB, hence checked). */
 interface NedbDatastoreParts {
   executor: { pushAsync<R>(task: () => Promise<R>): Promise<R> };
+  indexes: Record<string, { _fields?: unknown }>;
   persistence: { persistNewStateAsync(docs: Doc[]): Promise<void> };
   ttlIndexes: Record<string, unknown>;
   timestampData: boolean;
@@ -44,9 +47,15 @@ export interface SingleUpdates {
   applies(): boolean;
   /**
    * The first document matching `query`, and it modified by `modifiers` (NeDB's modifier object),
-   * both NeDB's own objects (read-only); null when none matches.
+   * both NeDB's own objects (read-only); null when none matches. When the update changed no index
+   * key it was made in place (nedb-in-place-update.ts): `after` is the very document `before` was,
+   * `before` a copy taken first only if `keepBefore`, and `isModified` says whether it changed.
    */
-  updateFirst(query: Query, modifiers: Query): Promise<{ before: Doc; after: Doc } | null>;
+  updateFirst(
+    query: Query,
+    modifiers: Query,
+    keepBefore: boolean,
+  ): Promise<{ before: Doc; after: Doc; isModified?: boolean } | null>;
   /** Inserts `seed` (with an _id) modified by `modifiers`, as NeDB's upsert does; NeDB's own object. */
   insertModified(seed: Query, modifiers: Query): Promise<Doc>;
 }
@@ -58,7 +67,10 @@ const nedbModel = require(nedbModelFile) as Partial<NedbModel>;
 
 function hasExpectedModel(model: Partial<NedbModel>): model is NedbModel {
   return (
-    typeof model.modify === 'function' && typeof model.match === 'function' && typeof model.deepCopy === 'function'
+    typeof model.modify === 'function' &&
+    typeof model.match === 'function' &&
+    typeof model.deepCopy === 'function' &&
+    typeof model.checkObject === 'function'
   );
 }
 
@@ -66,6 +78,8 @@ function hasExpectedParts(datastore: object): datastore is NedbDatastoreParts {
   const parts = datastore as Partial<NedbDatastoreParts>;
   return (
     typeof parts.executor?.pushAsync === 'function' &&
+    typeof parts.indexes === 'object' &&
+    parts.indexes !== null &&
     typeof parts.persistence?.persistNewStateAsync === 'function' &&
     typeof parts.ttlIndexes === 'object' &&
     parts.ttlIndexes !== null &&
@@ -74,6 +88,17 @@ function hasExpectedParts(datastore: object): datastore is NedbDatastoreParts {
     typeof parts._updateIndexes === 'function' &&
     typeof parts._insertInCache === 'function'
   );
+}
+
+/** The fields each index of the datastore reads, as paths' parts (`details.channelOwnerId` → two). */
+function indexedPathsOf(datastore: NedbDatastoreParts): string[][] {
+  const paths: string[][] = [];
+  for (const [name, index] of Object.entries(datastore.indexes)) {
+    // a compound index is named by its fields joined with commas, as NeDB names it
+    const fields = Array.isArray(index._fields) ? (index._fields as string[]) : name.split(',');
+    for (const field of fields) paths.push(field.split('.'));
+  }
+  return paths;
 }
 
 /** What NeDB's update would do besides: expire documents by its TTL indexes, or stamp updatedAt. */
@@ -89,7 +114,7 @@ export function nedbSingleUpdates(datastore: object, model: Partial<NedbModel> =
   if (!hasExpectedModel(model) || !hasExpectedParts(datastore) || needsNedbOwnUpdate(datastore)) return undefined;
   return {
     applies: () => !needsNedbOwnUpdate(datastore),
-    updateFirst: (query, modifiers) =>
+    updateFirst: (query, modifiers, keepBefore) =>
       datastore.executor.pushAsync(async () => {
         let before: Doc | undefined;
         for (const candidate of datastore._getRawCandidates(query)) {
@@ -99,11 +124,17 @@ export function nedbSingleUpdates(datastore: object, model: Partial<NedbModel> =
           }
         }
         if (!before) return null;
+        const kept = keepBefore ? model.deepCopy(before) : before;
+        const inPlace = modifyInPlace(before, modifiers, indexedPathsOf(datastore), model);
+        if (inPlace) {
+          await datastore.persistence.persistNewStateAsync([before]);
+          return { before: kept, after: before, isModified: inPlace.isModified };
+        }
         // as NeDB's update: modify (a checked copy), re-index (rolled back on a unique violation), persist
         const after = model.modify(before, modifiers);
         datastore._updateIndexes(before, after);
         await datastore.persistence.persistNewStateAsync([after]);
-        return { before, after };
+        return { before: kept, after };
       }),
     insertModified: (seed, modifiers) =>
       datastore.executor.pushAsync(async () => {
