@@ -5,10 +5,10 @@ import { heapFlags } from './heap-settings';
 const configWith = (env: NodeJS.ProcessEnv) => loadConfig(singleMachineConfigSchema, env);
 
 describe('heap settings of single-machine mode', () => {
-  it('when HEAP_GROWING_PERCENT is unset or empty, then the old generation may grow by 20 % before a full collection', () => {
-    expect(configWith({}).HEAP_GROWING_PERCENT).toBe(20);
-    expect(configWith({ HEAP_GROWING_PERCENT: '' }).HEAP_GROWING_PERCENT).toBe(20);
-    expect(heapFlags(configWith({}))).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=20']);
+  it('when HEAP_GROWING_PERCENT is unset or empty, then the old generation may grow by 40 % before a full collection', () => {
+    expect(configWith({}).HEAP_GROWING_PERCENT).toBe(40);
+    expect(configWith({ HEAP_GROWING_PERCENT: '' }).HEAP_GROWING_PERCENT).toBe(40);
+    expect(heapFlags(configWith({}))).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=40']);
   });
 
   it('when HEAP_GROWING_PERCENT is set, then that is the V8 flag', () => {
