@@ -1,3 +1,4 @@
+import { seededRandom } from '@kickstand/platform/random';
 import { createJustPosted } from './just-posted';
 
 const t0 = Date.parse('2026-06-01T12:00:00Z');
@@ -192,18 +193,6 @@ describe('the lines posted lately, held in typed arrays', () => {
     };
   }
 
-  /** mulberry32: a seeded PRNG, so a failure replays the same way. */
-  function random(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   test.each([
     { keepMs: 40, maxEntries: 50, operations: 5_000, moreWords: 0, seed: 1 },
     { keepMs: 25, maxEntries: 10, operations: 5_000, moreWords: 0, seed: 2 },
@@ -215,7 +204,7 @@ describe('the lines posted lately, held in typed arrays', () => {
   ])(
     'when random posts and echoes come over time (keepMs $keepMs, maxEntries $maxEntries, $moreWords more words), then every spend and size agree with the plain list it replaced',
     ({ keepMs, maxEntries, operations, moreWords, seed }) => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const pick = (count: number) => Math.floor(next() * count);
       const pickOf = (of: string[]) => of[pick(of.length)] as string;
       const channels = ['1', '2', '3', '4'];

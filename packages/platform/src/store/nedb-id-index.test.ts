@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import Datastore from '@seald-io/nedb';
+import { seededRandom } from '../random/seeded-random';
 import { createTempDirs } from '../testing/temp-dirs';
 import { createEmbeddedStore } from './embedded-store';
 import { installMapIdIndex, MapIdIndex } from './nedb-id-index';
@@ -25,17 +26,6 @@ const NedbIndex = require('@seald-io/nedb/lib/indexes.js') as new (options: {
 
 const dirs = createTempDirs('id-index');
 afterAll(() => dirs.removeAll());
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What an operation did: its result, or the error it threw (message and NeDB's fields). */
 function outcome(run: () => unknown): unknown {
@@ -68,7 +58,7 @@ describe("NeDB's _id index as a Map", () => {
 
   test("when random inserts, removals, updates and reverts are applied to it and to NeDB's tree, then every answer is the same", () => {
     for (const seed of [1, 2, 3, 4, 5]) {
-      const random = randomFrom(seed);
+      const random = seededRandom(seed);
       const mine: IndexUnderTest = new MapIdIndex() as unknown as IndexUnderTest;
       const nedb = new NedbIndex({ fieldName: '_id', unique: true });
       const ids = Array.from({ length: 40 }, (_, i) => `id-${String(i).padStart(2, '0')}${i % 3 === 0 ? 'x' : ''}`);

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { seededRandom } from '../random/seeded-random';
 import { createTempDirs } from '../testing/temp-dirs';
 import { createEmbeddedStore } from './embedded-store';
 import { modifyInPlace } from './nedb-in-place-update';
@@ -15,24 +16,13 @@ const model = require('@seald-io/nedb/lib/model.js') as {
 const dirs = createTempDirs('in-place-update');
 afterAll(() => dirs.removeAll());
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The document as text with its keys in order: equal texts, equal documents in the same key order. */
 const asText = (doc: unknown) =>
   JSON.stringify(doc, (_key, value: unknown) => (value instanceof Date ? `date:${value.getTime()}` : value));
 
 describe('updates in place', () => {
   test("when random updates are applied in place and by NeDB's copy, then the documents are the same, key order included", () => {
-    const random = randomFrom(7);
+    const random = seededRandom(7);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     // a fresh copy each time (NeDB keeps a set value itself, and one shared object would grow
     // cycles), made by NeDB: structuredClone's objects have another realm's prototype under jest
