@@ -37,7 +37,11 @@ interface Change {
   value: unknown;
 }
 
-function isPlainObject(value: unknown): value is Doc {
+/**
+ * An object NeDB made (a literal or a parsed line). Stricter than update.ts's `isPlainObject`, which
+ * lets any non-array, non-Date object through: a class instance on the path goes to NeDB's copy.
+ */
+function isObjectLiteral(value: unknown): value is Doc {
   if (typeof value !== 'object' || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
@@ -69,7 +73,7 @@ function changesOf(
 ): Change[] | undefined {
   const changes: Change[] = [];
   for (const [operator, fields] of Object.entries(modifiers)) {
-    if (!inPlaceOperators.has(operator) || !isPlainObject(fields)) return undefined;
+    if (!inPlaceOperators.has(operator) || !isObjectLiteral(fields)) return undefined;
     for (const [path, given] of Object.entries(fields)) {
       const parts = path.split('.');
       if (!parts.every(isPlainFieldName)) return undefined;
@@ -78,7 +82,7 @@ function changesOf(
       let node: unknown = doc;
       for (const part of parts.slice(0, -1)) {
         node = (node as Doc | undefined)?.[part];
-        if (node !== undefined && !isPlainObject(node)) return undefined;
+        if (node !== undefined && !isObjectLiteral(node)) return undefined;
       }
       const leaf = parts[parts.length - 1] as string;
       const current = (node as Doc | undefined)?.[leaf];
