@@ -43,10 +43,11 @@ export const singleMachineConfigSchema = platformConfigSchema
      * The old generation of each V8 heap (both threads) is collected once it has grown by this
      * many percent over what survived the last full collection; 0: V8's own heuristic, which lets
      * it grow up to 4 times (heap-settings.ts). Lower: less memory, more CPU on collections, and
-     * more of the owner thread's marking pauses (40: half as many full collections as 20, within
-     * issue 22's 300 MB at 1,000 msg/s; docs/performance.md, "Half as many full collections").
+     * more of the owner thread's marking pauses (50: a full collection of the owner about every
+     * 34 s at 1,000 msg/s, so that most 30 s windows hold one, within issue 22's 300 MB;
+     * docs/performance.md, "One full collection a window").
      */
-    HEAP_GROWING_PERCENT: blankAsUnset(z.coerce.number().int().min(0).max(300).default(40)),
+    HEAP_GROWING_PERCENT: blankAsUnset(z.coerce.number().int().min(0).max(300).default(50)),
     /**
      * A debugging aid: each thread logs its V8 heap (per space) and the process's resident set this
      * often ("memory" lines). Unset: never.

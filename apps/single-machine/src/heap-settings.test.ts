@@ -5,16 +5,16 @@ import { heapFlags } from './heap-settings';
 const configWith = (env: NodeJS.ProcessEnv) => loadConfig(singleMachineConfigSchema, env);
 
 describe('heap settings of single-machine mode', () => {
-  it('when HEAP_GROWING_PERCENT is unset or empty, then the old generation may grow by 40 % before a full collection', () => {
-    expect(configWith({}).HEAP_GROWING_PERCENT).toBe(40);
-    expect(configWith({ HEAP_GROWING_PERCENT: '' }).HEAP_GROWING_PERCENT).toBe(40);
-    expect(heapFlags(configWith({}))).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=40']);
+  it('when HEAP_GROWING_PERCENT is unset or empty, then the old generation may grow by 50 % before a full collection', () => {
+    expect(configWith({}).HEAP_GROWING_PERCENT).toBe(50);
+    expect(configWith({ HEAP_GROWING_PERCENT: '' }).HEAP_GROWING_PERCENT).toBe(50);
+    expect(heapFlags(configWith({}))).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=50']);
   });
 
   it('when HEAP_GROWING_PERCENT is set, then that is the V8 flag', () => {
-    expect(heapFlags(configWith({ HEAP_GROWING_PERCENT: '50' }))).toEqual([
+    expect(heapFlags(configWith({ HEAP_GROWING_PERCENT: '30' }))).toEqual([
       '--no-allocation-site-pretenuring',
-      '--heap-growing-percent=50',
+      '--heap-growing-percent=30',
     ]);
   });
 
