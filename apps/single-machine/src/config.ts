@@ -44,7 +44,7 @@ export const singleMachineConfigSchema = platformConfigSchema
      * many percent over what survived the last full collection; 0: V8's own heuristic, which lets
      * it grow up to 4 times (heap-settings.ts). Lower: less memory, more CPU on collections, and
      * more of the owner thread's marking pauses (50: a full collection of the owner about every
-     * 34 s at 1,000 msg/s, so that most 30 s windows hold one, within issue 22's 300 MB;
+     * 34 s at 1,000 msg/s, so that a 30 s window rarely holds two, within issue 22's 300 MB;
      * docs/performance.md, "One full collection a window").
      */
     HEAP_GROWING_PERCENT: blankAsUnset(z.coerce.number().int().min(0).max(300).default(50)),
